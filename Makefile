@@ -1,0 +1,43 @@
+# The two set-up commands of the README. Each installs what it needs (scripts/install-deps.sh),
+# configures with CMake presets, builds and runs.
+#   make demo   - install, build, run the demo
+#   make test   - install, build (with -Werror), run the test suite (labels slow and gpu skipped)
+# Other targets: make build, make bench, make test-slow, make asan, make format, make clean.
+
+PRESET ?= release
+JOBS ?= $(shell nproc)
+
+.PHONY: deps build demo test test-slow bench asan format clean
+
+deps:
+	bash scripts/install-deps.sh
+
+build: deps
+	cmake --preset $(PRESET)
+	cmake --build --preset $(PRESET) -j $(JOBS)
+
+demo: build
+	./build/$(PRESET)/apps/zkpipe/zkpipe selftest
+
+test: deps
+	cmake --preset ci
+	cmake --build --preset ci -j $(JOBS)
+	ctest --preset ci
+
+test-slow: build
+	ctest --test-dir build/$(PRESET) --output-on-failure -L slow
+
+bench: build
+	./build/$(PRESET)/bench/bench_field
+	./build/$(PRESET)/bench/bench_curve
+
+asan: deps
+	cmake --preset asan
+	cmake --build --preset asan -j $(JOBS)
+	ctest --preset asan
+
+format:
+	git ls-files '*.cpp' '*.hpp' | xargs clang-format -i
+
+clean:
+	rm -rf build

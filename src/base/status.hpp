@@ -1,0 +1,72 @@
+#pragma once
+
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace zk {
+
+/// What went wrong, coarsely; the message says the rest.
+enum class StatusCode {
+  kOk = 0,
+  kInvalidArgument,  // the caller's input is malformed (bad bytes, bad flags, off-curve point, ...)
+  kOutOfRange,       // a value is well-formed but outside the accepted range (non-canonical, too large)
+  kNotFound,
+  kIoError,
+  kUnavailable,  // a capability this build or machine lacks (e.g. built without CUDA)
+  kInternal,
+};
+
+const char* status_code_name(StatusCode code);
+
+/// The result of an operation that can fail, with a message a user can act on.
+class [[nodiscard]] Status {
+ public:
+  Status() = default;
+  Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}
+
+  static Status ok_status() { return {}; }
+  static Status invalid_argument(std::string m) { return {StatusCode::kInvalidArgument, std::move(m)}; }
+  static Status out_of_range(std::string m) { return {StatusCode::kOutOfRange, std::move(m)}; }
+  static Status not_found(std::string m) { return {StatusCode::kNotFound, std::move(m)}; }
+  static Status io_error(std::string m) { return {StatusCode::kIoError, std::move(m)}; }
+  static Status unavailable(std::string m) { return {StatusCode::kUnavailable, std::move(m)}; }
+  static Status internal(std::string m) { return {StatusCode::kInternal, std::move(m)}; }
+
+  bool ok() const { return code_ == StatusCode::kOk; }
+  StatusCode code() const { return code_; }
+  const std::string& message() const { return message_; }
+  /// "INVALID_ARGUMENT: message" (or "OK").
+  std::string to_string() const;
+
+ private:
+  StatusCode code_ = StatusCode::kOk;
+  std::string message_;
+};
+
+/// Either a value or a non-OK Status. (std::expected is C++23; this is the subset we need.)
+template <class T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : v_(std::move(value)) {}         // NOLINT(google-explicit-constructor)
+  Result(Status status) : v_(std::move(status)) {}  // NOLINT(google-explicit-constructor)
+
+  bool ok() const { return v_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+
+  T& value() & { return std::get<0>(v_); }
+  const T& value() const& { return std::get<0>(v_); }
+  T&& value() && { return std::get<0>(std::move(v_)); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+
+  /// The error; an OK Status when a value is held.
+  Status status() const { return ok() ? Status() : std::get<1>(v_); }
+
+ private:
+  std::variant<T, Status> v_;
+};
+
+}  // namespace zk

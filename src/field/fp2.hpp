@@ -1,0 +1,122 @@
+#pragma once
+
+// Fq2 = Fq[u]/(u^2 + 1): the quadratic extension of both curves (p = 3 mod 4 makes -1 a non-residue).
+
+#include <optional>
+
+#include "field/mont_field.hpp"
+#include "field/params/limbs.hpp"
+
+namespace zk::field {
+
+template <class F>
+struct Fp2 {
+  using Base = F;
+  F c0, c1;  // c0 + c1*u
+
+  static constexpr Fp2 zero() { return {}; }
+  static constexpr Fp2 one() { return {F::one(), F::zero()}; }
+  static constexpr Fp2 from_canonical_unchecked(const params::Fp2Limbs<F::kLimbs>& x) {
+    return {F::from_canonical_unchecked(x[0]), F::from_canonical_unchecked(x[1])};
+  }
+  static Fp2 random(Rng& rng) {
+    F a = F::random(rng);
+    return {a, F::random(rng)};
+  }
+
+  constexpr bool is_zero() const { return c0.is_zero() && c1.is_zero(); }
+  constexpr bool is_one() const { return c0.is_one() && c1.is_zero(); }
+  friend constexpr bool operator==(const Fp2& a, const Fp2& b) = default;
+
+  friend constexpr Fp2 operator+(const Fp2& a, const Fp2& b) { return {a.c0 + b.c0, a.c1 + b.c1}; }
+  friend constexpr Fp2 operator-(const Fp2& a, const Fp2& b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
+  constexpr Fp2 operator-() const { return {-c0, -c1}; }
+  /// Karatsuba: 3 base multiplications.
+  friend constexpr Fp2 operator*(const Fp2& a, const Fp2& b) {
+    const F t0 = a.c0 * b.c0;
+    const F t1 = a.c1 * b.c1;
+    return {t0 - t1, (a.c0 + a.c1) * (b.c0 + b.c1) - t0 - t1};
+  }
+  Fp2& operator+=(const Fp2& b) { return *this = *this + b; }
+  Fp2& operator-=(const Fp2& b) { return *this = *this - b; }
+  Fp2& operator*=(const Fp2& b) { return *this = *this * b; }
+
+  constexpr Fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
+  /// Complex squaring: (c0 + c1)(c0 - c1) + 2 c0 c1 u, 2 base multiplications.
+  constexpr Fp2 square() const {
+    const F t = c0 * c1;
+    return {(c0 + c1) * (c0 - c1), t.dbl()};
+  }
+  constexpr Fp2 mul_by_base(const F& s) const { return {c0 * s, c1 * s}; }
+  constexpr Fp2 conjugate() const { return {c0, -c1}; }
+  /// x^(p^k): conjugation for odd k.
+  constexpr Fp2 frobenius(unsigned k) const { return (k & 1) ? conjugate() : *this; }
+  /// c0^2 + c1^2, the norm to Fq.
+  constexpr F norm() const { return c0.square() + c1.square(); }
+  constexpr Fp2 inverse() const {
+    const F n = norm().inverse();
+    return {c0 * n, -(c1 * n)};
+  }
+  /// x * (c + u) for a small non-negative integer c: the multiplication by xi = c + u of the tower.
+  template <std::uint64_t C>
+  constexpr Fp2 mul_by_small_plus_u() const {
+    const F a = mul_small<C>(c0);
+    const F b = mul_small<C>(c1);
+    return {a - c1, b + c0};
+  }
+
+  template <std::size_t M>
+  constexpr Fp2 pow(const Limbs<M>& e) const {
+    Fp2 r = one();
+    for (std::size_t i = bit_length(e); i-- > 0;) {
+      r = r.square();
+      if (bit(e, i)) r = r * *this;
+    }
+    return r;
+  }
+
+  /// A square root, or nullopt. Uses the norm: if x = a + bu has root c + du then c^2 = (a + n)/2
+  /// with n = sqrt(a^2 + b^2) (either sign), d = b / 2c.
+  constexpr std::optional<Fp2> sqrt() const {
+    if (c1.is_zero()) {
+      if (auto r = c0.sqrt()) return Fp2{*r, F::zero()};
+      // c0 is a non-square in Fq, so -c0 is a square (p = 3 mod 4): sqrt(c0) = sqrt(-c0) * u.
+      if (auto r = (-c0).sqrt()) return Fp2{F::zero(), *r};
+      return std::nullopt;
+    }
+    const auto n = norm().sqrt();
+    if (!n) return std::nullopt;
+    F half = (c0 + *n).halve();
+    auto c = half.sqrt();
+    if (!c) {
+      half = (c0 - *n).halve();
+      c = half.sqrt();
+      if (!c) return std::nullopt;
+    }
+    const F d = c1 * c->dbl().inverse();
+    const Fp2 r{*c, d};
+    if (!(r.square() == *this)) return std::nullopt;
+    return r;
+  }
+
+  /// ZCash rule for Fq2: c1 > (p-1)/2, or c1 == 0 and c0 > (p-1)/2.
+  bool is_lexicographically_largest() const {
+    return c1.is_lexicographically_largest() || (c1.is_zero() && c0.is_lexicographically_largest());
+  }
+
+ private:
+  template <std::uint64_t C>
+  static constexpr F mul_small(const F& x) {
+    if constexpr (C == 0) {
+      return F::zero();
+    } else if constexpr (C == 1) {
+      return x;
+    } else if constexpr (C % 2 == 0) {
+      return mul_small<C / 2>(x).dbl();
+    } else {
+      return mul_small<C - 1>(x) + x;
+    }
+  }
+};
+
+}  // namespace zk::field

@@ -1,0 +1,282 @@
+#pragma once
+
+// A prime field in Montgomery form, parametrised by a generated params struct (field/params/).
+
+#include <array>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "base/cpu.hpp"
+#include "base/rng.hpp"
+#include "base/status.hpp"
+#include "field/bigint.hpp"
+#include "field/mont_mul.hpp"
+
+namespace zk::field {
+
+enum class Endian { kLittle, kBig };
+
+/// What a generated field params struct provides (see tools/gen_constants.py).
+template <class P>
+concept PrimeFieldParams = requires {
+  { P::kLimbs } -> std::convertible_to<std::size_t>;
+  { P::kModulusBits } -> std::convertible_to<unsigned>;
+  { P::kBytes } -> std::convertible_to<std::size_t>;
+  { P::kInv } -> std::convertible_to<std::uint64_t>;
+  { P::kTwoAdicity } -> std::convertible_to<unsigned>;
+  P::kModulus;
+  P::kR;
+  P::kR2;
+  P::kTrace;
+  P::kName;
+};
+
+template <PrimeFieldParams P>
+class MontField {
+ public:
+  using Params = P;
+  static constexpr std::size_t kLimbs = P::kLimbs;
+  static constexpr std::size_t kBytes = P::kBytes;
+  static constexpr unsigned kBits = P::kModulusBits;
+  using Repr = Limbs<kLimbs>;
+
+  static_assert(P::kModulus[kLimbs - 1] < 0x7fffffffffffffffull,
+                "the no-carry Montgomery multiplication needs the top limb of p below 2^63 - 1");
+
+  /// Zero.
+  constexpr MontField() = default;
+
+  static constexpr MontField zero() { return MontField(); }
+  static constexpr MontField one() { return from_mont(P::kR); }
+  static constexpr MontField from_u64(std::uint64_t x) {
+    Repr r{};
+    r[0] = x;
+    return from_canonical_unchecked(reduce_once(r));
+  }
+  /// From a canonical integer known to be below p (e.g. a generated constant). constexpr.
+  static constexpr MontField from_canonical_unchecked(const Repr& x) { return from_mont(mul_raw(x, P::kR2)); }
+  /// From a canonical integer; rejects x >= p.
+  static Result<MontField> from_canonical(const Repr& x) {
+    if (cmp_limbs(x, P::kModulus) >= 0) {
+      return Status::out_of_range(std::string(P::kName) + " element is not canonical (>= modulus)");
+    }
+    return from_canonical_unchecked(x);
+  }
+  /// From the Montgomery representation x*R mod p (as stored in snarkjs files). Trusts x < p.
+  static constexpr MontField from_mont(const Repr& x) {
+    MontField f;
+    f.v_ = x;
+    return f;
+  }
+  /// Parses a hex string; rejects bad digits and non-canonical values.
+  static Result<MontField> from_hex(std::string_view hex) {
+    Repr r{};
+    if (!parse_hex(hex, r))
+      return Status::invalid_argument(std::string(P::kName) + ": bad hex '" + std::string(hex) + "'");
+    return from_canonical(r);
+  }
+
+  /// Decodes exactly kBytes bytes; rejects a wrong length and non-canonical values.
+  static Result<MontField> from_bytes(std::span<const std::uint8_t> bytes, Endian endian) {
+    if (bytes.size() != kBytes) {
+      return Status::invalid_argument(std::string(P::kName) + " element needs " + std::to_string(kBytes) +
+                                      " bytes, got " + std::to_string(bytes.size()));
+    }
+    Repr r{};
+    for (std::size_t i = 0; i < kBytes; ++i) {
+      const std::uint8_t byte = endian == Endian::kLittle ? bytes[i] : bytes[kBytes - 1 - i];
+      r[i / 8] |= static_cast<std::uint64_t>(byte) << (8 * (i % 8));
+    }
+    return from_canonical(r);
+  }
+  /// Writes the canonical value into exactly kBytes bytes.
+  void to_bytes(std::span<std::uint8_t> out, Endian endian) const {
+    const Repr r = to_canonical();
+    for (std::size_t i = 0; i < kBytes && i < out.size(); ++i) {
+      const auto byte = static_cast<std::uint8_t>(r[i / 8] >> (8 * (i % 8)));
+      out[endian == Endian::kLittle ? i : kBytes - 1 - i] = byte;
+    }
+  }
+  std::array<std::uint8_t, kBytes> to_bytes(Endian endian) const {
+    std::array<std::uint8_t, kBytes> out{};
+    to_bytes(out, endian);
+    return out;
+  }
+
+  /// The canonical integer in [0, p).
+  constexpr Repr to_canonical() const {
+    Repr one_raw{};
+    one_raw[0] = 1;
+    return mul_raw(v_, one_raw);
+  }
+  /// Lowercase hex of the canonical value with a 0x prefix and no leading zeros.
+  std::string to_hex() const {
+    const Repr r = to_canonical();
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string s;
+    for (std::size_t i = 16 * kLimbs; i-- > 0;) {
+      const unsigned d = static_cast<unsigned>(r[i / 16] >> (4 * (i % 16))) & 0xf;
+      if (d != 0 || !s.empty()) s.push_back(kDigits[d]);
+    }
+    return "0x" + (s.empty() ? std::string("0") : s);
+  }
+  /// The Montgomery representation x*R mod p.
+  constexpr const Repr& mont() const { return v_; }
+
+  /// A uniformly random element (rejection sampling on the modulus' bit length).
+  static MontField random(Rng& rng) {
+    for (;;) {
+      Repr r{};
+      for (auto& l : r) l = rng.next();
+      constexpr unsigned kTopBits = kBits - 64 * (kLimbs - 1);
+      if constexpr (kTopBits < 64) r[kLimbs - 1] &= (std::uint64_t{1} << kTopBits) - 1;
+      if (cmp_limbs(r, P::kModulus) < 0) return from_mont(r);
+    }
+  }
+
+  constexpr bool is_zero() const { return is_zero_limbs(v_); }
+  constexpr bool is_one() const { return v_ == P::kR; }
+  friend constexpr bool operator==(const MontField& a, const MontField& b) { return a.v_ == b.v_; }
+
+  friend constexpr MontField operator+(const MontField& a, const MontField& b) {
+    Repr s{};
+    add_limbs(s, a.v_, b.v_);  // cannot overflow: p < 2^(64N-1)
+    return from_mont(reduce_once(s));
+  }
+  friend constexpr MontField operator-(const MontField& a, const MontField& b) {
+    Repr d{};
+    if (sub_limbs(d, a.v_, b.v_)) add_limbs(d, d, P::kModulus);
+    return from_mont(d);
+  }
+  constexpr MontField operator-() const {
+    if (is_zero()) return *this;
+    Repr d{};
+    sub_limbs(d, P::kModulus, v_);
+    return from_mont(d);
+  }
+  friend constexpr MontField operator*(const MontField& a, const MontField& b) {
+    return from_mont(mul_raw(a.v_, b.v_));
+  }
+  MontField& operator+=(const MontField& b) { return *this = *this + b; }
+  MontField& operator-=(const MontField& b) { return *this = *this - b; }
+  MontField& operator*=(const MontField& b) { return *this = *this * b; }
+
+  constexpr MontField dbl() const { return *this + *this; }
+  constexpr MontField square() const { return *this * *this; }
+  /// x / 2.
+  constexpr MontField halve() const {
+    Repr r = v_;
+    std::uint64_t carry = 0;
+    if (r[0] & 1) carry = add_limbs(r, r, P::kModulus);
+    shr1(r);
+    r[kLimbs - 1] |= carry << 63;
+    return from_mont(r);
+  }
+
+  /// x^e for a little-endian exponent of any width (square-and-multiply, 4-bit fixed window).
+  template <std::size_t M>
+  constexpr MontField pow(const Limbs<M>& e) const {
+    std::array<MontField, 16> table{};
+    table[0] = one();
+    for (std::size_t i = 1; i < 16; ++i) table[i] = table[i - 1] * *this;
+    MontField r = one();
+    const std::size_t nbits = bit_length(e);
+    const std::size_t top = (nbits + 3) / 4;
+    for (std::size_t w = top; w-- > 0;) {
+      if (w + 1 != top) r = r.square().square().square().square();
+      const unsigned d = static_cast<unsigned>(e[(4 * w) / 64] >> ((4 * w) % 64)) & 0xf;
+      if (d != 0) r = r * table[d];
+    }
+    return r;
+  }
+  constexpr MontField pow(std::uint64_t e) const { return pow(Limbs<1>{e}); }
+
+  /// 1/x; zero maps to zero (callers that must reject zero check is_zero() first).
+  constexpr MontField inverse() const { return pow(P::kModulusMinusTwo); }
+
+  /// Inverts every non-zero element in place with one inversion (Montgomery's trick); zeros stay zero.
+  static void batch_inverse(std::span<MontField> xs) {
+    std::vector<MontField> prefix(xs.size());
+    MontField acc = one();
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      prefix[i] = acc;
+      if (!xs[i].is_zero()) acc *= xs[i];
+    }
+    MontField inv = acc.inverse();
+    for (std::size_t i = xs.size(); i-- > 0;) {
+      if (xs[i].is_zero()) continue;
+      const MontField x = xs[i];
+      xs[i] = inv * prefix[i];
+      inv *= x;
+    }
+  }
+
+  /// Legendre symbol: 0 for zero, 1 for a non-zero square, -1 otherwise.
+  constexpr int legendre() const {
+    if (is_zero()) return 0;
+    return pow(P::kModulusMinusOneDivTwo).is_one() ? 1 : -1;
+  }
+
+  /// A square root, or nullopt when x is not a square. Tonelli-Shanks (Cohen, "A Course in
+  /// Computational Algebraic Number Theory", Algorithm 1.5.1); for p = 3 mod 4 (s = 1) this is the
+  /// single exponentiation x^((p+1)/4). Which of the two roots is returned is unspecified.
+  constexpr std::optional<MontField> sqrt() const {
+    if (is_zero()) return *this;
+    MontField w = pow(P::kTraceMinusOneDivTwo);  // x^((t-1)/2)
+    MontField r = *this * w;                     // x^((t+1)/2)
+    MontField b = r * w;                         // x^t
+    MontField z = from_canonical_unchecked(P::kNonResidueToTrace);
+    unsigned v = P::kTwoAdicity;
+    while (!b.is_one()) {
+      unsigned k = 0;
+      MontField b2k = b;
+      while (!b2k.is_one()) {
+        b2k = b2k.square();
+        if (++k == v) return std::nullopt;  // b has order 2^v: x is not a square
+      }
+      MontField g = z;
+      for (unsigned j = 0; j + k + 1 < v; ++j) g = g.square();
+      z = g.square();
+      b = b * z;
+      r = r * g;
+      v = k;
+    }
+    return r;
+  }
+
+  /// True when the canonical value exceeds (p - 1)/2: the ZCash "lexicographically largest" rule.
+  bool is_lexicographically_largest() const { return cmp_limbs(to_canonical(), P::kModulusMinusOneDivTwo) > 0; }
+
+  /// Raw Montgomery product of two limb arrays; dispatches to MULX/ADX when the CPU has it.
+  static constexpr Repr mul_raw(const Repr& a, const Repr& b) {
+    if (std::is_constant_evaluated()) return mont_mul_portable<kLimbs>(a, b, P::kModulus, P::kInv);
+#ifdef ZK_HAVE_MULX_ASM
+    if constexpr (kLimbs == 4) {
+      if (cpu::kHasMulxAdx) return mont_mul_mulx4(a, b, P::kModulus, P::kInv);
+    } else if constexpr (kLimbs == 6) {
+      if (cpu::kHasMulxAdx) return mont_mul_mulx6(a, b, P::kModulus, P::kInv);
+    }
+#endif
+    return mont_mul_portable<kLimbs>(a, b, P::kModulus, P::kInv);
+  }
+  /// The portable product, always available (for differential tests).
+  static constexpr Repr mul_raw_portable(const Repr& a, const Repr& b) {
+    return mont_mul_portable<kLimbs>(a, b, P::kModulus, P::kInv);
+  }
+
+ private:
+  static constexpr Repr reduce_once(const Repr& x) {
+    Repr d{};
+    return sub_limbs(d, x, P::kModulus) ? x : d;
+  }
+
+  Repr v_{};
+};
+
+}  // namespace zk::field

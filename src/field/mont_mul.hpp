@@ -1,0 +1,168 @@
+#pragma once
+
+// Montgomery multiplication kernels: a portable CIOS and an x86-64 MULX/ADCX/ADOX path.
+//
+// Both compute a*b*R^-1 mod p for p < 2^(64N - 1) with the "no-carry" CIOS of Koc, Acar and Kaliski
+// ("Analyzing and comparing Montgomery multiplication algorithms", 1996) as refined by the gnark
+// team (https://hackmd.io/@gnark/modular_multiplication): when the top limb of p is below
+// 2^63 - 1 the running sum never needs an extra carry word. All four moduli of zkpipe qualify
+// (checked by a static_assert in MontField).
+
+#include <cstddef>
+#include <cstdint>
+
+#include "field/bigint.hpp"
+
+namespace zk::field {
+
+/// Portable no-carry CIOS. constexpr, so field constants can be converted at compile time.
+template <std::size_t N>
+constexpr Limbs<N> mont_mul_portable(const Limbs<N>& a, const Limbs<N>& b, const Limbs<N>& p, std::uint64_t inv) {
+  Limbs<N> t{};
+  for (std::size_t i = 0; i < N; ++i) {
+    u128 acc = static_cast<u128>(a[0]) * b[i] + t[0];
+    t[0] = static_cast<std::uint64_t>(acc);
+    std::uint64_t carry_a = static_cast<std::uint64_t>(acc >> 64);
+    const std::uint64_t m = t[0] * inv;
+    u128 red = static_cast<u128>(m) * p[0] + t[0];
+    std::uint64_t carry_c = static_cast<std::uint64_t>(red >> 64);
+    for (std::size_t j = 1; j < N; ++j) {
+      acc = static_cast<u128>(a[j]) * b[i] + t[j] + carry_a;
+      carry_a = static_cast<std::uint64_t>(acc >> 64);
+      red = static_cast<u128>(m) * p[j] + static_cast<std::uint64_t>(acc) + carry_c;
+      carry_c = static_cast<std::uint64_t>(red >> 64);
+      t[j - 1] = static_cast<std::uint64_t>(red);
+    }
+    t[N - 1] = carry_c + carry_a;
+  }
+  Limbs<N> r{};
+  const std::uint64_t borrow = sub_limbs(r, t, p);
+  return borrow ? t : r;
+}
+
+#if defined(__x86_64__) && !defined(ZK_NO_ASM)
+#define ZK_HAVE_MULX_ASM 1
+
+// The MULX path keeps two carry chains in flight (ADCX uses CF, ADOX uses OF), so the high and low
+// halves of each product are accumulated without serialising on one flag. One asm statement per
+// outer iteration: a multiply step t += a*b[i] (t grows to N+1 words, the top word in A), then a
+// reduction step t = (t + m*p) / 2^64 with m = t[0]*inv. The register names rotate in the
+// reduction step so the division by 2^64 costs no moves.
+#define ZK_MX_FIRST_STEP(off, tj, tj1) \
+  "mulxq " off "(%[a]), %%rax, %[" tj1 \
+  "]\n\t"                              \
+  "adcxq %%rax, %[" tj "]\n\t"
+#define ZK_MX_FIRST_LAST(off, tj) \
+  "mulxq " off                    \
+  "(%[a]), %%rax, %[A]\n\t"       \
+  "adcxq %%rax, %[" tj            \
+  "]\n\t"                         \
+  "movl $0, %%eax\n\t"            \
+  "adcxq %%rax, %[A]\n\t"
+#define ZK_MX_STEP(off, tj, tj1) \
+  "mulxq " off                   \
+  "(%[a]), %%rax, %[hi]\n\t"     \
+  "adoxq %%rax, %[" tj           \
+  "]\n\t"                        \
+  "adcxq %[hi], %[" tj1 "]\n\t"
+#define ZK_MX_LAST(off, tj) \
+  "mulxq " off              \
+  "(%[a]), %%rax, %[A]\n\t" \
+  "adoxq %%rax, %[" tj      \
+  "]\n\t"                   \
+  "movl $0, %%eax\n\t"      \
+  "adcxq %%rax, %[A]\n\t"   \
+  "adoxq %%rax, %[A]\n\t"
+#define ZK_MX_RED_BEGIN             \
+  "movq %[t0], %%rdx\n\t"           \
+  "imulq %[inv], %%rdx\n\t"         \
+  "xorl %%eax, %%eax\n\t"           \
+  "mulxq 0(%[p]), %%rax, %[hi]\n\t" \
+  "adcxq %[t0], %%rax\n\t"          \
+  "movq %[hi], %[t0]\n\t"
+#define ZK_MX_RED_STEP(off, tprev, tj) \
+  "adcxq %[" tj "], %[" tprev          \
+  "]\n\t"                              \
+  "mulxq " off "(%[p]), %%rax, %[" tj  \
+  "]\n\t"                              \
+  "adoxq %%rax, %[" tprev "]\n\t"
+#define ZK_MX_RED_END(tlast) \
+  "movl $0, %%eax\n\t"       \
+  "adcxq %%rax, %[" tlast    \
+  "]\n\t"                    \
+  "adoxq %[A], %[" tlast "]\n\t"
+
+/// MULX/ADX Montgomery multiplication, 4 limbs. Requires BMI2 and ADX (see cpu::has_mulx_adx).
+inline Limbs<4> mont_mul_mulx4(const Limbs<4>& a, const Limbs<4>& b, const Limbs<4>& p, std::uint64_t inv) {
+  std::uint64_t t0, t1, t2, t3, A, hi;
+  std::uint64_t bi = b[0];
+  const std::uint64_t* ap = a.data();
+  const std::uint64_t* pp = p.data();
+  __asm__(
+      "xorl %%eax, %%eax\n\t"
+      "mulxq 0(%[a]), %[t0], %[t1]\n\t" ZK_MX_FIRST_STEP("8", "t1", "t2") ZK_MX_FIRST_STEP("16", "t2", "t3")
+          ZK_MX_FIRST_LAST("24", "t3") ZK_MX_RED_BEGIN ZK_MX_RED_STEP("8", "t0", "t1") ZK_MX_RED_STEP("16", "t1", "t2")
+              ZK_MX_RED_STEP("24", "t2", "t3") ZK_MX_RED_END("t3")
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [A] "=&r"(A), [hi] "=&r"(hi), "+d"(bi)
+      : [a] "r"(ap), [p] "r"(pp), [inv] "rm"(inv), "m"(a), "m"(p)
+      : "rax", "cc");
+  for (int i = 1; i < 4; ++i) {
+    bi = b[i];
+    __asm__("xorl %%eax, %%eax\n\t" ZK_MX_STEP("0", "t0", "t1") ZK_MX_STEP("8", "t1", "t2") ZK_MX_STEP("16", "t2", "t3")
+                ZK_MX_LAST("24", "t3") ZK_MX_RED_BEGIN ZK_MX_RED_STEP("8", "t0", "t1") ZK_MX_RED_STEP("16", "t1", "t2")
+                    ZK_MX_RED_STEP("24", "t2", "t3") ZK_MX_RED_END("t3")
+            : [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [A] "=&r"(A), [hi] "=&r"(hi), "+d"(bi)
+            : [a] "r"(ap), [p] "r"(pp), [inv] "rm"(inv), "m"(a), "m"(p)
+            : "rax", "cc");
+  }
+  const Limbs<4> t{t0, t1, t2, t3};
+  Limbs<4> r{};
+  const std::uint64_t borrow = sub_limbs(r, t, p);
+  return borrow ? t : r;
+}
+
+/// MULX/ADX Montgomery multiplication, 6 limbs.
+inline Limbs<6> mont_mul_mulx6(const Limbs<6>& a, const Limbs<6>& b, const Limbs<6>& p, std::uint64_t inv) {
+  std::uint64_t t0, t1, t2, t3, t4, t5, A, hi;
+  std::uint64_t bi = b[0];
+  const std::uint64_t* ap = a.data();
+  const std::uint64_t* pp = p.data();
+  __asm__(
+      "xorl %%eax, %%eax\n\t"
+      "mulxq 0(%[a]), %[t0], %[t1]\n\t" ZK_MX_FIRST_STEP("8", "t1", "t2") ZK_MX_FIRST_STEP("16", "t2", "t3")
+          ZK_MX_FIRST_STEP("24", "t3", "t4") ZK_MX_FIRST_STEP("32", "t4", "t5") ZK_MX_FIRST_LAST("40", "t5")
+              ZK_MX_RED_BEGIN ZK_MX_RED_STEP("8", "t0", "t1") ZK_MX_RED_STEP("16", "t1", "t2")
+                  ZK_MX_RED_STEP("24", "t2", "t3") ZK_MX_RED_STEP("32", "t3", "t4") ZK_MX_RED_STEP("40", "t4", "t5")
+                      ZK_MX_RED_END("t5")
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5), [A] "=&r"(A),
+        [hi] "=&r"(hi), "+d"(bi)
+      : [a] "r"(ap), [p] "r"(pp), [inv] "m"(inv), "m"(a), "m"(p)
+      : "rax", "cc");
+  for (int i = 1; i < 6; ++i) {
+    bi = b[i];
+    __asm__("xorl %%eax, %%eax\n\t" ZK_MX_STEP("0", "t0", "t1") ZK_MX_STEP("8", "t1", "t2") ZK_MX_STEP("16", "t2", "t3")
+                ZK_MX_STEP("24", "t3", "t4") ZK_MX_STEP("32", "t4", "t5") ZK_MX_LAST("40", "t5")
+                    ZK_MX_RED_BEGIN ZK_MX_RED_STEP("8", "t0", "t1") ZK_MX_RED_STEP("16", "t1", "t2")
+                        ZK_MX_RED_STEP("24", "t2", "t3") ZK_MX_RED_STEP("32", "t3", "t4")
+                            ZK_MX_RED_STEP("40", "t4", "t5") ZK_MX_RED_END("t5")
+            : [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [t4] "+r"(t4), [t5] "+r"(t5), [A] "=&r"(A),
+              [hi] "=&r"(hi), "+d"(bi)
+            : [a] "r"(ap), [p] "r"(pp), [inv] "m"(inv), "m"(a), "m"(p)
+            : "rax", "cc");
+  }
+  const Limbs<6> t{t0, t1, t2, t3, t4, t5};
+  Limbs<6> r{};
+  const std::uint64_t borrow = sub_limbs(r, t, p);
+  return borrow ? t : r;
+}
+
+#undef ZK_MX_FIRST_STEP
+#undef ZK_MX_FIRST_LAST
+#undef ZK_MX_STEP
+#undef ZK_MX_LAST
+#undef ZK_MX_RED_BEGIN
+#undef ZK_MX_RED_STEP
+#undef ZK_MX_RED_END
+#endif
+
+}  // namespace zk::field

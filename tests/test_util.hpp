@@ -1,0 +1,49 @@
+#pragma once
+
+// Shared helpers for zkpipe's tests: the logged, overridable random seed and test-data paths.
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "base/rng.hpp"
+
+namespace zk::test {
+
+/// The seed of this test run: ZKPIPE_TEST_SEED if set, else a fixed default. Printed once so a
+/// failure can be replayed.
+inline std::uint64_t seed() {
+  static const std::uint64_t s = [] {
+    std::uint64_t v = 0x7a6b70697065ull;  // "zkpipe"
+    if (const char* env = std::getenv("ZKPIPE_TEST_SEED"); env != nullptr && *env != '\0') {
+      v = std::strtoull(env, nullptr, 0);
+    }
+    std::cerr << "[zkpipe] test seed " << v << " (override with ZKPIPE_TEST_SEED)\n";
+    return v;
+  }();
+  return s;
+}
+
+/// A generator seeded from the run seed and a per-test salt.
+inline Rng rng(std::uint64_t salt = 0) { return Rng(seed() ^ (salt * 0x9e3779b97f4a7c15ull)); }
+
+/// tests/data in the source tree (set by CMake).
+inline std::filesystem::path data_dir() { return ZK_TEST_DATA_DIR; }
+
+inline std::vector<std::uint8_t> read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) {
+    ADD_FAILURE() << "cannot open " << p;
+    return {};
+  }
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace zk::test
