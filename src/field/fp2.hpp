@@ -32,7 +32,7 @@ struct Fp2 {
   friend constexpr Fp2 operator-(const Fp2& a, const Fp2& b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
   constexpr Fp2 operator-() const { return {-c0, -c1}; }
   /// Karatsuba: 3 base multiplications.
-  friend constexpr Fp2 operator*(const Fp2& a, const Fp2& b) {
+  ZK_INLINE friend constexpr Fp2 operator*(const Fp2& a, const Fp2& b) {
     const F t0 = a.c0 * b.c0;
     const F t1 = a.c1 * b.c1;
     return {t0 - t1, (a.c0 + a.c1) * (b.c0 + b.c1) - t0 - t1};
@@ -43,7 +43,7 @@ struct Fp2 {
 
   constexpr Fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
   /// Complex squaring: (c0 + c1)(c0 - c1) + 2 c0 c1 u, 2 base multiplications.
-  constexpr Fp2 square() const {
+  ZK_INLINE constexpr Fp2 square() const {
     const F t = c0 * c1;
     return {(c0 + c1) * (c0 - c1), t.dbl()};
   }

@@ -15,6 +15,14 @@
 
 namespace zk::field {
 
+/// t < 2p -> t mod p, without a branch.
+template <std::size_t N>
+constexpr Limbs<N> reduce_once_branchless(const Limbs<N>& t, const Limbs<N>& p) {
+  Limbs<N> d{};
+  const std::uint64_t borrow = sub_limbs(d, t, p);
+  return select_limbs(0 - borrow, t, d);
+}
+
 /// Portable no-carry CIOS. constexpr, so field constants can be converted at compile time.
 template <std::size_t N>
 constexpr Limbs<N> mont_mul_portable(const Limbs<N>& a, const Limbs<N>& b, const Limbs<N>& p, std::uint64_t inv) {
@@ -35,9 +43,7 @@ constexpr Limbs<N> mont_mul_portable(const Limbs<N>& a, const Limbs<N>& b, const
     }
     t[N - 1] = carry_c + carry_a;
   }
-  Limbs<N> r{};
-  const std::uint64_t borrow = sub_limbs(r, t, p);
-  return borrow ? t : r;
+  return reduce_once_branchless(t, p);
 }
 
 #if defined(__x86_64__) && !defined(ZK_NO_ASM)
@@ -93,7 +99,7 @@ constexpr Limbs<N> mont_mul_portable(const Limbs<N>& a, const Limbs<N>& b, const
   "adoxq %[A], %[" tlast "]\n\t"
 
 /// MULX/ADX Montgomery multiplication, 4 limbs. Requires BMI2 and ADX (see cpu::has_mulx_adx).
-inline Limbs<4> mont_mul_mulx4(const Limbs<4>& a, const Limbs<4>& b, const Limbs<4>& p, std::uint64_t inv) {
+[[gnu::always_inline]] inline Limbs<4> mont_mul_mulx4(const Limbs<4>& a, const Limbs<4>& b, const Limbs<4>& p, std::uint64_t inv) {
   std::uint64_t t0, t1, t2, t3, A, hi;
   std::uint64_t bi = b[0];
   const std::uint64_t* ap = a.data();
@@ -115,10 +121,7 @@ inline Limbs<4> mont_mul_mulx4(const Limbs<4>& a, const Limbs<4>& b, const Limbs
             : [a] "r"(ap), [p] "r"(pp), [inv] "rm"(inv), "m"(a), "m"(p)
             : "rax", "cc");
   }
-  const Limbs<4> t{t0, t1, t2, t3};
-  Limbs<4> r{};
-  const std::uint64_t borrow = sub_limbs(r, t, p);
-  return borrow ? t : r;
+  return reduce_once_branchless(Limbs<4>{t0, t1, t2, t3}, p);
 }
 
 /// MULX/ADX Montgomery multiplication, 6 limbs.
@@ -150,10 +153,7 @@ inline Limbs<6> mont_mul_mulx6(const Limbs<6>& a, const Limbs<6>& b, const Limbs
             : [a] "r"(ap), [p] "r"(pp), [inv] "m"(inv), "m"(a), "m"(p)
             : "rax", "cc");
   }
-  const Limbs<6> t{t0, t1, t2, t3, t4, t5};
-  Limbs<6> r{};
-  const std::uint64_t borrow = sub_limbs(r, t, p);
-  return borrow ? t : r;
+  return reduce_once_branchless(Limbs<6>{t0, t1, t2, t3, t4, t5}, p);
 }
 
 #undef ZK_MX_FIRST_STEP
