@@ -53,8 +53,8 @@ Fq12 multi_miller_loop(std::span<const G1Affine> ps, std::span<const G2Prepared*
 
 Fq12 final_exponentiation(const Fq12& f) {
   // Hard part: m^(3 (p^4 - p^2 + 1)/r) with 3 (p^4 - p^2 + 1)/r = (x - 1)^2 (x + p)(x^2 + p^2 - 1) + 3,
-  // an identity of the BLS12 parametrisation (checked in tools/gen_constants.py's sibling test,
-  // tests/curve/pairing_test.cpp, against the textbook exponent).
+  // an identity of the BLS12 parametrisation (docs/pairing.md; the test
+  // FastFinalExponentiationIsAFixedPowerOfTheTextbookOne checks the result against the textbook exponent).
   const Fq12 m = easy_part(f);
   Fq12 a = exp_by_x(m) * m.conjugate();                                   // m^(x - 1)
   a = exp_by_x(a) * a.conjugate();                                        // m^((x - 1)^2)
