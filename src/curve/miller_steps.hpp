@@ -24,13 +24,14 @@ struct TwistPoint {
 /// T <- 2T; returns the tangent line's coefficients.
 template <Twist kTwist, class Fq2, class Fq>
 std::array<Fq2, 3> doubling_step(TwistPoint<Fq2>& t, const Fq2& twist_b) {
-  const Fq2 a = (t.x * t.y).mul_by_base(Fq::one().halve());
+  static constexpr Fq kTwoInv = Fq::one().halve();
+  const Fq2 a = (t.x * t.y).mul_by_base(kTwoInv);
   const Fq2 b = t.y.square();
   const Fq2 c = t.z.square();
   const Fq2 c3 = c.dbl() + c;
   const Fq2 e = twist_b * c3;
   const Fq2 f = e.dbl() + e;
-  const Fq2 g = (b + f).mul_by_base(Fq::one().halve());
+  const Fq2 g = (b + f).mul_by_base(kTwoInv);
   const Fq2 h = (t.y + t.z).square() - (b + c);
   const Fq2 i = e - b;
   const Fq2 j = t.x.square();

@@ -99,22 +99,12 @@ struct Fp12 {
 
   template <std::size_t M>
   constexpr Fp12 pow(const Limbs<M>& e) const {
-    Fp12 r = one();
-    for (std::size_t i = bit_length(e); i-- > 0;) {
-      r = r.square();
-      if (bit(e, i)) r = r * *this;
-    }
-    return r;
+    return pow_square_multiply(*this, e, [](const Fp12& y) { return y.square(); });
   }
   /// x^e for x in the cyclotomic subgroup (uses cyclotomic squarings).
   template <std::size_t M>
   constexpr Fp12 cyclotomic_pow(const Limbs<M>& e) const {
-    Fp12 r = one();
-    for (std::size_t i = bit_length(e); i-- > 0;) {
-      r = r.cyclotomic_square();
-      if (bit(e, i)) r = r * *this;
-    }
-    return r;
+    return pow_square_multiply(*this, e, [](const Fp12& y) { return y.cyclotomic_square(); });
   }
 
  private:

@@ -6,6 +6,7 @@
 
 #include "field/mont_field.hpp"
 #include "field/params/limbs.hpp"
+#include "field/pow.hpp"
 
 namespace zk::field {
 
@@ -67,12 +68,7 @@ struct Fp2 {
 
   template <std::size_t M>
   constexpr Fp2 pow(const Limbs<M>& e) const {
-    Fp2 r = one();
-    for (std::size_t i = bit_length(e); i-- > 0;) {
-      r = r.square();
-      if (bit(e, i)) r = r * *this;
-    }
-    return r;
+    return pow_square_multiply(*this, e, [](const Fp2& y) { return y.square(); });
   }
 
   /// A square root, or nullopt. Uses the norm: if x = a + bu has root c + du then c^2 = (a + n)/2

@@ -78,12 +78,7 @@ struct Fp6 {
 
   template <std::size_t M>
   constexpr Fp6 pow(const Limbs<M>& e) const {
-    Fp6 r = one();
-    for (std::size_t i = bit_length(e); i-- > 0;) {
-      r = r.square();
-      if (bit(e, i)) r = r * *this;
-    }
-    return r;
+    return pow_square_multiply(*this, e, [](const Fp6& y) { return y.square(); });
   }
 
   /// x^(p^k).
