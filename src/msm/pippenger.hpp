@@ -1,0 +1,244 @@
+#pragma once
+
+// Multi-scalar multiplication sum_i k_i P_i by Pippenger's bucket method (signed windows, see
+// digits.hpp; accumulators, see buckets.hpp), multi-threaded with oneTBB in the caller's arena.
+//
+// Structure. Points are processed in chunks of MsmConfig::chunk_points: the chunk's scalars are
+// converted out of Montgomery form and recoded into W signed digits each (parallel over points),
+// then W x S tasks (window x point-split) add the chunk's points to their own buckets (parallel over
+// tasks). After the last chunk every task folds its buckets; windows are combined with c doublings
+// each. Scalars 0 are skipped outright and scalars 1 cost one bucket addition (their only non-zero
+// digit is the first), which matters because Groth16 witnesses are mostly bits.
+//
+// Memory (docs/msm.md): no copy of the bases or scalars. Scratch = chunk_points x W x 4 B of digits
+// + W x S bucket sets (2^(c-1) buckets each, plus a batch) + for filtered MSMs one 8-byte prefix
+// count per 64 density bits. scratch_bytes() computes it.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "base/status.hpp"
+#include "curve/point.hpp"
+#include "msm/buckets.hpp"
+#include "msm/density.hpp"
+#include "msm/digits.hpp"
+
+namespace zk::msm {
+
+enum class Accumulation { kAuto, kXyzz, kBatchAffine };
+
+struct MsmConfig {
+  /// Window width c; 0 chooses it from the number of points (choose_window).
+  unsigned window_bits = 0;
+  /// kAuto: batch-affine buckets when c >= 10 (enough buckets per batch), XYZZ otherwise.
+  Accumulation accumulation = Accumulation::kAuto;
+  /// Points whose digits are held at once (bounds the digit scratch).
+  std::size_t chunk_points = std::size_t{1} << 16;
+  /// Additions per batch inversion; 0 chooses 2^(c-1) / 8 clamped to [64, 1024].
+  std::size_t batch_size = 0;
+};
+
+/// The plan an MSM of n points runs with; exposed for tests, benchmarks and memory accounting.
+struct MsmPlan {
+  unsigned window_bits;
+  unsigned windows;
+  unsigned splits;  // point ranges per window, each with its own buckets
+  bool batch_affine;
+  std::size_t batch_size;
+  std::size_t chunk_points;
+};
+
+template <curve::CurveConfig C>
+MsmPlan make_plan(std::size_t n, const MsmConfig& config, int threads) {
+  constexpr unsigned kBits = C::Scalar::kBits;
+  MsmPlan plan{};
+  plan.window_bits = config.window_bits != 0 ? std::min(config.window_bits, 24u) : choose_window(n, kBits);
+  plan.windows = window_count(kBits, plan.window_bits);
+  plan.batch_affine = config.accumulation == Accumulation::kBatchAffine ||
+                      (config.accumulation == Accumulation::kAuto && plan.window_bits >= 10);
+  const std::size_t buckets = std::size_t{1} << (plan.window_bits - 1);
+  plan.batch_size = config.batch_size != 0 ? config.batch_size : std::clamp<std::size_t>(buckets / 8, 64, 1024);
+  plan.chunk_points = std::max<std::size_t>(1, std::min(config.chunk_points, std::max<std::size_t>(n, 1)));
+  // Enough tasks to keep every thread busy, but each split should still own >= 4096 points.
+  const std::size_t want = (2 * static_cast<std::size_t>(std::max(threads, 1)) + plan.windows - 1) / plan.windows;
+  plan.splits = static_cast<unsigned>(std::clamp<std::size_t>(std::min(want, plan.chunk_points / 4096), 1, 64));
+  return plan;
+}
+
+/// Scratch bytes of an MSM of n points under `plan` (filtered MSMs add density.size() / 8 bytes).
+template <curve::CurveConfig C>
+std::size_t scratch_bytes(const MsmPlan& plan) {
+  const std::size_t buckets = std::size_t{1} << (plan.window_bits - 1);
+  const std::size_t per_task = plan.batch_affine ? AffineBuckets<C>::bytes(buckets, plan.batch_size)
+                                                 : XyzzBuckets<C>::bytes(buckets, plan.batch_size);
+  return plan.chunk_points * plan.windows * sizeof(std::int32_t) +
+         std::size_t{plan.windows} * plan.splits * per_task;
+}
+
+namespace detail {
+
+/// Maps base index -> scalar index: the identity for dense MSMs, the j-th set density bit otherwise.
+class ScalarIndex {
+ public:
+  ScalarIndex() = default;
+  explicit ScalarIndex(const DensityBitmap* density) : density_(density) {
+    if (density_ == nullptr) return;
+    const auto& words = density_->words();
+    prefix_.resize(words.size() + 1);
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      prefix_[i + 1] = prefix_[i] + static_cast<std::size_t>(__builtin_popcountll(words[i]));
+    }
+  }
+
+  /// Calls f(base_index, scalar_index) for base indices [begin, end).
+  template <class Fn>
+  void for_range(std::size_t begin, std::size_t end, Fn&& f) const {
+    if (density_ == nullptr) {
+      for (std::size_t j = begin; j < end; ++j) f(j, j);
+      return;
+    }
+    if (begin >= end) return;
+    // The word holding the begin-th set bit.
+    std::size_t w = static_cast<std::size_t>(std::upper_bound(prefix_.begin(), prefix_.end(), begin) - prefix_.begin()) - 1;
+    std::size_t j = prefix_[w];
+    const auto& words = density_->words();
+    for (; j < end && w < words.size(); ++w) {
+      std::uint64_t bits = words[w];
+      while (bits != 0 && j < end) {
+        const unsigned b = static_cast<unsigned>(__builtin_ctzll(bits));
+        bits &= bits - 1;
+        if (j >= begin) f(j, w * 64 + b);
+        ++j;
+      }
+    }
+  }
+
+ private:
+  const DensityBitmap* density_ = nullptr;
+  std::vector<std::size_t> prefix_;
+};
+
+template <curve::CurveConfig C, class Buckets>
+curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
+                       const ScalarIndex& index, const MsmPlan& plan) {
+  using Jacobian = curve::Jacobian<C>;
+  const std::size_t n = bases.size();
+  if (n == 0) return Jacobian::identity();
+  const unsigned c = plan.window_bits, windows = plan.windows, splits = plan.splits;
+  const std::size_t chunk = plan.chunk_points;
+  const std::size_t bucket_count = std::size_t{1} << (c - 1);
+
+  std::vector<Buckets> tasks;
+  tasks.reserve(std::size_t{windows} * splits);
+  for (std::size_t t = 0; t < std::size_t{windows} * splits; ++t) {
+    if constexpr (std::is_same_v<Buckets, AffineBuckets<C>>) {
+      tasks.emplace_back(bucket_count, plan.batch_size);
+    } else {
+      tasks.emplace_back(bucket_count);
+    }
+  }
+  std::vector<std::int32_t> digits(std::min(chunk, n) * windows);
+
+  for (std::size_t start = 0; start < n; start += chunk) {
+    const std::size_t len = std::min(chunk, n - start);
+    // 1. Recode the chunk's scalars (digits[w * len + j] is digit w of point start + j).
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, len, 1024), [&](const tbb::blocked_range<std::size_t>& r) {
+      index.for_range(start + r.begin(), start + r.end(), [&](std::size_t j, std::size_t s) {
+        const auto k = scalars[s].to_canonical();
+        std::int32_t* out = digits.data() + (j - start);
+        if (field::is_zero_limbs(k)) {
+          for (unsigned w = 0; w < windows; ++w) out[w * len] = 0;
+        } else {
+          signed_digits(k, c, windows, out, len);
+        }
+      });
+    });
+    // 2. Every (window, split) task adds its share of the chunk to its buckets.
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, tasks.size(), 1), [&](const tbb::blocked_range<std::size_t>& r) {
+      for (std::size_t t = r.begin(); t != r.end(); ++t) {
+        const std::size_t w = t / splits, s = t % splits;
+        const std::size_t begin = len * s / splits, end = len * (s + 1) / splits;
+        const std::int32_t* d = digits.data() + w * len;
+        Buckets& buckets = tasks[t];
+        for (std::size_t j = begin; j < end; ++j) {
+          const std::int32_t v = d[j];
+          if (v == 0) continue;
+          const curve::Affine<C>& p = bases[start + j];
+          if (p.infinity) continue;
+          buckets.add(static_cast<std::uint32_t>((v < 0 ? -v : v) - 1), p, v < 0);
+        }
+      }
+    });
+  }
+
+  // 3. Fold every task's buckets, then combine: sum_w 2^(c w) window_w.
+  std::vector<Jacobian> partial(tasks.size());
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, tasks.size(), 1), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t t = r.begin(); t != r.end(); ++t) {
+      tasks[t].finish();
+      partial[t] = tasks[t].reduce();
+    }
+  });
+  Jacobian acc = Jacobian::identity();
+  for (std::size_t w = windows; w-- > 0;) {
+    for (unsigned i = 0; i < c; ++i) acc = acc.dbl();
+    for (unsigned s = 0; s < splits; ++s) acc += partial[w * splits + s];
+  }
+  return acc;
+}
+
+template <curve::CurveConfig C>
+curve::Jacobian<C> dispatch(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
+                            const ScalarIndex& index, const MsmConfig& config) {
+  const MsmPlan plan = make_plan<C>(bases.size(), config, tbb::this_task_arena::max_concurrency());
+  return plan.batch_affine ? run<C, AffineBuckets<C>>(bases, scalars, index, plan)
+                           : run<C, XyzzBuckets<C>>(bases, scalars, index, plan);
+}
+
+}  // namespace detail
+
+/// sum_i scalars[i] bases[i]. Identity bases are allowed (they contribute nothing).
+template <curve::CurveConfig C>
+Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
+                               const MsmConfig& config = {}) {
+  if (bases.size() != scalars.size()) {
+    return Status::invalid_argument("msm: " + std::to_string(bases.size()) + " bases but " +
+                                    std::to_string(scalars.size()) + " scalars");
+  }
+  return detail::dispatch<C>(bases, scalars, detail::ScalarIndex(), config);
+}
+
+/// sum over the set bits i of `density` of scalars[i] times the next base: bases[j] belongs to the
+/// j-th set bit (bellperson's DensityTracker semantics, used for Groth16's A and B queries).
+template <curve::CurveConfig C>
+Result<curve::Jacobian<C>> msm_filtered(std::span<const curve::Affine<C>> bases,
+                                        std::span<const typename C::Scalar> scalars, const DensityBitmap& density,
+                                        const MsmConfig& config = {}) {
+  if (density.size() != scalars.size()) {
+    return Status::invalid_argument("msm: density covers " + std::to_string(density.size()) + " variables but " +
+                                    std::to_string(scalars.size()) + " scalars were given");
+  }
+  if (density.popcount() != bases.size()) {
+    return Status::invalid_argument("msm: density has " + std::to_string(density.popcount()) + " set bits but " +
+                                    std::to_string(bases.size()) + " bases were given");
+  }
+  return detail::dispatch<C>(bases, scalars, detail::ScalarIndex(&density), config);
+}
+
+/// The reference: one scalar multiplication per point, summed. For tests.
+template <curve::CurveConfig C>
+curve::Jacobian<C> msm_naive(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars) {
+  curve::Jacobian<C> acc = curve::Jacobian<C>::identity();
+  for (std::size_t i = 0; i < bases.size() && i < scalars.size(); ++i) acc += bases[i].to_jacobian() * scalars[i];
+  return acc;
+}
+
+}  // namespace zk::msm

@@ -1,0 +1,213 @@
+// Pippenger against the naive sum, written once for G1 and G2 of both curves: edge sizes, every
+// window width, both accumulators, zero/one/extreme scalars, identity and repeated bases, density
+// filtering, errors, and thread-count independence.
+
+#include <gtest/gtest.h>
+#include <tbb/task_arena.h>
+
+#include <vector>
+
+#include "curve/bls12_381.hpp"
+#include "curve/bn254.hpp"
+#include "msm/pippenger.hpp"
+#include "test_util.hpp"
+
+namespace zk::msm {
+namespace {
+
+using curve::Affine;
+using curve::Jacobian;
+
+template <class C>
+std::vector<Affine<C>> random_points(std::size_t n, Rng& rng) {
+  std::vector<Jacobian<C>> pts;
+  pts.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i < 8) {
+      pts.push_back(Jacobian<C>::random(rng));
+    } else {  // cheap but unstructured: the previous point plus a random earlier one
+      pts.push_back(pts[i - 1] + pts[rng.next() % i]);
+    }
+  }
+  return curve::batch_to_affine<C>(pts);
+}
+
+template <class C>
+std::vector<typename C::Scalar> random_scalars(std::size_t n, Rng& rng) {
+  std::vector<typename C::Scalar> s(n);
+  for (auto& x : s) x = C::Scalar::random(rng);
+  return s;
+}
+
+template <class C>
+Jacobian<C> run_msm(const std::vector<Affine<C>>& bases, const std::vector<typename C::Scalar>& scalars,
+                    const MsmConfig& config = {}) {
+  auto r = msm<C>(bases, scalars, config);
+  EXPECT_TRUE(r.ok()) << r.status().to_string();
+  return r.ok() ? *r : Jacobian<C>::identity();
+}
+
+template <class C>
+class MsmTest : public ::testing::Test {};
+using Groups = ::testing::Types<curve::Bls12_381G1, curve::Bls12_381G2, curve::Bn254G1, curve::Bn254G2>;
+TYPED_TEST_SUITE(MsmTest, Groups);
+
+TYPED_TEST(MsmTest, MatchesNaiveSumAtEdgeSizes) {
+  using C = TypeParam;
+  auto rng = test::rng(21);
+  for (std::size_t n : {0, 1, 2, 3, 5, 7, 31, 32, 33, 63, 64, 65, 127, 128, 129}) {
+    const auto bases = random_points<C>(n, rng);
+    const auto scalars = random_scalars<C>(n, rng);
+    EXPECT_EQ(run_msm<C>(bases, scalars), msm_naive<C>(bases, scalars)) << "n = " << n;
+  }
+}
+
+TYPED_TEST(MsmTest, EveryWindowWidthAndBothAccumulatorsAgree) {
+  using C = TypeParam;
+  auto rng = test::rng(22);
+  const std::size_t n = 77;
+  const auto bases = random_points<C>(n, rng);
+  const auto scalars = random_scalars<C>(n, rng);
+  const auto expect = msm_naive<C>(bases, scalars);
+  for (unsigned c : {1u, 2u, 3u, 4u, 7u, 8u, 10u, 13u, 16u}) {
+    for (Accumulation acc : {Accumulation::kXyzz, Accumulation::kBatchAffine}) {
+      // Small batches and chunks force many batch flushes, queued conflicts and several chunks.
+      const MsmConfig config{.window_bits = c, .accumulation = acc, .chunk_points = 16, .batch_size = 4};
+      EXPECT_EQ(run_msm<C>(bases, scalars, config), expect) << "c = " << c << " acc " << static_cast<int>(acc);
+    }
+  }
+}
+
+TYPED_TEST(MsmTest, ZeroOneAndExtremeScalars) {
+  using C = TypeParam;
+  using S = typename C::Scalar;
+  auto rng = test::rng(23);
+  const std::size_t n = 200;
+  const auto bases = random_points<C>(n, rng);
+  std::vector<S> zeros(n, S::zero());
+  EXPECT_TRUE(run_msm<C>(bases, zeros).is_identity());
+
+  // Mostly bits, like a Groth16 witness, plus r - 1 and values with long runs of ones (carries).
+  std::vector<S> s(n);
+  for (std::size_t i = 0; i < n; ++i) s[i] = (rng.next() % 3 == 0) ? S::one() : S::zero();
+  s[5] = -S::one();
+  s[6] = -S::from_u64(2);
+  s[7] = S::from_u64(~std::uint64_t{0});
+  s[8] = S::from_u64(std::uint64_t{1} << 63);
+  for (unsigned c : {0u, 5u, 12u}) {
+    const MsmConfig config{.window_bits = c, .accumulation = Accumulation::kAuto, .chunk_points = 64, .batch_size = 8};
+    EXPECT_EQ(run_msm<C>(bases, s, config), msm_naive<C>(bases, s)) << "c = " << c;
+  }
+}
+
+TYPED_TEST(MsmTest, IdentityAndRepeatedBases) {
+  using C = TypeParam;
+  auto rng = test::rng(24);
+  const std::size_t n = 150;
+  auto bases = random_points<C>(n, rng);
+  for (std::size_t i = 0; i < n; i += 7) bases[i] = Affine<C>::identity();
+  for (std::size_t i = 1; i < n; i += 5) bases[i] = bases[3];        // repeats: doublings in buckets
+  for (std::size_t i = 2; i < n; i += 11) bases[i] = bases[3].neg();  // negations: cancellations
+  auto scalars = random_scalars<C>(n, rng);
+  for (std::size_t i = 4; i < n; i += 13) scalars[i] = scalars[1];    // same base, same scalar
+  const auto expect = msm_naive<C>(bases, scalars);
+  for (Accumulation acc : {Accumulation::kXyzz, Accumulation::kBatchAffine}) {
+    for (unsigned c : {3u, 10u}) {
+      const MsmConfig config{.window_bits = c, .accumulation = acc, .chunk_points = 1 << 16, .batch_size = 16};
+      EXPECT_EQ(run_msm<C>(bases, scalars, config), expect) << "c = " << c;
+    }
+  }
+  // All bases equal and all scalars equal: k n P.
+  const std::vector<Affine<C>> same(40, bases[3]);
+  const std::vector<typename C::Scalar> k(40, scalars[0]);
+  const MsmConfig ba{.window_bits = 10, .accumulation = Accumulation::kBatchAffine, .chunk_points = 1 << 16,
+                     .batch_size = 8};
+  EXPECT_EQ(run_msm<C>(same, k, ba), bases[3].to_jacobian() * (scalars[0] * C::Scalar::from_u64(40)));
+}
+
+TYPED_TEST(MsmTest, LargerRandomMsmUsesTheDefaultPlan) {
+  using C = TypeParam;
+  auto rng = test::rng(25);
+  const std::size_t n = (std::size_t{1} << 10) + 1;
+  const auto bases = random_points<C>(n, rng);
+  const auto scalars = random_scalars<C>(n, rng);
+  const auto expect = msm_naive<C>(bases, scalars);
+  EXPECT_EQ(run_msm<C>(bases, scalars), expect);
+  EXPECT_EQ(run_msm<C>(bases, scalars, {.window_bits = 11, .accumulation = Accumulation::kBatchAffine}), expect);
+}
+
+TYPED_TEST(MsmTest, DensityFilteredMsmUsesOnlyTheSetPositions) {
+  using C = TypeParam;
+  auto rng = test::rng(26);
+  const std::size_t vars = 300;
+  const auto scalars = random_scalars<C>(vars, rng);
+  DensityBitmap density(vars);
+  for (std::size_t i = 0; i < vars; ++i) density.set(i, rng.next() % 4 != 0 || i == 0 || i == 64);
+  const auto bases = random_points<C>(density.popcount(), rng);
+  std::vector<typename C::Scalar> selected;
+  for (std::size_t i = 0; i < vars; ++i) {
+    if (density.test(i)) selected.push_back(scalars[i]);
+  }
+  const auto expect = msm_naive<C>(bases, selected);
+  for (std::size_t chunk : {std::size_t{7}, std::size_t{64}, std::size_t{1} << 16}) {
+    auto r = msm_filtered<C>(bases, scalars, density, {.chunk_points = chunk});
+    ASSERT_TRUE(r.ok()) << r.status().to_string();
+    EXPECT_EQ(*r, expect) << "chunk " << chunk;
+  }
+  // Empty and full densities.
+  DensityBitmap none(vars);
+  auto r0 = msm_filtered<C>(std::span<const Affine<C>>(), scalars, none);
+  ASSERT_TRUE(r0.ok());
+  EXPECT_TRUE(r0->is_identity());
+  DensityBitmap all(5, true);
+  const auto b5 = random_points<C>(5, rng);
+  auto r5 = msm_filtered<C>(b5, std::span<const typename C::Scalar>(scalars).first(5), all);
+  ASSERT_TRUE(r5.ok());
+  EXPECT_EQ(*r5, msm_naive<C>(b5, std::vector<typename C::Scalar>(scalars.begin(), scalars.begin() + 5)));
+}
+
+TYPED_TEST(MsmTest, MismatchedSizesAreRejected) {
+  using C = TypeParam;
+  auto rng = test::rng(27);
+  const auto bases = random_points<C>(3, rng);
+  const auto scalars = random_scalars<C>(4, rng);
+  EXPECT_EQ(msm<C>(bases, scalars).status().code(), StatusCode::kInvalidArgument);
+  DensityBitmap density(4);
+  density.set(0);
+  EXPECT_EQ(msm_filtered<C>(bases, scalars, density).status().code(), StatusCode::kInvalidArgument);
+  DensityBitmap short_density(3, true);
+  EXPECT_EQ(msm_filtered<C>(bases, scalars, short_density).status().code(), StatusCode::kInvalidArgument);
+}
+
+TYPED_TEST(MsmTest, OneThreadAndManyThreadsAgree) {
+  using C = TypeParam;
+  auto rng = test::rng(28);
+  const std::size_t n = 3000;
+  const auto bases = random_points<C>(n, rng);
+  const auto scalars = random_scalars<C>(n, rng);
+  auto run = [&](int threads) {
+    tbb::task_arena arena(threads);
+    Jacobian<C> out;
+    arena.execute([&] { out = run_msm<C>(bases, scalars, {.chunk_points = 1000}); });
+    return out;
+  };
+  const auto one = run(1);
+  EXPECT_EQ(one, run(2));
+  EXPECT_EQ(one, run(8));
+}
+
+TEST(MsmPlan, WindowGrowsWithSizeAndScratchIsBounded) {
+  using C = curve::Bls12_381G1;
+  unsigned last = 0;
+  for (unsigned log_n = 4; log_n <= 26; log_n += 2) {
+    const MsmPlan plan = make_plan<C>(std::size_t{1} << log_n, {}, 2);
+    EXPECT_GE(plan.window_bits, last);
+    last = plan.window_bits;
+    EXPECT_GE(plan.windows * plan.window_bits, 256u);
+    // Chunking bounds the digit scratch regardless of n.
+    EXPECT_LE(scratch_bytes<C>(plan), std::size_t{512} << 20) << log_n;
+  }
+}
+
+}  // namespace
+}  // namespace zk::msm
