@@ -41,24 +41,41 @@ inline void signed_digits(const field::Limbs<N>& k, unsigned c, unsigned windows
   }
 }
 
-/// Relative costs used to pick the window: one bucket accumulation (per point and window) and one
-/// step of the running-sum reduction (per bucket and window: a mixed plus a full addition). Measured
-/// on G1 (docs/msm.md); the choice is not sensitive to them within a factor of two.
+/// Costs that pick the window and the accumulator, in units of one batch-affine G1 addition
+/// (about 150 ns here); measured with bench_msm (docs/msm.md). G2 keeps the same ratios.
 struct WindowCosts {
-  double per_point = 1.0;
-  double per_bucket = 3.5;
+  double affine_add = 1.0;    // per point and window, batch-affine bucket
+  double inversion = 83.0;    // one field inversion, shared by a batch
+  double xyzz_add = 1.9;      // per point and window, XYZZ bucket (mixed addition)
+  double per_bucket = 4.7;    // running-sum reduction, per bucket and window
 };
 
-/// The c in [1, max_c] minimising W(c) (n per_point + 2^(c-1) per_bucket). The cap keeps a window's
-/// buckets within L2/L3 (2^15 affine G1 buckets = 3.3 MiB): beyond it random bucket accesses go to
-/// DRAM, which the operation count above does not see.
-inline unsigned choose_window(std::size_t n, unsigned scalar_bits, WindowCosts costs = {}, unsigned max_c = 16) {
-  unsigned best = 1;
+/// Additions per batch inversion for 2^(c-1) buckets: half the buckets (larger batches collide
+/// more, smaller ones pay more inversion per point), within [32, 1024].
+inline std::size_t default_batch(unsigned c) {
+  const std::size_t buckets = std::size_t{1} << (c - 1);
+  return buckets / 2 < 32 ? 32 : (buckets / 2 > 1024 ? 1024 : buckets / 2);
+}
+
+struct WindowChoice {
+  unsigned c;
+  bool batch_affine;
+};
+
+/// The window c in [1, max_c] and accumulator minimising W(c) (n per_point(c) + 2^(c-1) per_bucket).
+/// The cap keeps a window's buckets within L2/L3 (2^15 affine G1 buckets = 3.3 MiB): beyond it random
+/// bucket accesses go to DRAM, which the operation count does not see.
+inline WindowChoice choose_window(std::size_t n, unsigned scalar_bits, WindowCosts costs = {}, unsigned max_c = 16) {
+  WindowChoice best{1, false};
   double best_cost = INFINITY;
   for (unsigned c = 1; c <= max_c; ++c) {
-    const double cost = window_count(scalar_bits, c) *
-                        (static_cast<double>(n) * costs.per_point + std::ldexp(costs.per_bucket, static_cast<int>(c) - 1));
-    if (cost < best_cost) best_cost = cost, best = c;
+    const double buckets = std::ldexp(1.0, static_cast<int>(c) - 1);
+    const double affine_point = costs.affine_add + costs.inversion / static_cast<double>(default_batch(c));
+    for (bool affine : {false, true}) {
+      const double per_point = affine ? affine_point : costs.xyzz_add;
+      const double cost = window_count(scalar_bits, c) * (static_cast<double>(n) * per_point + buckets * costs.per_bucket);
+      if (cost < best_cost) best_cost = cost, best = {c, affine};
+    }
   }
   return best;
 }

@@ -38,11 +38,11 @@ enum class Accumulation { kAuto, kXyzz, kBatchAffine };
 struct MsmConfig {
   /// Window width c; 0 chooses it from the number of points (choose_window).
   unsigned window_bits = 0;
-  /// kAuto: batch-affine buckets when c >= 10 (enough buckets per batch), XYZZ otherwise.
+  /// kAuto: the accumulator the cost model picks (batch-affine from a few thousand points on).
   Accumulation accumulation = Accumulation::kAuto;
   /// Points whose digits are held at once (bounds the digit scratch).
   std::size_t chunk_points = std::size_t{1} << 16;
-  /// Additions per batch inversion; 0 chooses 2^(c-1) / 8 clamped to [64, 1024].
+  /// Additions per batch inversion; 0 chooses default_batch(c).
   std::size_t batch_size = 0;
 };
 
@@ -60,12 +60,13 @@ template <curve::CurveConfig C>
 MsmPlan make_plan(std::size_t n, const MsmConfig& config, int threads) {
   constexpr unsigned kBits = C::Scalar::kBits;
   MsmPlan plan{};
-  plan.window_bits = config.window_bits != 0 ? std::min(config.window_bits, 24u) : choose_window(n, kBits);
+  const WindowChoice choice = choose_window(n, kBits);
+  plan.window_bits = config.window_bits != 0 ? std::min(config.window_bits, 24u) : choice.c;
   plan.windows = window_count(kBits, plan.window_bits);
   plan.batch_affine = config.accumulation == Accumulation::kBatchAffine ||
-                      (config.accumulation == Accumulation::kAuto && plan.window_bits >= 10);
-  const std::size_t buckets = std::size_t{1} << (plan.window_bits - 1);
-  plan.batch_size = config.batch_size != 0 ? config.batch_size : std::clamp<std::size_t>(buckets / 8, 64, 1024);
+                      (config.accumulation == Accumulation::kAuto &&
+                       (config.window_bits != 0 ? plan.window_bits >= 9 : choice.batch_affine));
+  plan.batch_size = config.batch_size != 0 ? config.batch_size : default_batch(plan.window_bits);
   plan.chunk_points = std::max<std::size_t>(1, std::min(config.chunk_points, std::max<std::size_t>(n, 1)));
   // Enough tasks to keep every thread busy, but each split should still own >= 4096 points.
   const std::size_t want = (2 * static_cast<std::size_t>(std::max(threads, 1)) + plan.windows - 1) / plan.windows;

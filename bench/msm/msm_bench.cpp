@@ -1,0 +1,153 @@
+// MSM benchmarks: G1 2^12..2^20 and G2 2^12..2^18 over BLS12-381, one and two threads.
+//
+// Side by side with blst (docs/benchmarks.md): `bench_msm --export=FILE,GROUP,LOG_N` writes the exact
+// points and scalars these benchmarks use (GROUP 1 = G1, 2 = G2; format in docs/benchmarks.md) and
+// prints zkpipe's single-threaded result and time, so an external harness can run
+// blst_p1s_mult_pippenger on the same input and compare both the time and the point.
+
+#include <benchmark/benchmark.h>
+#include <tbb/task_arena.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "curve/bls12_381.hpp"
+#include "curve/serialize.hpp"
+#include "msm/pippenger.hpp"
+
+namespace zk::msm {
+namespace {
+
+using curve::Affine;
+using curve::Jacobian;
+
+template <class C>
+struct Input {
+  std::vector<Affine<C>> bases;
+  std::vector<typename C::Scalar> scalars;
+};
+
+// Deterministic inputs: 64 random points, then each point the previous plus a pseudo-random earlier
+// one (cheap to make, unstructured enough for an MSM), and uniform scalars.
+template <class C>
+const Input<C>& input(unsigned log_n) {
+  static std::vector<std::unique_ptr<Input<C>>> cache(32);
+  if (!cache[log_n]) {
+    const std::size_t n = std::size_t{1} << log_n;
+    Rng rng(0x6d736d + log_n);
+    std::vector<Jacobian<C>> pts;
+    pts.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      pts.push_back(i < 64 ? Jacobian<C>::random(rng) : pts[i - 1] + pts[rng.next() % i]);
+    }
+    auto in = std::make_unique<Input<C>>();
+    in->bases = curve::batch_to_affine<C>(pts);
+    in->scalars.resize(n);
+    for (auto& s : in->scalars) s = C::Scalar::random(rng);
+    cache[log_n] = std::move(in);
+  }
+  return *cache[log_n];
+}
+
+template <class C>
+void BM_msm(benchmark::State& state) {
+  const auto& in = input<C>(static_cast<unsigned>(state.range(0)));
+  tbb::task_arena arena(static_cast<int>(state.range(1)));
+  MsmConfig config;
+  if (state.range(2) != 0) config.window_bits = static_cast<unsigned>(state.range(2));
+  if (state.range(3) != 0) config.batch_size = static_cast<std::size_t>(state.range(3));
+  for (auto _ : state) {
+    Jacobian<C> r;
+    arena.execute([&] { r = *msm<C>(in.bases, in.scalars, config); });
+    benchmark::DoNotOptimize(r);
+  }
+  const MsmPlan plan = make_plan<C>(in.bases.size(), config, static_cast<int>(state.range(1)));
+  state.counters["c"] = plan.window_bits;
+  state.counters["scratch_MiB"] = static_cast<double>(scratch_bytes<C>(plan)) / (1 << 20);
+}
+BENCHMARK(BM_msm<curve::Bls12_381G1>)
+    ->Name("g1_msm")
+    ->ArgsProduct({{12, 14, 16, 18, 20}, {1, 2}, {0}, {0}})
+    ->ArgsProduct({{16}, {1}, {10, 11, 12, 13, 14, 15}, {0}})
+    ->ArgsProduct({{14}, {1}, {10, 11, 12}, {64, 128, 256, 512}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_msm<curve::Bls12_381G2>)
+    ->Name("g2_msm")
+    ->ArgsProduct({{12, 14, 16, 18}, {1, 2}, {0}, {0}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+template <class C>
+int export_input(const std::string& path, unsigned group, unsigned log_n) {
+  const auto& in = input<C>(log_n);
+  std::ofstream out(path, std::ios::binary);
+  const char magic[8] = {'Z', 'K', 'M', 'S', 'M', 0, 0, 1};
+  out.write(magic, 8);
+  const std::uint32_t hdr[2] = {group, 0};
+  out.write(reinterpret_cast<const char*>(hdr), sizeof(hdr));
+  const std::uint64_t n = in.bases.size();
+  out.write(reinterpret_cast<const char*>(&n), sizeof(n));
+  for (const auto& p : in.bases) {
+    const auto bytes = curve::bls12_381::to_uncompressed(p);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  }
+  for (const auto& s : in.scalars) {
+    std::uint8_t b[32];
+    s.to_bytes(b, field::Endian::kLittle);
+    out.write(reinterpret_cast<const char*>(b), 32);
+  }
+  if (!out) {
+    std::cerr << "cannot write " << path << "\n";
+    return 1;
+  }
+  tbb::task_arena arena(1);
+  Jacobian<C> r;
+  const auto t0 = std::chrono::steady_clock::now();
+  arena.execute([&] { r = *msm<C>(in.bases, in.scalars); });
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  const auto c = curve::bls12_381::to_compressed(r.to_affine());
+  std::string hex;
+  for (auto b : c) {
+    char buf[3];
+    std::snprintf(buf, sizeof(buf), "%02x", b);
+    hex += buf;
+  }
+  std::cout << "zkpipe G" << group << " n=" << n << " ms=" << ms << "\nresult " << hex << "\n";
+  return 0;
+}
+
+}  // namespace
+}  // namespace zk::msm
+
+int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a.rfind("--export=", 0) == 0) {
+      const std::string spec = a.substr(9);
+      const auto c1 = spec.find(','), c2 = spec.rfind(',');
+      if (c1 == std::string::npos || c1 == c2) {
+        std::cerr << "usage: --export=FILE,GROUP(1|2),LOG_N\n";
+        return 2;
+      }
+      const std::string path = spec.substr(0, c1);
+      const unsigned group = static_cast<unsigned>(std::stoul(spec.substr(c1 + 1, c2 - c1 - 1)));
+      const unsigned log_n = static_cast<unsigned>(std::stoul(spec.substr(c2 + 1)));
+      if (log_n > 24 || (group != 1 && group != 2)) {
+        std::cerr << "GROUP must be 1 or 2 and LOG_N at most 24\n";
+        return 2;
+      }
+      return group == 1 ? zk::msm::export_input<zk::curve::Bls12_381G1>(path, group, log_n)
+                        : zk::msm::export_input<zk::curve::Bls12_381G2>(path, group, log_n);
+    }
+  }
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
