@@ -83,6 +83,28 @@ BENCHMARK(BM_msm<curve::Bls12_381G2>)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+// Groth16-like scalars: half zeros, half ones (the A/B/L queries of bit-heavy circuits).
+template <class C>
+void BM_msm_bits(benchmark::State& state) {
+  const auto& in = input<C>(static_cast<unsigned>(state.range(0)));
+  std::vector<typename C::Scalar> bits(in.scalars.size());
+  Rng rng(9);
+  for (auto& b : bits) b = (rng.next() & 1) ? C::Scalar::one() : C::Scalar::zero();
+  tbb::task_arena arena(1);
+  MsmConfig config;
+  if (state.range(1) != 0) config.accumulation = Accumulation::kXyzz;
+  for (auto _ : state) {
+    Jacobian<C> r;
+    arena.execute([&] { r = *msm<C>(in.bases, bits, config); });
+    benchmark::DoNotOptimize(r);
+  }
+}
+BENCHMARK(BM_msm_bits<curve::Bls12_381G1>)
+    ->Name("g1_msm_bits")
+    ->ArgsProduct({{16}, {0, 1}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 template <class C>
 int export_input(const std::string& path, unsigned group, unsigned log_n) {
   const auto& in = input<C>(log_n);

@@ -87,6 +87,16 @@ class AffineBuckets {
     return total.to_jacobian();
   }
 
+  /// sum_k bucket_k (unweighted): for the spread accumulator of unit digits.
+  curve::Jacobian<C> sum() const {
+    Xyzz total = Xyzz::identity();
+    for (std::size_t k = 0; k < buckets_.size(); ++k) {
+      if (!buckets_[k].infinity) total = total.add_mixed(buckets_[k]);
+      if (!overflow_.empty() && !overflow_[k].is_identity()) total = total + overflow_[k];
+    }
+    return total.to_jacobian();
+  }
+
   /// Upper bound of the heap bytes (the overflow buckets are counted although they are allocated
   /// only when a window's digits are skewed).
   static std::size_t bytes(std::size_t count, std::size_t batch) {

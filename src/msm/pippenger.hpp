@@ -8,10 +8,12 @@
 // then W x S tasks (window x point-split) add the chunk's points to their own buckets (parallel over
 // tasks). After the last chunk every task folds its buckets; windows are combined with c doublings
 // each. Scalars 0 are skipped outright and scalars 1 cost one bucket addition (their only non-zero
-// digit is the first), which matters because Groth16 witnesses are mostly bits.
+// digit is the first; those unit digits are spread over sub-buckets so they batch well), which
+// matters because Groth16 witnesses are mostly bits.
 //
 // Memory (docs/msm.md): no copy of the bases or scalars. Scratch = chunk_points x W x 4 B of digits
-// + W x S bucket sets (2^(c-1) buckets each, plus a batch) + for filtered MSMs one 8-byte prefix
+// + W x S bucket sets (2^(c-1) buckets each, plus a batch) + S spreads of 2 x batch unit-digit
+// buckets + for filtered MSMs one 8-byte prefix
 // count per 64 density bits. scratch_bytes() computes it.
 
 #include <algorithm>
@@ -80,8 +82,9 @@ std::size_t scratch_bytes(const MsmPlan& plan) {
   const std::size_t buckets = std::size_t{1} << (plan.window_bits - 1);
   const std::size_t per_task = plan.batch_affine ? AffineBuckets<C>::bytes(buckets, plan.batch_size)
                                                  : XyzzBuckets<C>::bytes(buckets, plan.batch_size);
+  const std::size_t spread = plan.batch_affine ? plan.splits * AffineBuckets<C>::bytes(2 * plan.batch_size, plan.batch_size) : 0;
   return plan.chunk_points * plan.windows * sizeof(std::int32_t) +
-         std::size_t{plan.windows} * plan.splits * per_task;
+         std::size_t{plan.windows} * plan.splits * per_task + spread;
 }
 
 namespace detail {
@@ -146,17 +149,29 @@ curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, std::span<const 
       tasks.emplace_back(bucket_count);
     }
   }
+  // Unit digits of window 0 (every scalar 1 lands there) would all hit bucket 0 and serialise the
+  // batches; with batch-affine buckets they go round-robin to a spread of sub-buckets instead, which
+  // are summed at the end. One spread per split of window 0.
+  constexpr bool kSpreadOnes = std::is_same_v<Buckets, AffineBuckets<C>>;
+  const std::size_t spread = 2 * plan.batch_size;
+  std::vector<Buckets> ones;
+  if constexpr (kSpreadOnes) {
+    for (unsigned s = 0; s < splits; ++s) ones.emplace_back(spread, plan.batch_size);
+  }
+  std::vector<std::size_t> ones_next(splits, 0);
   std::vector<std::int32_t> digits(std::min(chunk, n) * windows);
 
   for (std::size_t start = 0; start < n; start += chunk) {
     const std::size_t len = std::min(chunk, n - start);
     // 1. Recode the chunk's scalars (digits[w * len + j] is digit w of point start + j).
+    std::fill(digits.begin(), digits.end(), 0);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, len, 1024), [&](const tbb::blocked_range<std::size_t>& r) {
       index.for_range(start + r.begin(), start + r.end(), [&](std::size_t j, std::size_t s) {
         const auto k = scalars[s].to_canonical();
         std::int32_t* out = digits.data() + (j - start);
-        if (field::is_zero_limbs(k)) {
-          for (unsigned w = 0; w < windows; ++w) out[w * len] = 0;
+        const bool zero = field::is_zero_limbs(k);
+        if (zero || (k[0] == 1 && field::bit_length(k) == 1)) {  // 0 and 1: no recoding, and the
+          out[0] = zero ? 0 : 1;                                // other digits are already zero
         } else {
           signed_digits(k, c, windows, out, len);
         }
@@ -174,6 +189,11 @@ curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, std::span<const 
           if (v == 0) continue;
           const curve::Affine<C>& p = bases[start + j];
           if (p.infinity) continue;
+          if (kSpreadOnes && w == 0 && (v == 1 || v == -1)) {
+            const std::size_t k = ones_next[s]++;
+            ones[s].add(static_cast<std::uint32_t>(k % spread), p, v < 0);
+            continue;
+          }
           buckets.add(static_cast<std::uint32_t>((v < 0 ? -v : v) - 1), p, v < 0);
         }
       }
@@ -186,6 +206,12 @@ curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, std::span<const 
     for (std::size_t t = r.begin(); t != r.end(); ++t) {
       tasks[t].finish();
       partial[t] = tasks[t].reduce();
+      if constexpr (kSpreadOnes) {
+        if (t < splits) {  // window 0
+          ones[t].finish();
+          partial[t] += ones[t].sum();
+        }
+      }
     }
   });
   Jacobian acc = Jacobian::identity();
