@@ -30,6 +30,8 @@ test-slow: build
 bench: build
 	./build/$(PRESET)/bench/bench_field
 	./build/$(PRESET)/bench/bench_curve
+	./build/$(PRESET)/bench/bench_ntt
+	./build/$(PRESET)/bench/bench_msm
 
 asan: deps
 	cmake --preset asan

@@ -11,7 +11,7 @@ int main(int argc, char** argv) {
   CLI::App app{"zkpipe: a pipelined Groth16 proving engine (BLS12-381 and BN254)"};
   app.require_subcommand(1);
   bool json = false;
-  auto* selftest = app.add_subcommand("selftest", "check the arithmetic core on both curves (pairings, encodings)");
+  auto* selftest = app.add_subcommand("selftest", "check the arithmetic core (pairings, encodings, MSM, NTT quotient)");
   selftest->add_flag("--json", json, "machine-readable output");
   auto* version = app.add_subcommand("version", "print the version");
   CLI11_PARSE(app, argc, argv);

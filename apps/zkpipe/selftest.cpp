@@ -9,6 +9,8 @@
 #include "base/cpu.hpp"
 #include "curve/pairing.hpp"
 #include "curve/serialize.hpp"
+#include "msm/pippenger.hpp"
+#include "ntt/quotient.hpp"
 
 namespace zk::app {
 
@@ -70,6 +72,35 @@ int run_selftest(bool json) {
   run("bls12_381: Fr inverse", [&] {
     const auto x = curve::bls12_381::Fr::random(rng);
     return (x * x.inverse()).is_one();
+  });
+  run("bls12_381: G1 MSM of 2^12 points (Pippenger) == naive sum", [&] {
+    using C = curve::Bls12_381G1;
+    std::vector<curve::Jacobian<C>> pts;
+    for (int i = 0; i < 4096; ++i) pts.push_back(i < 8 ? curve::Jacobian<C>::random(rng) : pts[i - 1] + pts[i - 8]);
+    const auto bases = curve::batch_to_affine<C>(pts);
+    std::vector<C::Scalar> k(bases.size());
+    for (auto& x : k) x = C::Scalar::random(rng);
+    auto r = msm::msm<C>(bases, k);
+    return r.ok() && *r == msm::msm_naive<C>(bases, k);
+  });
+  run("bls12_381: quotient H on 2^14 (bellman coset): A B - C == H Z", [&] {
+    using F = curve::bls12_381::Fr;
+    auto d = ntt::Domain<F>::create(14, ntt::DomainConfig::bellman());
+    if (!d.ok()) return false;
+    const std::size_t n = d->size();
+    std::vector<F> a(n), b(n), c(n);
+    for (std::size_t i = 0; i < n; ++i) a[i] = F::random(rng), b[i] = F::random(rng), c[i] = a[i] * b[i];
+    auto pa = a, pb = b, pc = c;
+    for (auto* v : {&pa, &pb, &pc}) ntt::inverse(*d, std::span<F>(*v), ntt::Order::kNN);
+    if (!ntt::compute_h(*d, std::span<F>(a), std::span<F>(b), std::span<F>(c)).ok()) return false;
+    const F x = F::random(rng);
+    auto eval = [&](const std::vector<F>& p) {
+      F acc = F::zero();
+      for (std::size_t i = p.size(); i-- > 0;) acc = acc * x + p[i];
+      return acc;
+    };
+    return a[n - 1].is_zero() &&
+           eval(pa) * eval(pb) - eval(pc) == eval(a) * (x.pow(static_cast<std::uint64_t>(n)) - F::one());
   });
   bool all = true;
   for (const auto& c : checks) all = all && c.ok;

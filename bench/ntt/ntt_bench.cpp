@@ -35,9 +35,8 @@ void BM_mul_throughput(benchmark::State& state) {
     for (auto& x : v) x = x * y;
     benchmark::DoNotOptimize(v.data());
   }
-  state.counters["ns_per_mul"] =
-      benchmark::Counter(static_cast<double>(v.size()) * state.iterations(), benchmark::Counter::kIsRate |
-                                                                                 benchmark::Counter::kInvert);
+  state.counters["ns_per_mul"] = benchmark::Counter(static_cast<double>(v.size()) * state.iterations(),
+                                                    benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_mul_throughput);
 
@@ -55,8 +54,8 @@ void BM_ntt_forward(benchmark::State& state) {
     benchmark::DoNotOptimize(v.data());
   }
   const double butterflies = static_cast<double>(d.size() / 2) * log_n;
-  state.counters["ns_per_butterfly"] = benchmark::Counter(
-      butterflies * state.iterations(), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_butterfly"] =
+      benchmark::Counter(butterflies * state.iterations(), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_ntt_forward)
     ->ArgsProduct({{10, 12, 16, 18, 20, 22}, {1, 2}, {0}})

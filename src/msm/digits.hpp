@@ -44,10 +44,10 @@ inline void signed_digits(const field::Limbs<N>& k, unsigned c, unsigned windows
 /// Costs that pick the window and the accumulator, in units of one batch-affine G1 addition
 /// (about 150 ns here); measured with bench_msm (docs/msm.md). G2 keeps the same ratios.
 struct WindowCosts {
-  double affine_add = 1.0;    // per point and window, batch-affine bucket
-  double inversion = 83.0;    // one field inversion, shared by a batch
-  double xyzz_add = 1.9;      // per point and window, XYZZ bucket (mixed addition)
-  double per_bucket = 4.7;    // running-sum reduction, per bucket and window
+  double affine_add = 1.0;  // per point and window, batch-affine bucket
+  double inversion = 83.0;  // one field inversion, shared by a batch
+  double xyzz_add = 1.9;    // per point and window, XYZZ bucket (mixed addition)
+  double per_bucket = 4.7;  // running-sum reduction, per bucket and window
 };
 
 /// Additions per batch inversion for 2^(c-1) buckets: half the buckets (larger batches collide
@@ -73,7 +73,8 @@ inline WindowChoice choose_window(std::size_t n, unsigned scalar_bits, WindowCos
     const double affine_point = costs.affine_add + costs.inversion / static_cast<double>(default_batch(c));
     for (bool affine : {false, true}) {
       const double per_point = affine ? affine_point : costs.xyzz_add;
-      const double cost = window_count(scalar_bits, c) * (static_cast<double>(n) * per_point + buckets * costs.per_bucket);
+      const double cost =
+          window_count(scalar_bits, c) * (static_cast<double>(n) * per_point + buckets * costs.per_bucket);
       if (cost < best_cost) best_cost = cost, best = {c, affine};
     }
   }

@@ -82,9 +82,10 @@ std::size_t scratch_bytes(const MsmPlan& plan) {
   const std::size_t buckets = std::size_t{1} << (plan.window_bits - 1);
   const std::size_t per_task = plan.batch_affine ? AffineBuckets<C>::bytes(buckets, plan.batch_size)
                                                  : XyzzBuckets<C>::bytes(buckets, plan.batch_size);
-  const std::size_t spread = plan.batch_affine ? plan.splits * AffineBuckets<C>::bytes(2 * plan.batch_size, plan.batch_size) : 0;
-  return plan.chunk_points * plan.windows * sizeof(std::int32_t) +
-         std::size_t{plan.windows} * plan.splits * per_task + spread;
+  const std::size_t spread =
+      plan.batch_affine ? plan.splits * AffineBuckets<C>::bytes(2 * plan.batch_size, plan.batch_size) : 0;
+  return plan.chunk_points * plan.windows * sizeof(std::int32_t) + std::size_t{plan.windows} * plan.splits * per_task +
+         spread;
 }
 
 namespace detail {
@@ -111,7 +112,8 @@ class ScalarIndex {
     }
     if (begin >= end) return;
     // The word holding the begin-th set bit.
-    std::size_t w = static_cast<std::size_t>(std::upper_bound(prefix_.begin(), prefix_.end(), begin) - prefix_.begin()) - 1;
+    std::size_t w =
+        static_cast<std::size_t>(std::upper_bound(prefix_.begin(), prefix_.end(), begin) - prefix_.begin()) - 1;
     std::size_t j = prefix_[w];
     const auto& words = density_->words();
     for (; j < end && w < words.size(); ++w) {
@@ -171,33 +173,34 @@ curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, std::span<const 
         std::int32_t* out = digits.data() + (j - start);
         const bool zero = field::is_zero_limbs(k);
         if (zero || (k[0] == 1 && field::bit_length(k) == 1)) {  // 0 and 1: no recoding, and the
-          out[0] = zero ? 0 : 1;                                // other digits are already zero
+          out[0] = zero ? 0 : 1;                                 // other digits are already zero
         } else {
           signed_digits(k, c, windows, out, len);
         }
       });
     });
     // 2. Every (window, split) task adds its share of the chunk to its buckets.
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, tasks.size(), 1), [&](const tbb::blocked_range<std::size_t>& r) {
-      for (std::size_t t = r.begin(); t != r.end(); ++t) {
-        const std::size_t w = t / splits, s = t % splits;
-        const std::size_t begin = len * s / splits, end = len * (s + 1) / splits;
-        const std::int32_t* d = digits.data() + w * len;
-        Buckets& buckets = tasks[t];
-        for (std::size_t j = begin; j < end; ++j) {
-          const std::int32_t v = d[j];
-          if (v == 0) continue;
-          const curve::Affine<C>& p = bases[start + j];
-          if (p.infinity) continue;
-          if (kSpreadOnes && w == 0 && (v == 1 || v == -1)) {
-            const std::size_t k = ones_next[s]++;
-            ones[s].add(static_cast<std::uint32_t>(k % spread), p, v < 0);
-            continue;
-          }
-          buckets.add(static_cast<std::uint32_t>((v < 0 ? -v : v) - 1), p, v < 0);
-        }
-      }
-    });
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, tasks.size(), 1),
+                      [&](const tbb::blocked_range<std::size_t>& r) {
+                        for (std::size_t t = r.begin(); t != r.end(); ++t) {
+                          const std::size_t w = t / splits, s = t % splits;
+                          const std::size_t begin = len * s / splits, end = len * (s + 1) / splits;
+                          const std::int32_t* d = digits.data() + w * len;
+                          Buckets& buckets = tasks[t];
+                          for (std::size_t j = begin; j < end; ++j) {
+                            const std::int32_t v = d[j];
+                            if (v == 0) continue;
+                            const curve::Affine<C>& p = bases[start + j];
+                            if (p.infinity) continue;
+                            if (kSpreadOnes && w == 0 && (v == 1 || v == -1)) {
+                              const std::size_t k = ones_next[s]++;
+                              ones[s].add(static_cast<std::uint32_t>(k % spread), p, v < 0);
+                              continue;
+                            }
+                            buckets.add(static_cast<std::uint32_t>((v < 0 ? -v : v) - 1), p, v < 0);
+                          }
+                        }
+                      });
   }
 
   // 3. Fold every task's buckets, then combine: sum_w 2^(c w) window_w.

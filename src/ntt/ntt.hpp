@@ -32,8 +32,8 @@ enum class Order { kNR, kRN, kNN };
 
 /// Tuning of the pass structure (log2 of element counts).
 struct PassPlan {
-  unsigned block_log = 12;   // stages done per contiguous block in the innermost pass (2^12 x 32 B = 128 KiB)
-  unsigned column_log = 3;   // width of the strided columns of the outer passes (8 elements = 4 cache lines)
+  unsigned block_log = 12;  // stages done per contiguous block in the innermost pass (2^12 x 32 B = 128 KiB)
+  unsigned column_log = 3;  // width of the strided columns of the outer passes (8 elements = 4 cache lines)
 };
 
 namespace detail {
@@ -86,7 +86,7 @@ void run_pass(F* x, std::size_t n, unsigned sub_log, const F* tw, unsigned s0, u
       const std::size_t r0 = (u % batches) * width;
       for (unsigned step = 0; step < g; ++step) {
         const unsigned l = kDit ? g - 1 - step : step;  // level within the pass
-        const unsigned s = s0 + l;                       // stage within the m-point network
+        const unsigned s = s0 + l;                      // stage within the m-point network
         const std::size_t halfm = std::size_t{1} << (g - 1 - l);
         const std::size_t half = halfm * h_min;
         const std::size_t tw_step = std::size_t{1} << s;
@@ -102,7 +102,8 @@ void run_pass(F* x, std::size_t n, unsigned sub_log, const F* tw, unsigned s0, u
           for (std::size_t mb = 0; mb < m_count; mb += 2 * halfm) {
             F* pa = base + mb;
             F* pb = pa + half;
-            for (std::size_t mm = 0; mm < halfm; ++mm) butterfly<F, kDit, kInverse>(pa[mm], pb[mm], tw, half_m, mm * tw_step);
+            for (std::size_t mm = 0; mm < halfm; ++mm)
+              butterfly<F, kDit, kInverse>(pa[mm], pb[mm], tw, half_m, mm * tw_step);
           }
           continue;
         }
@@ -111,7 +112,8 @@ void run_pass(F* x, std::size_t n, unsigned sub_log, const F* tw, unsigned s0, u
             F* pa = base + (mb + mm) * h_min + r0;
             F* pb = pa + half;
             std::size_t t = (mm * h_min + r0) * tw_step;
-            for (std::size_t r = 0; r < width; ++r, t += tw_step) butterfly<F, kDit, kInverse>(pa[r], pb[r], tw, half_m, t);
+            for (std::size_t r = 0; r < width; ++r, t += tw_step)
+              butterfly<F, kDit, kInverse>(pa[r], pb[r], tw, half_m, t);
           }
         }
       }

@@ -39,9 +39,9 @@ namespace detail {
 // Natural evaluations on <omega> -> natural evaluations on shift * <omega>.
 template <class F>
 void evaluate_on_coset(const Domain<F>& domain, std::span<F> x, const F& shift, const PassPlan& plan) {
-  dif<F, true>(domain, x, plan);                             // n * coefficients, bit-reversed
+  dif<F, true>(domain, x, plan);                                        // n * coefficients, bit-reversed
   scale_by_powers(x, shift, domain.size_inv(), /*bit_reversed=*/true);  // coefficient i * shift^i
-  dit<F, false>(domain, x, plan);                            // values at shift omega^k, natural
+  dit<F, false>(domain, x, plan);                                       // values at shift omega^k, natural
 }
 
 template <class F>

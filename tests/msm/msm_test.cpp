@@ -106,10 +106,10 @@ TYPED_TEST(MsmTest, IdentityAndRepeatedBases) {
   const std::size_t n = 150;
   auto bases = random_points<C>(n, rng);
   for (std::size_t i = 0; i < n; i += 7) bases[i] = Affine<C>::identity();
-  for (std::size_t i = 1; i < n; i += 5) bases[i] = bases[3];        // repeats: doublings in buckets
+  for (std::size_t i = 1; i < n; i += 5) bases[i] = bases[3];         // repeats: doublings in buckets
   for (std::size_t i = 2; i < n; i += 11) bases[i] = bases[3].neg();  // negations: cancellations
   auto scalars = random_scalars<C>(n, rng);
-  for (std::size_t i = 4; i < n; i += 13) scalars[i] = scalars[1];    // same base, same scalar
+  for (std::size_t i = 4; i < n; i += 13) scalars[i] = scalars[1];  // same base, same scalar
   const auto expect = msm_naive<C>(bases, scalars);
   for (Accumulation acc : {Accumulation::kXyzz, Accumulation::kBatchAffine}) {
     for (unsigned c : {3u, 10u}) {
@@ -120,8 +120,8 @@ TYPED_TEST(MsmTest, IdentityAndRepeatedBases) {
   // All bases equal and all scalars equal: k n P.
   const std::vector<Affine<C>> same(40, bases[3]);
   const std::vector<typename C::Scalar> k(40, scalars[0]);
-  const MsmConfig ba{.window_bits = 10, .accumulation = Accumulation::kBatchAffine, .chunk_points = 1 << 16,
-                     .batch_size = 8};
+  const MsmConfig ba{
+      .window_bits = 10, .accumulation = Accumulation::kBatchAffine, .chunk_points = 1 << 16, .batch_size = 8};
   EXPECT_EQ(run_msm<C>(same, k, ba), bases[3].to_jacobian() * (scalars[0] * C::Scalar::from_u64(40)));
 }
 
