@@ -26,7 +26,7 @@ __extension__ typedef unsigned __int128 u128;  // __extension__: silences -Wpeda
 constexpr std::uint64_t add_carry(std::uint64_t a, std::uint64_t b, std::uint64_t carry, std::uint64_t& r) {
 #if defined(__x86_64__)
   if (!std::is_constant_evaluated()) {
-    unsigned long long out = 0;
+    unsigned long long out;  // written by the intrinsic (an initialiser here costs a dead store per limb)
     const unsigned char c = __builtin_ia32_addcarryx_u64(static_cast<unsigned char>(carry), a, b, &out);
     r = out;
     return c;
@@ -41,7 +41,7 @@ constexpr std::uint64_t add_carry(std::uint64_t a, std::uint64_t b, std::uint64_
 constexpr std::uint64_t sub_borrow(std::uint64_t a, std::uint64_t b, std::uint64_t borrow, std::uint64_t& r) {
 #if defined(__x86_64__)
   if (!std::is_constant_evaluated()) {
-    unsigned long long out = 0;
+    unsigned long long out;  // written by the intrinsic (an initialiser here costs a dead store per limb)
     const unsigned char c = __builtin_ia32_sbb_u64(static_cast<unsigned char>(borrow), a, b, &out);
     r = out;
     return c;
