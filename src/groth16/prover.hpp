@@ -1,0 +1,151 @@
+#pragma once
+
+// The Groth16 prover, split the way the engine pipelines it (docs/groth16.md):
+//   prove_start  (the device half): the quotient H (ntt::compute_h, bellman convention), then the
+//                MSMs for H, L, A and B in G1; the partition's a, b, c are released as soon as H
+//                no longer needs them.
+//   prove_finish (the CPU half): the B MSM in G2 and the assembly with r and s.
+// prove() runs both; for the same r and s the result is identical to start + finish.
+//
+//   A = alpha + sum_i w_i a_i + r delta
+//   B = beta + sum_i w_i b_i + s delta                      (in G2; its G1 twin B1 uses beta_g1)
+//   C = sum_aux w_j l_j + sum_i h_i H_i + s A + r B1 - r s delta
+//
+// A key that does not belong to the circuit (input or aux counts, densities, domain size) is an
+// error before any work starts, never a wrong proof.
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "base/status.hpp"
+#include "groth16/keys.hpp"
+#include "msm/pippenger.hpp"
+#include "ntt/quotient.hpp"
+#include "r1cs/prover_cs.hpp"
+
+namespace zk::groth16 {
+
+template <class E>
+struct PendingProof {
+  typename E::G1 h, l, a, b_g1;  // MSM results
+  typename E::Fr r, s;
+  // What prove_finish still needs from the partition (a, b, c are gone by now).
+  std::vector<typename E::Fr> inputs, aux;
+  msm::DensityBitmap b_input, b_aux;
+};
+
+namespace detail {
+
+inline std::string count_mismatch(const char* what, std::size_t circuit, std::size_t key) {
+  return std::string("circuit/key mismatch: the circuit has ") + std::to_string(circuit) + " " + what +
+         " but the proving key expects " + std::to_string(key);
+}
+
+template <class E>
+Status check_key(const ProvingKey<E>& pk, const r1cs::Partition<typename E::Fr>& p) {
+  if (p.inputs.size() != pk.vk.ic.size()) return Status::invalid_argument(count_mismatch("inputs (with ONE)", p.inputs.size(), pk.vk.ic.size()));
+  if (p.aux.size() != pk.l.size()) return Status::invalid_argument(count_mismatch("aux variables", p.aux.size(), pk.l.size()));
+  if (p.inputs.size() + p.a_aux.popcount() != pk.a.size()) {
+    return Status::invalid_argument(count_mismatch("A-query variables", p.inputs.size() + p.a_aux.popcount(), pk.a.size()));
+  }
+  const std::size_t nb = p.b_input.popcount() + p.b_aux.popcount();
+  if (nb != pk.b_g1.size() || nb != pk.b_g2.size()) {
+    return Status::invalid_argument(count_mismatch("B-query variables", nb, pk.b_g1.size()));
+  }
+  const std::size_t n = pk.domain_size();
+  if ((n & (n - 1)) != 0 || p.num_rows() > n) {
+    return Status::invalid_argument(count_mismatch("QAP rows", p.num_rows(), n));
+  }
+  if (p.a.size() != p.b.size() || p.a.size() != p.c.size()) {
+    return Status::invalid_argument("partition: a, b, c have different lengths (already released?)");
+  }
+  return {};
+}
+
+template <class C>
+typename curve::Jacobian<C> run_msm(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars) {
+  auto r = msm::msm<C>(bases, scalars);
+  return r.ok() ? *r : curve::Jacobian<C>::identity();  // sizes were checked by check_key
+}
+
+template <class C>
+typename curve::Jacobian<C> run_msm(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
+                                    const msm::DensityBitmap& density) {
+  auto r = msm::msm_filtered<C>(bases, scalars, density);
+  return r.ok() ? *r : curve::Jacobian<C>::identity();
+}
+
+}  // namespace detail
+
+/// Consumes the partition (its a, b, c are freed here).
+template <class E>
+Result<PendingProof<E>> prove_start(const ProvingKey<E>& pk, r1cs::Partition<typename E::Fr>&& p,
+                                    const typename E::Fr& r, const typename E::Fr& s) {
+  using Fr = typename E::Fr;
+  using G1C = typename E::G1Config;
+  if (Status st = detail::check_key(pk, p); !st.ok()) return st;
+  const std::size_t n = pk.domain_size();
+  unsigned log_n = 0;
+  while ((std::size_t{1} << log_n) < n) ++log_n;
+  auto domain = ntt::Domain<Fr>::create(log_n, E::kDomain);
+  if (!domain.ok()) return domain.status();
+
+  std::vector<Fr> h = std::move(p.a);
+  h.resize(n, Fr::zero());
+  p.b.resize(n, Fr::zero());
+  p.c.resize(n, Fr::zero());
+  if (Status st = ntt::compute_h(*domain, std::span<Fr>(h), std::span<Fr>(p.b), std::span<Fr>(p.c)); !st.ok()) return st;
+  p.release_abc();
+  h.resize(n - 1);  // bellman drops the top coefficient
+
+  PendingProof<E> out;
+  out.r = r;
+  out.s = s;
+  const std::size_t ni = p.inputs.size();
+  const std::size_t nbi = p.b_input.popcount();
+  out.h = detail::run_msm<G1C>(pk.h, h);
+  std::vector<Fr>().swap(h);
+  out.l = detail::run_msm<G1C>(pk.l, p.aux);
+  out.a = detail::run_msm<G1C>(std::span(pk.a).first(ni), p.inputs) +
+          detail::run_msm<G1C>(std::span(pk.a).subspan(ni), p.aux, p.a_aux);
+  out.b_g1 = detail::run_msm<G1C>(std::span(pk.b_g1).first(nbi), p.inputs, p.b_input) +
+             detail::run_msm<G1C>(std::span(pk.b_g1).subspan(nbi), p.aux, p.b_aux);
+  out.inputs = std::move(p.inputs);
+  out.aux = std::move(p.aux);
+  out.b_input = std::move(p.b_input);
+  out.b_aux = std::move(p.b_aux);
+  return out;
+}
+
+template <class E>
+Result<Proof<E>> prove_finish(const ProvingKey<E>& pk, PendingProof<E>&& pending) {
+  using G2C = typename E::G2Config;
+  const std::size_t nbi = pending.b_input.popcount();
+  if (nbi + pending.b_aux.popcount() != pk.b_g2.size()) {
+    return Status::invalid_argument(detail::count_mismatch("B-query variables", nbi + pending.b_aux.popcount(), pk.b_g2.size()));
+  }
+  const auto b_g2 = detail::run_msm<G2C>(std::span(pk.b_g2).first(nbi), pending.inputs, pending.b_input) +
+                    detail::run_msm<G2C>(std::span(pk.b_g2).subspan(nbi), pending.aux, pending.b_aux);
+  const auto& vk = pk.vk;
+  const auto& r = pending.r;
+  const auto& s = pending.s;
+  using G1 = typename E::G1;
+  using G2 = typename E::G2;
+  const G1 delta1 = vk.delta_g1.to_jacobian();
+  const G1 a = vk.alpha_g1.to_jacobian() + pending.a + delta1 * r;
+  const G2 b = vk.beta_g2.to_jacobian() + b_g2 + vk.delta_g2.to_jacobian() * s;
+  const G1 b1 = vk.beta_g1.to_jacobian() + pending.b_g1 + delta1 * s;
+  const G1 c = pending.l + pending.h + a * s + b1 * r - delta1 * (r * s);
+  return Proof<E>{a.to_affine(), b.to_affine(), c.to_affine()};
+}
+
+template <class E>
+Result<Proof<E>> prove(const ProvingKey<E>& pk, r1cs::Partition<typename E::Fr>&& p, const typename E::Fr& r,
+                       const typename E::Fr& s) {
+  auto pending = prove_start(pk, std::move(p), r, s);
+  if (!pending.ok()) return pending.status();
+  return prove_finish(pk, std::move(*pending));
+}
+
+}  // namespace zk::groth16

@@ -1,0 +1,89 @@
+#pragma once
+
+// Groth16 verification: e(A, B) e(acc, -gamma) e(C, -delta) = e(alpha, beta) with
+// acc = ic_0 + sum_i x_i ic_(i+1), as one multi-Miller loop and one final exponentiation; and a batch
+// verifier that checks k proofs with one multi-Miller loop of k + 2 pairs (random linear
+// combination with 128-bit coefficients, as bellperson's verify_proofs_batch).
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "base/rng.hpp"
+#include "base/status.hpp"
+#include "groth16/keys.hpp"
+#include "msm/pippenger.hpp"
+
+namespace zk::groth16 {
+
+template <class E>
+PreparedVerifyingKey<E> prepare_verifying_key(const VerifyingKey<E>& vk) {
+  PreparedVerifyingKey<E> p;
+  const typename E::G2Prepared beta = E::prepare(vk.beta_g2);
+  const typename E::G2Prepared* q[] = {&beta};
+  p.alpha_beta = E::final_exponentiation(E::multi_miller_loop(std::span(&vk.alpha_g1, 1), q));
+  p.neg_gamma = E::prepare(vk.gamma_g2.neg());
+  p.neg_delta = E::prepare(vk.delta_g2.neg());
+  p.ic = vk.ic;
+  return p;
+}
+
+namespace detail {
+template <class E>
+Result<typename E::G1> input_accumulator(const PreparedVerifyingKey<E>& pvk, std::span<const typename E::Fr> inputs) {
+  if (inputs.size() + 1 != pvk.ic.size()) {
+    return Status::invalid_argument("verify: " + std::to_string(inputs.size()) + " public inputs given but the key has " +
+                                    std::to_string(pvk.ic.size() - 1));
+  }
+  auto acc = msm::msm<typename E::G1Config>(std::span(pvk.ic).subspan(1), inputs);
+  if (!acc.ok()) return acc.status();
+  return pvk.ic[0].to_jacobian() + *acc;
+}
+}  // namespace detail
+
+/// true: valid; false: the pairing check fails; error: wrong number of inputs.
+template <class E>
+Result<bool> verify(const PreparedVerifyingKey<E>& pvk, const Proof<E>& proof, std::span<const typename E::Fr> inputs) {
+  auto acc = detail::input_accumulator(pvk, inputs);
+  if (!acc.ok()) return acc.status();
+  const typename E::G2Prepared b = E::prepare(proof.b);
+  const typename E::G1Affine ps[] = {proof.a, acc->to_affine(), proof.c};
+  const typename E::G2Prepared* qs[] = {&b, &pvk.neg_gamma, &pvk.neg_delta};
+  return E::final_exponentiation(E::multi_miller_loop(ps, qs)) == pvk.alpha_beta;
+}
+
+/// All proofs valid (with overwhelming probability) iff true. inputs[j] belongs to proofs[j].
+template <class E>
+Result<bool> verify_batch(const PreparedVerifyingKey<E>& pvk, std::span<const Proof<E>> proofs,
+                          std::span<const std::vector<typename E::Fr>> inputs, Rng& rng) {
+  using Fr = typename E::Fr;
+  using G1 = typename E::G1;
+  if (proofs.size() != inputs.size()) return Status::invalid_argument("verify_batch: proofs and input sets differ in number");
+  if (proofs.empty()) return true;
+  std::vector<typename E::G1Affine> ps;
+  std::vector<typename E::G2Prepared> bs;
+  bs.reserve(proofs.size());
+  G1 acc_sum = G1::identity(), c_sum = G1::identity();
+  Fr z_sum = Fr::zero();
+  for (std::size_t j = 0; j < proofs.size(); ++j) {
+    auto acc = detail::input_accumulator(pvk, inputs[j]);
+    if (!acc.ok()) return acc.status();
+    const Fr z = Fr::from_u64(rng.next()) * Fr::from_u64(std::uint64_t{1} << 32) * Fr::from_u64(std::uint64_t{1} << 32) +
+                 Fr::from_u64(rng.next() | 1);  // a random 128-bit multiplier
+    ps.push_back((proofs[j].a.to_jacobian() * z).to_affine());
+    bs.push_back(E::prepare(proofs[j].b));
+    acc_sum += *acc * z;
+    c_sum += proofs[j].c.to_jacobian() * z;
+    z_sum = z_sum + z;
+  }
+  ps.push_back(acc_sum.to_affine());
+  ps.push_back(c_sum.to_affine());
+  std::vector<const typename E::G2Prepared*> qs;
+  for (auto& b : bs) qs.push_back(&b);
+  qs.push_back(&pvk.neg_gamma);
+  qs.push_back(&pvk.neg_delta);
+  const auto lhs = E::final_exponentiation(E::multi_miller_loop(ps, qs));
+  return lhs == pvk.alpha_beta.pow(z_sum.to_canonical());
+}
+
+}  // namespace zk::groth16
