@@ -37,6 +37,23 @@ inline Rng rng(std::uint64_t salt = 0) { return Rng(seed() ^ (salt * 0x9e3779b97
 /// tests/data in the source tree (set by CMake).
 inline std::filesystem::path data_dir() { return ZK_TEST_DATA_DIR; }
 
+/// The team's shared test vectors (../shared/testdata beside the checkout, or $ZKPIPE_TESTDATA);
+/// empty when neither exists (tests then skip, saying so).
+inline std::filesystem::path shared_testdata() {
+  if (const char* env = std::getenv("ZKPIPE_TESTDATA"); env != nullptr && *env != '\0') {
+    if (std::filesystem::is_directory(env)) return env;
+  }
+  const auto beside = data_dir() / ".." / ".." / ".." / "shared" / "testdata";
+  if (std::filesystem::is_directory(beside)) return std::filesystem::canonical(beside);
+  return {};
+}
+
+inline std::vector<std::uint8_t> from_hex(const std::string& hex) {
+  std::vector<std::uint8_t> out;
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(static_cast<std::uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
+  return out;
+}
+
 inline std::vector<std::uint8_t> read_file(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
   if (!in) {

@@ -1,0 +1,348 @@
+#include "groth16/io.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <atomic>
+#include <fstream>
+#include <mutex>
+
+#include "curve/serialize.hpp"
+
+namespace zk::groth16 {
+
+template <>
+struct Encoding<Bls12_381> {
+  static constexpr std::size_t kG1 = 96, kG2 = 192, kProof = 48 + 96 + 48;
+  static void put(std::vector<std::uint8_t>& out, const Bls12_381::G1Affine& p) {
+    const auto b = curve::bls12_381::to_uncompressed(p);
+    out.insert(out.end(), b.begin(), b.end());
+  }
+  static void put(std::vector<std::uint8_t>& out, const Bls12_381::G2Affine& p) {
+    const auto b = curve::bls12_381::to_uncompressed(p);
+    out.insert(out.end(), b.begin(), b.end());
+  }
+  static Result<Bls12_381::G1Affine> g1(std::span<const std::uint8_t> b, curve::Check c) {
+    return curve::bls12_381::g1_from_uncompressed(b, c);
+  }
+  static Result<Bls12_381::G2Affine> g2(std::span<const std::uint8_t> b, curve::Check c) {
+    return curve::bls12_381::g2_from_uncompressed(b, c);
+  }
+  static void put_proof(std::vector<std::uint8_t>& out, const Proof<Bls12_381>& p) {
+    const auto a = curve::bls12_381::to_compressed(p.a);
+    const auto b = curve::bls12_381::to_compressed(p.b);
+    const auto c = curve::bls12_381::to_compressed(p.c);
+    out.insert(out.end(), a.begin(), a.end());
+    out.insert(out.end(), b.begin(), b.end());
+    out.insert(out.end(), c.begin(), c.end());
+  }
+  static Result<Proof<Bls12_381>> proof(std::span<const std::uint8_t> b) {
+    auto a = curve::bls12_381::g1_from_compressed(b.subspan(0, 48));
+    if (!a.ok()) return Status::invalid_argument("proof A: " + a.status().message());
+    auto bb = curve::bls12_381::g2_from_compressed(b.subspan(48, 96));
+    if (!bb.ok()) return Status::invalid_argument("proof B: " + bb.status().message());
+    auto c = curve::bls12_381::g1_from_compressed(b.subspan(144, 48));
+    if (!c.ok()) return Status::invalid_argument("proof C: " + c.status().message());
+    if (a->infinity || bb->infinity || c->infinity) return Status::invalid_argument("proof: a point is the identity");
+    return Proof<Bls12_381>{*a, *bb, *c};
+  }
+};
+
+template <>
+struct Encoding<Bn254> {
+  static constexpr std::size_t kG1 = 64, kG2 = 128, kProof = 64 + 128 + 64;
+  static void put(std::vector<std::uint8_t>& out, const Bn254::G1Affine& p) {
+    const auto b = curve::bn254::to_bytes(p);
+    out.insert(out.end(), b.begin(), b.end());
+  }
+  static void put(std::vector<std::uint8_t>& out, const Bn254::G2Affine& p) {
+    const auto b = curve::bn254::to_bytes(p);
+    out.insert(out.end(), b.begin(), b.end());
+  }
+  static Result<Bn254::G1Affine> g1(std::span<const std::uint8_t> b, curve::Check c) {
+    return curve::bn254::g1_from_bytes(b, c);
+  }
+  static Result<Bn254::G2Affine> g2(std::span<const std::uint8_t> b, curve::Check c) {
+    return curve::bn254::g2_from_bytes(b, c);
+  }
+  static void put_proof(std::vector<std::uint8_t>& out, const Proof<Bn254>& p) {
+    put(out, p.a);
+    put(out, p.b);
+    put(out, p.c);
+  }
+  static Result<Proof<Bn254>> proof(std::span<const std::uint8_t> b) {
+    auto a = g1(b.subspan(0, 64), curve::Check::kChecked);
+    if (!a.ok()) return Status::invalid_argument("proof A: " + a.status().message());
+    auto bb = g2(b.subspan(64, 128), curve::Check::kChecked);
+    if (!bb.ok()) return Status::invalid_argument("proof B: " + bb.status().message());
+    auto c = g1(b.subspan(192, 64), curve::Check::kChecked);
+    if (!c.ok()) return Status::invalid_argument("proof C: " + c.status().message());
+    if (a->infinity || bb->infinity || c->infinity) return Status::invalid_argument("proof: a point is the identity");
+    return Proof<Bn254>{*a, *bb, *c};
+  }
+};
+
+namespace {
+
+void put_u32_be(std::vector<std::uint8_t>& out, std::size_t v) {
+  for (int i = 3; i >= 0; --i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+}
+
+/// A bounds-checked cursor over the input.
+class Reader {
+ public:
+  explicit Reader(std::span<const std::uint8_t> b) : b_(b) {}
+  std::size_t offset() const { return off_; }
+  std::size_t remaining() const { return b_.size() - off_; }
+  Result<std::uint32_t> u32_be(const std::string& what) {
+    if (remaining() < 4) return truncated(what + " count", 4);
+    std::uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) v = (v << 8) | b_[off_ + static_cast<std::size_t>(i)];
+    off_ += 4;
+    return v;
+  }
+  Result<std::span<const std::uint8_t>> take(std::size_t n, const std::string& what) {
+    if (remaining() < n) return truncated(what, n);
+    auto s = b_.subspan(off_, n);
+    off_ += n;
+    return s;
+  }
+
+ private:
+  Status truncated(const std::string& what, std::size_t need) const {
+    return Status::invalid_argument("truncated file: " + what + " needs " + std::to_string(need) + " bytes at offset " +
+                                    std::to_string(off_) + " but only " + std::to_string(remaining()) + " remain");
+  }
+  std::span<const std::uint8_t> b_;
+  std::size_t off_ = 0;
+};
+
+template <class E, bool kG2>
+using PointOf = std::conditional_t<kG2, typename E::G2Affine, typename E::G1Affine>;
+
+/// One point, with a message naming it.
+template <class E, bool kG2>
+Result<PointOf<E, kG2>> decode_point(std::span<const std::uint8_t> b, curve::Check check, const std::string& what,
+                                     bool allow_identity) {
+  using Enc = Encoding<E>;
+  Result<PointOf<E, kG2>> p = [&]() -> Result<PointOf<E, kG2>> {
+    if constexpr (kG2) {
+      return Enc::g2(b, check);
+    } else {
+      return Enc::g1(b, check);
+    }
+  }();
+  if (!p.ok()) return Status::invalid_argument(what + ": " + p.status().message());
+  if (!allow_identity && p->infinity) return Status::invalid_argument(what + " is the point at infinity");
+  return p;
+}
+
+/// A length-prefixed vector of points, decoded in parallel after the count is checked against the
+/// remaining bytes.
+template <class E, bool kG2>
+Result<std::vector<PointOf<E, kG2>>> read_vector(Reader& in, const std::string& what, curve::Check check) {
+  constexpr std::size_t size = kG2 ? Encoding<E>::kG2 : Encoding<E>::kG1;
+  auto count = in.u32_be(what);
+  if (!count.ok()) return count.status();
+  if (static_cast<std::size_t>(*count) > in.remaining() / size) {
+    return Status::invalid_argument(what + " claims " + std::to_string(*count) + " points (" +
+                                    std::to_string(static_cast<std::size_t>(*count) * size) + " bytes) but only " +
+                                    std::to_string(in.remaining()) + " bytes remain");
+  }
+  auto bytes = in.take(static_cast<std::size_t>(*count) * size, what);
+  if (!bytes.ok()) return bytes.status();
+  std::vector<PointOf<E, kG2>> out(*count);
+  std::atomic<bool> failed{false};
+  std::mutex m;
+  Status first;
+  std::size_t first_index = SIZE_MAX;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, out.size(), 1024), [&](const tbb::blocked_range<std::size_t>& r) {
+    if (failed.load(std::memory_order_relaxed)) return;
+    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+      auto p = decode_point<E, kG2>(bytes->subspan(i * size, size), check, what + "[" + std::to_string(i) + "]", false);
+      if (!p.ok()) {
+        std::lock_guard lock(m);
+        if (i < first_index) first_index = i, first = p.status();
+        failed = true;
+        return;
+      }
+      out[i] = *p;
+    }
+  });
+  if (failed) return first;
+  return out;
+}
+
+template <class E>
+Result<VerifyingKey<E>> read_vk_from(Reader& in) {
+  using Enc = Encoding<E>;
+  VerifyingKey<E> vk;
+  const auto k = curve::Check::kChecked;
+  auto g1 = [&](typename E::G1Affine& p, const char* name) -> Status {
+    auto b = in.take(Enc::kG1, name);
+    if (!b.ok()) return b.status();
+    auto d = decode_point<E, false>(*b, k, std::string("verifying key ") + name, true);
+    if (!d.ok()) return d.status();
+    p = *d;
+    return {};
+  };
+  auto g2 = [&](typename E::G2Affine& p, const char* name) -> Status {
+    auto b = in.take(Enc::kG2, name);
+    if (!b.ok()) return b.status();
+    auto d = decode_point<E, true>(*b, k, std::string("verifying key ") + name, true);
+    if (!d.ok()) return d.status();
+    p = *d;
+    return {};
+  };
+  for (Status s : {g1(vk.alpha_g1, "alpha_g1"), g1(vk.beta_g1, "beta_g1"), g2(vk.beta_g2, "beta_g2"),
+                   g2(vk.gamma_g2, "gamma_g2"), g1(vk.delta_g1, "delta_g1"), g2(vk.delta_g2, "delta_g2")}) {
+    if (!s.ok()) return s;
+  }
+  auto ic = read_vector<E, false>(in, "verifying key ic", k);
+  if (!ic.ok()) return ic.status();
+  if (ic->empty()) return Status::invalid_argument("verifying key ic is empty (it needs at least the ONE entry)");
+  vk.ic = std::move(*ic);
+  return vk;
+}
+
+template <class E>
+void put_vk(std::vector<std::uint8_t>& out, const VerifyingKey<E>& vk) {
+  using Enc = Encoding<E>;
+  Enc::put(out, vk.alpha_g1);
+  Enc::put(out, vk.beta_g1);
+  Enc::put(out, vk.beta_g2);
+  Enc::put(out, vk.gamma_g2);
+  Enc::put(out, vk.delta_g1);
+  Enc::put(out, vk.delta_g2);
+  put_u32_be(out, vk.ic.size());
+  for (const auto& p : vk.ic) Enc::put(out, p);
+}
+
+}  // namespace
+
+template <class E>
+Result<VerifyingKey<E>> read_verifying_key(std::span<const std::uint8_t> bytes, std::size_t* consumed) {
+  Reader in(bytes);
+  auto vk = read_vk_from<E>(in);
+  if (vk.ok() && consumed != nullptr) *consumed = in.offset();
+  return vk;
+}
+
+template <class E>
+std::vector<std::uint8_t> write_verifying_key(const VerifyingKey<E>& vk) {
+  std::vector<std::uint8_t> out;
+  put_vk(out, vk);
+  return out;
+}
+
+template <class E>
+Result<ProvingKey<E>> read_parameters(std::span<const std::uint8_t> bytes, const ReadOptions& options) {
+  Reader in(bytes);
+  auto vk = read_vk_from<E>(in);
+  if (!vk.ok()) return vk.status();
+  const auto check = options.check_subgroup ? curve::Check::kChecked : curve::Check::kUnchecked;
+  ProvingKey<E> pk;
+  pk.vk = std::move(*vk);
+  auto h = read_vector<E, false>(in, "h", check);
+  if (!h.ok()) return h.status();
+  pk.h = std::move(*h);
+  auto l = read_vector<E, false>(in, "l", check);
+  if (!l.ok()) return l.status();
+  pk.l = std::move(*l);
+  auto a = read_vector<E, false>(in, "a", check);
+  if (!a.ok()) return a.status();
+  pk.a = std::move(*a);
+  auto b1 = read_vector<E, false>(in, "b_g1", check);
+  if (!b1.ok()) return b1.status();
+  pk.b_g1 = std::move(*b1);
+  auto b2 = read_vector<E, true>(in, "b_g2", check);
+  if (!b2.ok()) return b2.status();
+  pk.b_g2 = std::move(*b2);
+  const std::size_t n = pk.h.size() + 1;
+  if ((n & (n - 1)) != 0) {
+    return Status::invalid_argument("h has " + std::to_string(pk.h.size()) + " points; a QAP domain needs 2^k - 1");
+  }
+  if (pk.b_g1.size() != pk.b_g2.size()) {
+    return Status::invalid_argument("b_g1 has " + std::to_string(pk.b_g1.size()) + " points but b_g2 has " +
+                                    std::to_string(pk.b_g2.size()));
+  }
+  if (pk.a.size() < pk.vk.ic.size()) {
+    return Status::invalid_argument("a has fewer points than there are inputs");
+  }
+  return pk;
+}
+
+template <class E>
+std::vector<std::uint8_t> write_parameters(const ProvingKey<E>& pk) {
+  using Enc = Encoding<E>;
+  std::vector<std::uint8_t> out;
+  put_vk(out, pk.vk);
+  for (const auto* v : {&pk.h, &pk.l, &pk.a, &pk.b_g1}) {
+    put_u32_be(out, v->size());
+    for (const auto& p : *v) Enc::put(out, p);
+  }
+  put_u32_be(out, pk.b_g2.size());
+  for (const auto& p : pk.b_g2) Enc::put(out, p);
+  return out;
+}
+
+template <class E>
+std::size_t proof_bytes() {
+  return Encoding<E>::kProof;
+}
+
+template <class E>
+Result<std::vector<Proof<E>>> read_proofs(std::span<const std::uint8_t> bytes) {
+  constexpr std::size_t size = Encoding<E>::kProof;
+  if (bytes.empty() || bytes.size() % size != 0) {
+    return Status::invalid_argument("proof file has " + std::to_string(bytes.size()) + " bytes; expected a non-zero multiple of " +
+                                    std::to_string(size) + " (one " + std::string(E::kName) + " proof per partition)");
+  }
+  std::vector<Proof<E>> out;
+  for (std::size_t i = 0; i < bytes.size() / size; ++i) {
+    auto p = Encoding<E>::proof(bytes.subspan(i * size, size));
+    if (!p.ok()) return Status::invalid_argument("partition " + std::to_string(i) + ": " + p.status().message());
+    out.push_back(*p);
+  }
+  return out;
+}
+
+template <class E>
+std::vector<std::uint8_t> write_proofs(std::span<const Proof<E>> proofs) {
+  std::vector<std::uint8_t> out;
+  for (const auto& p : proofs) Encoding<E>::put_proof(out, p);
+  return out;
+}
+
+Result<std::vector<std::uint8_t>> read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return Status::io_error("cannot open " + path.string());
+  const auto size = in.tellg();
+  if (size < 0) return Status::io_error("cannot read the size of " + path.string());
+  std::vector<std::uint8_t> out(static_cast<std::size_t>(size));
+  in.seekg(0);
+  if (!in.read(reinterpret_cast<char*>(out.data()), size)) return Status::io_error("cannot read " + path.string());
+  return out;
+}
+
+Status write_file(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return Status::io_error("cannot create " + path.string());
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!out) return Status::io_error("cannot write " + path.string());
+  return {};
+}
+
+#define ZK_INSTANTIATE_IO(E)                                                                                 \
+  template Result<VerifyingKey<E>> read_verifying_key<E>(std::span<const std::uint8_t>, std::size_t*);        \
+  template std::vector<std::uint8_t> write_verifying_key<E>(const VerifyingKey<E>&);                          \
+  template Result<ProvingKey<E>> read_parameters<E>(std::span<const std::uint8_t>, const ReadOptions&);        \
+  template std::vector<std::uint8_t> write_parameters<E>(const ProvingKey<E>&);                               \
+  template std::size_t proof_bytes<E>();                                                                      \
+  template Result<std::vector<Proof<E>>> read_proofs<E>(std::span<const std::uint8_t>);                       \
+  template std::vector<std::uint8_t> write_proofs<E>(std::span<const Proof<E>>);
+ZK_INSTANTIATE_IO(Bls12_381)
+ZK_INSTANTIATE_IO(Bn254)
+#undef ZK_INSTANTIATE_IO
+
+}  // namespace zk::groth16

@@ -1,0 +1,59 @@
+#pragma once
+
+// bellman-layout files (docs/formats.md section 2, docs/groth16.md):
+//   .vk      alpha_g1 | beta_g1 | beta_g2 | gamma_g2 | delta_g1 | delta_g2 | u32 BE n | n x ic
+//   .params  vk | u32 BE count + h | l | a | b_g1 | b_g2 (G1 then G2 points); anything after b_g2
+//            (e.g. the MPC transcript of Zcash files) is ignored
+//   proofs   A | B | C per proof, k proofs concatenated for k partitions
+// BLS12-381 keys use ZCash uncompressed points and proofs compressed ones (192 bytes), exactly as
+// bellman/bellperson. BN254 has no standard container; zkpipe uses the same layout with BN254's
+// uncompressed big-endian encoding (G1 64 B, G2 128 B, infinity = zeros) for keys and proofs
+// (256-byte proofs), documented as zkpipe's own.
+//
+// Readers check every count against the bytes that remain before allocating, reject the identity
+// where bellman does (ic, h, l, a, b_g1, b_g2, proof points), decode points on all threads of the
+// caller's arena, and skip the subgroup checks of key points only when asked (bellperson loads
+// large .params unchecked; verifying keys and proofs are always checked).
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "base/status.hpp"
+#include "groth16/keys.hpp"
+
+namespace zk::groth16 {
+
+struct ReadOptions {
+  /// Subgroup checks of the proving-key points (on-curve checks always run).
+  bool check_subgroup = true;
+};
+
+template <class E>
+struct Encoding;  // per-curve sizes and codecs, defined in io.cpp
+
+template <class E>
+Result<VerifyingKey<E>> read_verifying_key(std::span<const std::uint8_t> bytes, std::size_t* consumed = nullptr);
+template <class E>
+std::vector<std::uint8_t> write_verifying_key(const VerifyingKey<E>& vk);
+
+template <class E>
+Result<ProvingKey<E>> read_parameters(std::span<const std::uint8_t> bytes, const ReadOptions& options = {});
+template <class E>
+std::vector<std::uint8_t> write_parameters(const ProvingKey<E>& pk);
+
+/// Bytes of one proof: 192 on BLS12-381, 256 on BN254.
+template <class E>
+std::size_t proof_bytes();
+template <class E>
+Result<std::vector<Proof<E>>> read_proofs(std::span<const std::uint8_t> bytes);
+template <class E>
+std::vector<std::uint8_t> write_proofs(std::span<const Proof<E>> proofs);
+
+/// Whole-file helpers with messages naming the path.
+Result<std::vector<std::uint8_t>> read_file(const std::filesystem::path& path);
+Status write_file(const std::filesystem::path& path, std::span<const std::uint8_t> bytes);
+
+}  // namespace zk::groth16
