@@ -1,24 +1,74 @@
-// zkpipe: the command-line entry point. Subcommands arrive with the issues that build them
-// (setup, prove, verify, serve, bench, plan, ...); today: selftest and version.
+// zkpipe: the command-line entry point. Subcommands arrive with the issues that build them; today:
+// selftest, version, and the Groth16 commands setup, prove, verify and inspect (commands.cpp).
 
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
 
+#include "commands.hpp"
 #include "selftest.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"zkpipe: a pipelined Groth16 proving engine (BLS12-381 and BN254)"};
   app.require_subcommand(1);
   bool json = false;
+
   auto* selftest = app.add_subcommand("selftest", "check the arithmetic core (pairings, encodings, MSM, NTT quotient)");
   selftest->add_flag("--json", json, "machine-readable output");
   auto* version = app.add_subcommand("version", "print the version");
-  CLI11_PARSE(app, argc, argv);
+
+  zk::app::SetupArgs setup_args;
+  auto* setup = app.add_subcommand(
+      "setup", "DEVELOPMENT (insecure) Groth16 setup for a built-in circuit: writes .params and .vk");
+  setup->add_option("--circuit", setup_args.circuit, "circuit kind")->capture_default_str();
+  setup->add_option("--constraints", setup_args.constraints, "number of constraints")->required();
+  setup->add_option("--curve", setup_args.curve, "bls12-381 or bn254")->capture_default_str();
+  setup->add_option("--seed", setup_args.seed, "derives the trapdoor (development only)")->capture_default_str();
+  setup->add_option("--out", setup_args.out_dir, "output directory")->required();
+  setup->add_flag("--json", setup_args.json, "machine-readable output");
+
+  zk::app::ProveArgs prove_args;
+  auto* prove =
+      app.add_subcommand("prove", "prove a built-in circuit with a .params file; prints the time of every stage");
+  prove->add_option("--params", prove_args.params, "parameter file from `zkpipe setup`")->required();
+  prove->add_option("--circuit", prove_args.circuit, "circuit kind")->capture_default_str();
+  prove->add_option("--constraints", prove_args.constraints, "number of constraints (as at setup)")->required();
+  prove->add_option("--curve", prove_args.curve, "bls12-381 or bn254")->capture_default_str();
+  prove->add_option("--seed", prove_args.seed, "witness seed; partition k uses seed + k")->capture_default_str();
+  prove->add_option("--partitions", prove_args.partitions, "number of partitions (proofs concatenated)")
+      ->capture_default_str();
+  prove->add_option("--out", prove_args.out, "proof file")->required();
+  prove->add_option("--public-out", prove_args.public_out, "public inputs as JSON");
+  prove->add_flag("--json", prove_args.json, "machine-readable output");
+
+  zk::app::VerifyArgs verify_args;
+  auto* verify = app.add_subcommand("verify", "verify proofs: exit 0 valid, 1 invalid, 2 malformed input");
+  verify->add_option("--vk", verify_args.vk, "verifying key (bellman layout)")->required();
+  verify->add_option("--proof", verify_args.proof, "proof file (one proof per partition)")->required();
+  verify->add_option("--public", verify_args.public_inputs, "public inputs JSON (an array per partition)")->required();
+  verify->add_option("--curve", verify_args.curve, "bls12-381 or bn254")->capture_default_str();
+  verify->add_flag("--json", verify_args.json, "machine-readable output");
+
+  std::string inspect_path;
+  bool inspect_json = false;
+  auto* inspect = app.add_subcommand("inspect", "what a params/vk/proof file holds");
+  inspect->add_option("file", inspect_path, "file to inspect")->required();
+  inspect->add_flag("--json", inspect_json, "machine-readable output");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;  // usage errors are bad input
+  }
   if (*version) {
     std::printf("zkpipe 0.1.0\n");
     return 0;
   }
   if (*selftest) return zk::app::run_selftest(json);
-  return 1;
+  if (*setup) return zk::app::run_setup(setup_args);
+  if (*prove) return zk::app::run_prove(prove_args);
+  if (*verify) return zk::app::run_verify(verify_args);
+  if (*inspect) return zk::app::run_inspect(inspect_path, inspect_json);
+  return 2;
 }

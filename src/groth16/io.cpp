@@ -156,19 +156,21 @@ Result<std::vector<PointOf<E, kG2>>> read_vector(Reader& in, const std::string& 
   std::mutex m;
   Status first;
   std::size_t first_index = SIZE_MAX;
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, out.size(), 1024), [&](const tbb::blocked_range<std::size_t>& r) {
-    if (failed.load(std::memory_order_relaxed)) return;
-    for (std::size_t i = r.begin(); i != r.end(); ++i) {
-      auto p = decode_point<E, kG2>(bytes->subspan(i * size, size), check, what + "[" + std::to_string(i) + "]", false);
-      if (!p.ok()) {
-        std::lock_guard lock(m);
-        if (i < first_index) first_index = i, first = p.status();
-        failed = true;
-        return;
-      }
-      out[i] = *p;
-    }
-  });
+  tbb::parallel_for(
+      tbb::blocked_range<std::size_t>(0, out.size(), 1024), [&](const tbb::blocked_range<std::size_t>& r) {
+        if (failed.load(std::memory_order_relaxed)) return;
+        for (std::size_t i = r.begin(); i != r.end(); ++i) {
+          auto p =
+              decode_point<E, kG2>(bytes->subspan(i * size, size), check, what + "[" + std::to_string(i) + "]", false);
+          if (!p.ok()) {
+            std::lock_guard lock(m);
+            if (i < first_index) first_index = i, first = p.status();
+            failed = true;
+            return;
+          }
+          out[i] = *p;
+        }
+      });
   if (failed) return first;
   return out;
 }
@@ -295,8 +297,9 @@ template <class E>
 Result<std::vector<Proof<E>>> read_proofs(std::span<const std::uint8_t> bytes) {
   constexpr std::size_t size = Encoding<E>::kProof;
   if (bytes.empty() || bytes.size() % size != 0) {
-    return Status::invalid_argument("proof file has " + std::to_string(bytes.size()) + " bytes; expected a non-zero multiple of " +
-                                    std::to_string(size) + " (one " + std::string(E::kName) + " proof per partition)");
+    return Status::invalid_argument("proof file has " + std::to_string(bytes.size()) +
+                                    " bytes; expected a non-zero multiple of " + std::to_string(size) + " (one " +
+                                    std::string(E::kName) + " proof per partition)");
   }
   std::vector<Proof<E>> out;
   for (std::size_t i = 0; i < bytes.size() / size; ++i) {
@@ -333,13 +336,13 @@ Status write_file(const std::filesystem::path& path, std::span<const std::uint8_
   return {};
 }
 
-#define ZK_INSTANTIATE_IO(E)                                                                                 \
-  template Result<VerifyingKey<E>> read_verifying_key<E>(std::span<const std::uint8_t>, std::size_t*);        \
-  template std::vector<std::uint8_t> write_verifying_key<E>(const VerifyingKey<E>&);                          \
-  template Result<ProvingKey<E>> read_parameters<E>(std::span<const std::uint8_t>, const ReadOptions&);        \
-  template std::vector<std::uint8_t> write_parameters<E>(const ProvingKey<E>&);                               \
-  template std::size_t proof_bytes<E>();                                                                      \
-  template Result<std::vector<Proof<E>>> read_proofs<E>(std::span<const std::uint8_t>);                       \
+#define ZK_INSTANTIATE_IO(E)                                                                            \
+  template Result<VerifyingKey<E>> read_verifying_key<E>(std::span<const std::uint8_t>, std::size_t*);  \
+  template std::vector<std::uint8_t> write_verifying_key<E>(const VerifyingKey<E>&);                    \
+  template Result<ProvingKey<E>> read_parameters<E>(std::span<const std::uint8_t>, const ReadOptions&); \
+  template std::vector<std::uint8_t> write_parameters<E>(const ProvingKey<E>&);                         \
+  template std::size_t proof_bytes<E>();                                                                \
+  template Result<std::vector<Proof<E>>> read_proofs<E>(std::span<const std::uint8_t>);                 \
   template std::vector<std::uint8_t> write_proofs<E>(std::span<const Proof<E>>);
 ZK_INSTANTIATE_IO(Bls12_381)
 ZK_INSTANTIATE_IO(Bn254)

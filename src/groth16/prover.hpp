@@ -14,6 +14,7 @@
 // A key that does not belong to the circuit (input or aux counts, densities, domain size) is an
 // error before any work starts, never a wrong proof.
 
+#include <chrono>
 #include <span>
 #include <string>
 #include <vector>
@@ -25,6 +26,30 @@
 #include "r1cs/prover_cs.hpp"
 
 namespace zk::groth16 {
+
+/// Wall time of each prover stage, in milliseconds.
+struct ProveTimings {
+  double quotient = 0;  // compute_h: 7 NTTs, cosets, pointwise product
+  double msm_h = 0, msm_l = 0, msm_a = 0, msm_b_g1 = 0;
+  double msm_b_g2 = 0, assembly = 0;
+  double start() const { return quotient + msm_h + msm_l + msm_a + msm_b_g1; }
+  double finish() const { return msm_b_g2 + assembly; }
+};
+
+namespace detail {
+class Stopwatch {
+ public:
+  double lap() {
+    const auto now = std::chrono::steady_clock::now();
+    const double ms = std::chrono::duration<double, std::milli>(now - t_).count();
+    t_ = now;
+    return ms;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point t_ = std::chrono::steady_clock::now();
+};
+}  // namespace detail
 
 template <class E>
 struct PendingProof {
@@ -44,10 +69,13 @@ inline std::string count_mismatch(const char* what, std::size_t circuit, std::si
 
 template <class E>
 Status check_key(const ProvingKey<E>& pk, const r1cs::Partition<typename E::Fr>& p) {
-  if (p.inputs.size() != pk.vk.ic.size()) return Status::invalid_argument(count_mismatch("inputs (with ONE)", p.inputs.size(), pk.vk.ic.size()));
-  if (p.aux.size() != pk.l.size()) return Status::invalid_argument(count_mismatch("aux variables", p.aux.size(), pk.l.size()));
+  if (p.inputs.size() != pk.vk.ic.size())
+    return Status::invalid_argument(count_mismatch("inputs (with ONE)", p.inputs.size(), pk.vk.ic.size()));
+  if (p.aux.size() != pk.l.size())
+    return Status::invalid_argument(count_mismatch("aux variables", p.aux.size(), pk.l.size()));
   if (p.inputs.size() + p.a_aux.popcount() != pk.a.size()) {
-    return Status::invalid_argument(count_mismatch("A-query variables", p.inputs.size() + p.a_aux.popcount(), pk.a.size()));
+    return Status::invalid_argument(
+        count_mismatch("A-query variables", p.inputs.size() + p.a_aux.popcount(), pk.a.size()));
   }
   const std::size_t nb = p.b_input.popcount() + p.b_aux.popcount();
   if (nb != pk.b_g1.size() || nb != pk.b_g2.size()) {
@@ -64,14 +92,15 @@ Status check_key(const ProvingKey<E>& pk, const r1cs::Partition<typename E::Fr>&
 }
 
 template <class C>
-typename curve::Jacobian<C> run_msm(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars) {
+typename curve::Jacobian<C> run_msm(std::span<const curve::Affine<C>> bases,
+                                    std::span<const typename C::Scalar> scalars) {
   auto r = msm::msm<C>(bases, scalars);
   return r.ok() ? *r : curve::Jacobian<C>::identity();  // sizes were checked by check_key
 }
 
 template <class C>
-typename curve::Jacobian<C> run_msm(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
-                                    const msm::DensityBitmap& density) {
+typename curve::Jacobian<C> run_msm(std::span<const curve::Affine<C>> bases,
+                                    std::span<const typename C::Scalar> scalars, const msm::DensityBitmap& density) {
   auto r = msm::msm_filtered<C>(bases, scalars, density);
   return r.ok() ? *r : curve::Jacobian<C>::identity();
 }
@@ -81,7 +110,10 @@ typename curve::Jacobian<C> run_msm(std::span<const curve::Affine<C>> bases, std
 /// Consumes the partition (its a, b, c are freed here).
 template <class E>
 Result<PendingProof<E>> prove_start(const ProvingKey<E>& pk, r1cs::Partition<typename E::Fr>&& p,
-                                    const typename E::Fr& r, const typename E::Fr& s) {
+                                    const typename E::Fr& r, const typename E::Fr& s, ProveTimings* timings = nullptr) {
+  ProveTimings local;
+  ProveTimings& t = timings != nullptr ? *timings : local;
+  detail::Stopwatch watch;
   using Fr = typename E::Fr;
   using G1C = typename E::G1Config;
   if (Status st = detail::check_key(pk, p); !st.ok()) return st;
@@ -95,9 +127,11 @@ Result<PendingProof<E>> prove_start(const ProvingKey<E>& pk, r1cs::Partition<typ
   h.resize(n, Fr::zero());
   p.b.resize(n, Fr::zero());
   p.c.resize(n, Fr::zero());
-  if (Status st = ntt::compute_h(*domain, std::span<Fr>(h), std::span<Fr>(p.b), std::span<Fr>(p.c)); !st.ok()) return st;
+  if (Status st = ntt::compute_h(*domain, std::span<Fr>(h), std::span<Fr>(p.b), std::span<Fr>(p.c)); !st.ok())
+    return st;
   p.release_abc();
   h.resize(n - 1);  // bellman drops the top coefficient
+  t.quotient = watch.lap();
 
   PendingProof<E> out;
   out.r = r;
@@ -106,11 +140,15 @@ Result<PendingProof<E>> prove_start(const ProvingKey<E>& pk, r1cs::Partition<typ
   const std::size_t nbi = p.b_input.popcount();
   out.h = detail::run_msm<G1C>(pk.h, h);
   std::vector<Fr>().swap(h);
+  t.msm_h = watch.lap();
   out.l = detail::run_msm<G1C>(pk.l, p.aux);
+  t.msm_l = watch.lap();
   out.a = detail::run_msm<G1C>(std::span(pk.a).first(ni), p.inputs) +
           detail::run_msm<G1C>(std::span(pk.a).subspan(ni), p.aux, p.a_aux);
+  t.msm_a = watch.lap();
   out.b_g1 = detail::run_msm<G1C>(std::span(pk.b_g1).first(nbi), p.inputs, p.b_input) +
              detail::run_msm<G1C>(std::span(pk.b_g1).subspan(nbi), p.aux, p.b_aux);
+  t.msm_b_g1 = watch.lap();
   out.inputs = std::move(p.inputs);
   out.aux = std::move(p.aux);
   out.b_input = std::move(p.b_input);
@@ -119,14 +157,17 @@ Result<PendingProof<E>> prove_start(const ProvingKey<E>& pk, r1cs::Partition<typ
 }
 
 template <class E>
-Result<Proof<E>> prove_finish(const ProvingKey<E>& pk, PendingProof<E>&& pending) {
+Result<Proof<E>> prove_finish(const ProvingKey<E>& pk, PendingProof<E>&& pending, ProveTimings* timings = nullptr) {
   using G2C = typename E::G2Config;
+  detail::Stopwatch watch;
   const std::size_t nbi = pending.b_input.popcount();
   if (nbi + pending.b_aux.popcount() != pk.b_g2.size()) {
-    return Status::invalid_argument(detail::count_mismatch("B-query variables", nbi + pending.b_aux.popcount(), pk.b_g2.size()));
+    return Status::invalid_argument(
+        detail::count_mismatch("B-query variables", nbi + pending.b_aux.popcount(), pk.b_g2.size()));
   }
   const auto b_g2 = detail::run_msm<G2C>(std::span(pk.b_g2).first(nbi), pending.inputs, pending.b_input) +
                     detail::run_msm<G2C>(std::span(pk.b_g2).subspan(nbi), pending.aux, pending.b_aux);
+  if (timings != nullptr) timings->msm_b_g2 = watch.lap();
   const auto& vk = pk.vk;
   const auto& r = pending.r;
   const auto& s = pending.s;
@@ -137,15 +178,17 @@ Result<Proof<E>> prove_finish(const ProvingKey<E>& pk, PendingProof<E>&& pending
   const G2 b = vk.beta_g2.to_jacobian() + b_g2 + vk.delta_g2.to_jacobian() * s;
   const G1 b1 = vk.beta_g1.to_jacobian() + pending.b_g1 + delta1 * s;
   const G1 c = pending.l + pending.h + a * s + b1 * r - delta1 * (r * s);
-  return Proof<E>{a.to_affine(), b.to_affine(), c.to_affine()};
+  Proof<E> proof{a.to_affine(), b.to_affine(), c.to_affine()};
+  if (timings != nullptr) timings->assembly = watch.lap();
+  return proof;
 }
 
 template <class E>
 Result<Proof<E>> prove(const ProvingKey<E>& pk, r1cs::Partition<typename E::Fr>&& p, const typename E::Fr& r,
-                       const typename E::Fr& s) {
-  auto pending = prove_start(pk, std::move(p), r, s);
+                       const typename E::Fr& s, ProveTimings* timings = nullptr) {
+  auto pending = prove_start(pk, std::move(p), r, s, timings);
   if (!pending.ok()) return pending.status();
-  return prove_finish(pk, std::move(*pending));
+  return prove_finish(pk, std::move(*pending), timings);
 }
 
 }  // namespace zk::groth16

@@ -32,8 +32,8 @@ namespace detail {
 template <class E>
 Result<typename E::G1> input_accumulator(const PreparedVerifyingKey<E>& pvk, std::span<const typename E::Fr> inputs) {
   if (inputs.size() + 1 != pvk.ic.size()) {
-    return Status::invalid_argument("verify: " + std::to_string(inputs.size()) + " public inputs given but the key has " +
-                                    std::to_string(pvk.ic.size() - 1));
+    return Status::invalid_argument("verify: " + std::to_string(inputs.size()) +
+                                    " public inputs given but the key has " + std::to_string(pvk.ic.size() - 1));
   }
   auto acc = msm::msm<typename E::G1Config>(std::span(pvk.ic).subspan(1), inputs);
   if (!acc.ok()) return acc.status();
@@ -58,7 +58,8 @@ Result<bool> verify_batch(const PreparedVerifyingKey<E>& pvk, std::span<const Pr
                           std::span<const std::vector<typename E::Fr>> inputs, Rng& rng) {
   using Fr = typename E::Fr;
   using G1 = typename E::G1;
-  if (proofs.size() != inputs.size()) return Status::invalid_argument("verify_batch: proofs and input sets differ in number");
+  if (proofs.size() != inputs.size())
+    return Status::invalid_argument("verify_batch: proofs and input sets differ in number");
   if (proofs.empty()) return true;
   std::vector<typename E::G1Affine> ps;
   std::vector<typename E::G2Prepared> bs;
@@ -68,8 +69,9 @@ Result<bool> verify_batch(const PreparedVerifyingKey<E>& pvk, std::span<const Pr
   for (std::size_t j = 0; j < proofs.size(); ++j) {
     auto acc = detail::input_accumulator(pvk, inputs[j]);
     if (!acc.ok()) return acc.status();
-    const Fr z = Fr::from_u64(rng.next()) * Fr::from_u64(std::uint64_t{1} << 32) * Fr::from_u64(std::uint64_t{1} << 32) +
-                 Fr::from_u64(rng.next() | 1);  // a random 128-bit multiplier
+    const Fr z =
+        Fr::from_u64(rng.next()) * Fr::from_u64(std::uint64_t{1} << 32) * Fr::from_u64(std::uint64_t{1} << 32) +
+        Fr::from_u64(rng.next() | 1);  // a random 128-bit multiplier
     ps.push_back((proofs[j].a.to_jacobian() * z).to_affine());
     bs.push_back(E::prepare(proofs[j].b));
     acc_sum += *acc * z;

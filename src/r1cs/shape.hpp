@@ -33,7 +33,7 @@ template <class F>
 struct R1csShape {
   std::size_t num_inputs = 1;  // including ONE
   std::size_t num_aux = 0;
-  SparseMatrix<F> a, b, c;     // circuit constraints only (no input rows)
+  SparseMatrix<F> a, b, c;  // circuit constraints only (no input rows)
 
   std::size_t num_constraints() const { return a.rows(); }
   /// Rows of the QAP: the constraints plus one `input * 0 = 0` row per input (bellman).

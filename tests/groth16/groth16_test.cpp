@@ -44,12 +44,12 @@ TYPED_TEST(Groth16Test, ToyCircuitProvesAndVerifies) {
   const test::ToyCircuit<Fr> circuit{Fr::from_u64(3), Fr::from_u64(11), Fr::from_u64(7), Fr::from_u64(5)};
   EXPECT_EQ(circuit.out(), Fr::from_u64(236));
   const auto pk = setup_for<E>(circuit, rng);
-  EXPECT_EQ(pk.vk.ic.size(), 3u);          // ONE, out, k
-  EXPECT_EQ(pk.l.size(), 4u);              // a, b, c, ab
-  EXPECT_EQ(pk.domain_size(), 8u);         // 2 constraints + 3 input rows -> 8
+  EXPECT_EQ(pk.vk.ic.size(), 3u);   // ONE, out, k
+  EXPECT_EQ(pk.l.size(), 4u);       // a, b, c, ab
+  EXPECT_EQ(pk.domain_size(), 8u);  // 2 constraints + 3 input rows -> 8
   EXPECT_EQ(pk.h.size(), 7u);
-  EXPECT_EQ(pk.a.size(), 3u + 2u);         // inputs, then a and ab (the aux used in A)
-  EXPECT_EQ(pk.b_g1.size(), 2u);           // b and c
+  EXPECT_EQ(pk.a.size(), 3u + 2u);  // inputs, then a and ab (the aux used in A)
+  EXPECT_EQ(pk.b_g1.size(), 2u);    // b and c
   const auto pvk = prepare_verifying_key(pk.vk);
   auto proof = prove(pk, synthesize<E>(circuit), Fr::random(rng), Fr::random(rng));
   ASSERT_TRUE(proof.ok()) << proof.status().to_string();

@@ -65,7 +65,8 @@ TYPED_TEST(IoTest, KeysAndProofsRoundTrip) {
     ASSERT_TRUE(pk.ok()) << pk.status().to_string();
     EXPECT_EQ(write_parameters(*pk), write_parameters(f.pk));
   }
-  EXPECT_EQ(std::vector<std::uint8_t>(params.begin(), params.begin() + static_cast<std::ptrdiff_t>(vk_bytes.size())), vk_bytes);
+  EXPECT_EQ(std::vector<std::uint8_t>(params.begin(), params.begin() + static_cast<std::ptrdiff_t>(vk_bytes.size())),
+            vk_bytes);
 
   const auto proof_bytes_ = write_proofs<E>(f.proofs);
   EXPECT_EQ(proof_bytes_.size(), 2 * proof_bytes<E>());
@@ -106,7 +107,9 @@ TYPED_TEST(IoTest, MalformedFilesAreClearErrors) {
     auto flipped = proofs;
     flipped[i] ^= 0x04;
     auto p = read_proofs<E>(flipped);
-    if (p.ok()) EXPECT_FALSE(*verify(pvk, (*p)[0], f.inputs)) << "byte " << i;
+    if (p.ok()) {
+      EXPECT_FALSE(*verify(pvk, (*p)[0], f.inputs)) << "byte " << i;
+    }
   }
 }
 
@@ -179,7 +182,11 @@ TEST(BellmanGnarkCases, EachCaseGivesItsExpectedResult) {
     bool canonical = true;
     for (std::size_t i = 0; i + 32 <= inb.size(); i += 32) {
       auto x = Bls12_381::Fr::from_bytes(std::span(inb).subspan(i, 32), field::Endian::kBig);
-      if (!x.ok()) canonical = false; else inputs.push_back(*x);
+      if (x.ok()) {
+        inputs.push_back(*x);
+      } else {
+        canonical = false;
+      }
     }
     const bool expect = c["ok"].get<bool>();
     auto proof = read_proofs<Bls12_381>(test::from_hex(c["proof"].get<std::string>()));
@@ -190,6 +197,39 @@ TEST(BellmanGnarkCases, EachCaseGivesItsExpectedResult) {
     }
     EXPECT_EQ(got, expect) << "case " << c["case"];
   }
+}
+
+}  // namespace
+}  // namespace zk::groth16
+
+#include "groth16/public_inputs.hpp"
+
+namespace zk::groth16 {
+namespace {
+
+TEST(PublicInputs, DecimalAndJsonRoundTripAndRejectBadValues) {
+  using Fr = Bn254::Fr;
+  const std::string r_minus_1 = "21888242871839275222246405745257275088548364400416034343698204186575808495616";
+  EXPECT_EQ(field::to_decimal(-Fr::one()), r_minus_1);
+  EXPECT_EQ(field::to_decimal(Fr::zero()), "0");
+  EXPECT_EQ(field::to_decimal(Fr::from_u64(10000000000000000000ull)), "10000000000000000000");
+  EXPECT_EQ(*field::from_decimal<Fr>(r_minus_1), -Fr::one());
+  EXPECT_FALSE(field::from_decimal<Fr>("21888242871839275222246405745257275088548364400416034343698204186575808495617").ok());
+  EXPECT_FALSE(field::from_decimal<Fr>("1e5").ok());
+  EXPECT_FALSE(field::from_decimal<Fr>("").ok());
+  EXPECT_FALSE(field::from_decimal<Fr>(std::string(90, '9')).ok());
+
+  auto rng = test::rng(71);
+  const std::vector<std::vector<Fr>> two{{Fr::random(rng), Fr::one()}, {Fr::zero(), -Fr::one()}};
+  auto back = public_inputs_from_json<Fr>(public_inputs_to_json(two));
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(*back, two);
+  const std::vector<std::vector<Fr>> one{{Fr::from_u64(236), Fr::from_u64(5)}};
+  EXPECT_EQ(public_inputs_to_json(one), "[\n \"236\",\n \"5\"\n]\n");  // flat: the snarkjs shape
+  EXPECT_EQ(*public_inputs_from_json<Fr>("[\"236\", \"5\"]"), one);
+  EXPECT_FALSE(public_inputs_from_json<Fr>("{").ok());
+  EXPECT_FALSE(public_inputs_from_json<Fr>("[1, 2]").ok());
+  EXPECT_FALSE(public_inputs_from_json<Fr>("[[\"1\"], 2]").ok());
 }
 
 }  // namespace

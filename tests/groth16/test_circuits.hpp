@@ -44,7 +44,7 @@ struct RandomCircuit {
     std::vector<Term> a, b, c_extra;
   };
   std::size_t num_public = 0;
-  std::vector<F> seeds;     // the first values (after ONE): public inputs then free aux
+  std::vector<F> seeds;  // the first values (after ONE): public inputs then free aux
   std::vector<Row> rows;
   long break_at = -1;
 

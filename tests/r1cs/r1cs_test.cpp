@@ -3,11 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include "../groth16/test_circuits.hpp"
 #include "field/fields.hpp"
 #include "r1cs/prover_cs.hpp"
 #include "r1cs/shape.hpp"
 #include "r1cs/test_cs.hpp"
-#include "../groth16/test_circuits.hpp"
 #include "test_util.hpp"
 
 namespace zk::r1cs {
@@ -64,8 +64,8 @@ TEST(ProvingSystem, DensitiesFollowBellpersonAndInputRowsAreAppended) {
   EXPECT_EQ(p.a[3], Fr::from_u64(9));  // input row of out
   EXPECT_TRUE(p.b[3].is_zero() && p.c[3].is_zero());
   EXPECT_TRUE(p.a_aux.test(0));
-  EXPECT_FALSE(p.a_aux.test(1));  // ghost cancelled in A
-  EXPECT_TRUE(p.b_aux.test(0));   // B of row 0 is x + ONE - ONE = x
+  EXPECT_FALSE(p.a_aux.test(1));    // ghost cancelled in A
+  EXPECT_TRUE(p.b_aux.test(0));     // B of row 0 is x + ONE - ONE = x
   EXPECT_FALSE(p.b_input.test(0));  // ... so ONE is not in B (it cancelled)
   EXPECT_FALSE(p.b_input.test(1));
   EXPECT_TRUE(p.b_aux.test(1));
@@ -102,7 +102,7 @@ TEST(TestSystem, ReportsTheNamespacePathOfTheFirstFailure) {
     Namespace outer(cs, [] { return std::string("outer"); });
     cs.enforce([] { return "fine"; }, LC(x), LC(Variable::one()), LC(x));
     Namespace inner(cs, [] { return std::string("inner"); });
-    cs.enforce([] { return "bad"; }, LC(x), LC(x), LC(x));           // 9 != 3
+    cs.enforce([] { return "bad"; }, LC(x), LC(x), LC(x));            // 9 != 3
     cs.enforce([] { return "also bad"; }, LC(x), LC(x), LC::zero());  // only the first is reported
   }
   EXPECT_FALSE(cs.is_satisfied());

@@ -1,0 +1,315 @@
+#include "commands.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "circuits/synthetic.hpp"
+#include "groth16/io.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/public_inputs.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/verifier.hpp"
+#include "r1cs/prover_cs.hpp"
+#include "r1cs/shape.hpp"
+
+namespace zk::app {
+namespace {
+
+using Json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+int fail(const std::string& message, bool json, int code = 2) {
+  if (json) {
+    std::printf("%s\n", Json{{"ok", false}, {"error", message}}.dump().c_str());
+  } else {
+    std::fprintf(stderr, "zkpipe: %s\n", message.c_str());
+  }
+  return code;
+}
+
+Status check_curve(const std::string& curve) {
+  if (curve == "bls12-381" || curve == "bn254") return {};
+  return Status::invalid_argument("unknown curve '" + curve + "' (expected bls12-381 or bn254)");
+}
+
+Status check_synthetic(const std::string& circuit, std::size_t constraints, const std::string& curve) {
+  if (circuit != "synthetic")
+    return Status::invalid_argument("unknown circuit '" + circuit + "' (available: synthetic)");
+  if (constraints < 2) return Status::invalid_argument("--constraints must be at least 2");
+  // QAP rows = constraints + 3 inputs; the domain must fit the field's two-adicity and this tool
+  // keeps setups below 2^26 rows (about 30 GiB of keys).
+  const unsigned max_log = 26;
+  if (constraints + 3 > (std::size_t{1} << max_log)) {
+    return Status::invalid_argument("--constraints " + std::to_string(constraints) + " is too large for " + curve +
+                                    " here (at most 2^26 - 3)");
+  }
+  return {};
+}
+
+std::string base_name(const std::string& curve, std::size_t constraints) {
+  return "synthetic-" + curve + "-n" + std::to_string(constraints);
+}
+
+template <class E>
+int setup(const SetupArgs& a) {
+  using Fr = typename E::Fr;
+  const auto t0 = Clock::now();
+  circuits::SyntheticCircuit<Fr> circuit(a.constraints, a.seed);
+  r1cs::ShapeRecorder<Fr> rec;
+  if (Status s = circuit.synthesize(rec); !s.ok()) return fail(s.to_string(), a.json);
+  const double shape_ms = ms_since(t0);
+  Rng rng(a.seed ^ 0x736574757021ull);  // development trapdoor, derived from the seed
+  const auto t1 = Clock::now();
+  auto pk = groth16::generate_parameters<E>(rec.shape(), groth16::Trapdoor<E>::random(rng));
+  if (!pk.ok()) return fail(pk.status().to_string(), a.json);
+  const double keys_ms = ms_since(t1);
+  std::error_code ec;
+  std::filesystem::create_directories(a.out_dir, ec);
+  if (ec) return fail("cannot create " + a.out_dir + ": " + ec.message(), a.json);
+  const auto stem = std::filesystem::path(a.out_dir) / base_name(a.curve, a.constraints);
+  const auto t2 = Clock::now();
+  const auto params = groth16::write_parameters(*pk);
+  const auto vk = groth16::write_verifying_key(pk->vk);
+  const auto params_path = stem.string() + ".params", vk_path = stem.string() + ".vk";
+  if (Status s = groth16::write_file(params_path, params); !s.ok()) return fail(s.to_string(), a.json);
+  if (Status s = groth16::write_file(vk_path, vk); !s.ok()) return fail(s.to_string(), a.json);
+  const double write_ms = ms_since(t2);
+  const auto& sh = rec.shape();
+  if (a.json) {
+    Json j{{"ok", true},
+           {"curve", a.curve},
+           {"constraints", sh.num_constraints()},
+           {"inputs", sh.num_inputs},
+           {"aux", sh.num_aux},
+           {"domain", pk->domain_size()},
+           {"params", params_path},
+           {"vk", vk_path},
+           {"params_bytes", params.size()},
+           {"ms", {{"shape", shape_ms}, {"keys", keys_ms}, {"write", write_ms}, {"total", ms_since(t0)}}},
+           {"insecure_development_setup", true}};
+    std::printf("%s\n", j.dump().c_str());
+  } else {
+    std::printf("DEVELOPMENT SETUP: the trapdoor derives from the seed; anyone can forge proofs for these keys.\n");
+    std::printf("circuit synthetic (%s): %zu constraints, %zu inputs (with ONE), %zu aux, domain 2^%u\n",
+                a.curve.c_str(), sh.num_constraints(), sh.num_inputs, sh.num_aux,
+                groth16::domain_log_size(sh.qap_rows()));
+    std::printf("wrote %s (%zu bytes) and %s (%zu bytes)\n", params_path.c_str(), params.size(), vk_path.c_str(),
+                vk.size());
+    std::printf("time: shape %.1f ms, keys %.1f ms, write %.1f ms, total %.1f ms\n", shape_ms, keys_ms, write_ms,
+                ms_since(t0));
+  }
+  return 0;
+}
+
+template <class E>
+typename E::Fr random_scalar(std::random_device& rd) {
+  // r and s hide the witness: uniform field elements by rejection sampling on 256 bits from the OS
+  // (std::random_device reads getrandom/urandom on Linux).
+  using Fr = typename E::Fr;
+  for (;;) {
+    typename Fr::Repr limbs{};
+    for (auto& l : limbs) l = (std::uint64_t{rd()} << 32) | rd();
+    limbs.back() &= (std::uint64_t{1} << (Fr::kBits - 64 * (Fr::kLimbs - 1))) - 1;
+    if (auto x = Fr::from_canonical(limbs); x.ok()) return *x;
+  }
+}
+
+template <class E>
+int prove(const ProveArgs& a) {
+  using Fr = typename E::Fr;
+  const auto t0 = Clock::now();
+  auto bytes = groth16::read_file(a.params);
+  if (!bytes.ok()) return fail(bytes.status().message(), a.json);
+  auto pk = groth16::read_parameters<E>(*bytes, {.check_subgroup = false});
+  std::vector<std::uint8_t>().swap(*bytes);
+  if (!pk.ok()) {
+    return fail(a.params + ": " + pk.status().message() + " (is it a " + a.curve + " parameter file? see --curve)",
+                a.json);
+  }
+  const double load_ms = ms_since(t0);
+  std::random_device rd;
+  std::vector<groth16::Proof<E>> proofs;
+  std::vector<std::vector<Fr>> publics;
+  Json parts = Json::array();
+  double synth_total = 0;
+  groth16::ProveTimings sum;
+  for (std::size_t k = 0; k < a.partitions; ++k) {
+    circuits::SyntheticCircuit<Fr> circuit(a.constraints, a.seed + k);
+    const auto ts = Clock::now();
+    r1cs::ProvingSystem<Fr> cs({.inputs = 3, .aux = pk->l.size(), .constraints = a.constraints});
+    if (Status s = circuit.synthesize(cs); !s.ok()) return fail(s.to_string(), a.json);
+    auto partition = std::move(cs).finish();
+    const double synth_ms = ms_since(ts);
+    synth_total += synth_ms;
+    groth16::ProveTimings t;
+    auto proof = groth16::prove(*pk, std::move(partition), random_scalar<E>(rd), random_scalar<E>(rd), &t);
+    if (!proof.ok()) return fail("partition " + std::to_string(k) + ": " + proof.status().message(), a.json);
+    proofs.push_back(*proof);
+    publics.push_back(circuit.public_inputs());
+    parts.push_back({{"partition", k},
+                     {"synthesis", synth_ms},
+                     {"quotient", t.quotient},
+                     {"msm_h", t.msm_h},
+                     {"msm_l", t.msm_l},
+                     {"msm_a", t.msm_a},
+                     {"msm_b_g1", t.msm_b_g1},
+                     {"msm_b_g2", t.msm_b_g2},
+                     {"assembly", t.assembly}});
+    sum.quotient += t.quotient, sum.msm_h += t.msm_h, sum.msm_l += t.msm_l, sum.msm_a += t.msm_a;
+    sum.msm_b_g1 += t.msm_b_g1, sum.msm_b_g2 += t.msm_b_g2, sum.assembly += t.assembly;
+    if (!a.json) {
+      std::printf(
+          "partition %zu: synthesis %.1f ms | quotient H %.1f | MSM H %.1f, L %.1f, A %.1f, B_G1 %.1f | B_G2 %.1f | "
+          "assembly %.1f ms\n",
+          k, synth_ms, t.quotient, t.msm_h, t.msm_l, t.msm_a, t.msm_b_g1, t.msm_b_g2, t.assembly);
+    }
+  }
+  if (Status s = groth16::write_file(a.out, groth16::write_proofs<E>(proofs)); !s.ok())
+    return fail(s.message(), a.json);
+  if (!a.public_out.empty()) {
+    const auto text = groth16::public_inputs_to_json(publics);
+    if (Status s = groth16::write_file(a.public_out,
+                                       std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+        !s.ok()) {
+      return fail(s.message(), a.json);
+    }
+  }
+  const double total = ms_since(t0);
+  if (a.json) {
+    std::printf("%s\n", Json{{"ok", true},
+                             {"curve", a.curve},
+                             {"partitions", a.partitions},
+                             {"proof", a.out},
+                             {"public", a.public_out},
+                             {"ms", {{"load_params", load_ms}, {"total", total}}},
+                             {"stages", parts}}
+                            .dump()
+                            .c_str());
+  } else {
+    const double msm = sum.msm_h + sum.msm_l + sum.msm_a + sum.msm_b_g1 + sum.msm_b_g2;
+    std::printf("wrote %s (%zu x %zu bytes)%s%s\n", a.out.c_str(), proofs.size(), groth16::proof_bytes<E>(),
+                a.public_out.empty() ? "" : " and ", a.public_out.c_str());
+    std::printf("time: load params %.1f ms, synthesis %.1f ms, quotient %.1f ms, MSMs %.1f ms, total %.1f ms\n",
+                load_ms, synth_total, sum.quotient, msm, total);
+  }
+  return 0;
+}
+
+template <class E>
+int verify(const VerifyArgs& a) {
+  using Fr = typename E::Fr;
+  auto vk_bytes = groth16::read_file(a.vk);
+  if (!vk_bytes.ok()) return fail(vk_bytes.status().message(), a.json);
+  std::size_t used = 0;
+  auto vk = groth16::read_verifying_key<E>(*vk_bytes, &used);
+  if (!vk.ok()) return fail(a.vk + ": " + vk.status().message(), a.json);
+  auto proof_bytes = groth16::read_file(a.proof);
+  if (!proof_bytes.ok()) return fail(proof_bytes.status().message(), a.json);
+  auto proofs = groth16::read_proofs<E>(*proof_bytes);
+  if (!proofs.ok()) return fail(a.proof + ": " + proofs.status().message(), a.json);
+  auto pub_bytes = groth16::read_file(a.public_inputs);
+  if (!pub_bytes.ok()) return fail(pub_bytes.status().message(), a.json);
+  auto publics = groth16::public_inputs_from_json<Fr>(
+      std::string_view(reinterpret_cast<const char*>(pub_bytes->data()), pub_bytes->size()));
+  if (!publics.ok()) return fail(a.public_inputs + ": " + publics.status().message(), a.json);
+  if (publics->size() != proofs->size()) {
+    return fail(a.proof + " holds " + std::to_string(proofs->size()) + " proofs but " + a.public_inputs + " has " +
+                    std::to_string(publics->size()) + " input sets",
+                a.json);
+  }
+  const auto pvk = groth16::prepare_verifying_key(*vk);
+  Json results = Json::array();
+  long first_bad = -1;
+  for (std::size_t k = 0; k < proofs->size(); ++k) {
+    auto ok = groth16::verify(pvk, (*proofs)[k], (*publics)[k]);
+    if (!ok.ok()) return fail("partition " + std::to_string(k) + ": " + ok.status().message(), a.json);
+    results.push_back(*ok);
+    if (!*ok && first_bad < 0) first_bad = static_cast<long>(k);
+  }
+  if (a.json) {
+    std::printf("%s\n", Json{{"ok", true}, {"valid", first_bad < 0}, {"partitions", results}}.dump().c_str());
+  } else if (first_bad < 0) {
+    std::printf("valid (%zu partition%s)\n", proofs->size(), proofs->size() == 1 ? "" : "s");
+  } else {
+    std::printf("INVALID: partition %ld does not verify\n", first_bad);
+  }
+  return first_bad < 0 ? 0 : 1;
+}
+
+template <class E>
+bool describe(std::span<const std::uint8_t> b, Json& out) {
+  if (b.size() % groth16::proof_bytes<E>() == 0 && !b.empty()) {
+    if (auto p = groth16::read_proofs<E>(b); p.ok()) {
+      out = {{"kind", "proofs"}, {"curve", E::kName}, {"partitions", p->size()}, {"bytes", b.size()}};
+      return true;
+    }
+  }
+  std::size_t used = 0;
+  if (auto vk = groth16::read_verifying_key<E>(b, &used); vk.ok() && used == b.size()) {
+    out = {{"kind", "verifying key"}, {"curve", E::kName}, {"inputs_with_one", vk->ic.size()}, {"bytes", b.size()}};
+    return true;
+  }
+  if (auto pk = groth16::read_parameters<E>(b, {.check_subgroup = false}); pk.ok()) {
+    out = {{"kind", "parameters"},
+           {"curve", E::kName},
+           {"inputs_with_one", pk->vk.ic.size()},
+           {"domain", pk->domain_size()},
+           {"h", pk->h.size()},
+           {"l", pk->l.size()},
+           {"a", pk->a.size()},
+           {"b_g1", pk->b_g1.size()},
+           {"b_g2", pk->b_g2.size()},
+           {"bytes", b.size()}};
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+int run_setup(const SetupArgs& a) {
+  if (Status s = check_curve(a.curve); !s.ok()) return fail(s.message(), a.json);
+  if (Status s = check_synthetic(a.circuit, a.constraints, a.curve); !s.ok()) return fail(s.message(), a.json);
+  return a.curve == "bn254" ? setup<groth16::Bn254>(a) : setup<groth16::Bls12_381>(a);
+}
+
+int run_prove(const ProveArgs& a) {
+  if (Status s = check_curve(a.curve); !s.ok()) return fail(s.message(), a.json);
+  if (Status s = check_synthetic(a.circuit, a.constraints, a.curve); !s.ok()) return fail(s.message(), a.json);
+  if (a.partitions == 0 || a.partitions > 1024) return fail("--partitions must be between 1 and 1024", a.json);
+  return a.curve == "bn254" ? prove<groth16::Bn254>(a) : prove<groth16::Bls12_381>(a);
+}
+
+int run_verify(const VerifyArgs& a) {
+  if (Status s = check_curve(a.curve); !s.ok()) return fail(s.message(), a.json);
+  return a.curve == "bn254" ? verify<groth16::Bn254>(a) : verify<groth16::Bls12_381>(a);
+}
+
+int run_inspect(const std::string& path, bool json) {
+  auto bytes = groth16::read_file(path);
+  if (!bytes.ok()) return fail(bytes.status().message(), json);
+  Json out;
+  if (!describe<groth16::Bls12_381>(*bytes, out) && !describe<groth16::Bn254>(*bytes, out)) {
+    return fail(path + ": not a Groth16 proof, verifying key or parameter file zkpipe can read (" +
+                    std::to_string(bytes->size()) + " bytes)",
+                json);
+  }
+  out["file"] = path;
+  if (json) {
+    std::printf("%s\n", out.dump().c_str());
+  } else {
+    for (auto& [k, v] : out.items())
+      std::printf("%-16s %s\n", k.c_str(), v.is_string() ? v.get<std::string>().c_str() : v.dump().c_str());
+  }
+  return 0;
+}
+
+}  // namespace zk::app

@@ -1,0 +1,43 @@
+#pragma once
+
+// The Groth16 subcommands of `zkpipe` (setup, prove, verify, inspect). Each returns the process
+// exit code: 0 success, 1 a negative answer (an invalid proof), 2 bad input or an error.
+
+#include <cstdint>
+#include <string>
+
+namespace zk::app {
+
+struct SetupArgs {
+  std::string circuit = "synthetic";
+  std::size_t constraints = 0;
+  std::string curve = "bls12-381";
+  std::uint64_t seed = 1;
+  std::string out_dir;
+  bool json = false;
+};
+int run_setup(const SetupArgs& a);
+
+struct ProveArgs {
+  std::string params;
+  std::string circuit = "synthetic";
+  std::size_t constraints = 0;
+  std::string curve = "bls12-381";
+  std::uint64_t seed = 1;
+  std::size_t partitions = 1;
+  std::string out;
+  std::string public_out;
+  bool json = false;
+};
+int run_prove(const ProveArgs& a);
+
+struct VerifyArgs {
+  std::string vk, proof, public_inputs;
+  std::string curve = "bls12-381";
+  bool json = false;
+};
+int run_verify(const VerifyArgs& a);
+
+int run_inspect(const std::string& path, bool json);
+
+}  // namespace zk::app

@@ -1,0 +1,39 @@
+#!/bin/sh
+# End-to-end CLI check: setup, prove (2 partitions), verify, inspect, and the exit codes for an
+# invalid proof (1) and malformed input (2). Usage: cli_test.sh path/to/zkpipe
+set -u
+Z="$1"
+D=$(mktemp -d)
+trap 'rm -rf "$D"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+for curve in bls12-381 bn254; do
+  "$Z" setup --constraints 300 --curve $curve --seed 9 --out "$D" > "$D/setup.txt" || fail "setup $curve"
+  P="$D/synthetic-$curve-n300"
+  "$Z" prove --curve $curve --params "$P.params" --constraints 300 --seed 4 --partitions 2 \
+      --out "$D/proof.bin" --public-out "$D/public.json" > /dev/null || fail "prove $curve"
+  "$Z" verify --curve $curve --vk "$P.vk" --proof "$D/proof.bin" --public "$D/public.json" || fail "verify $curve"
+  "$Z" inspect --json "$D/proof.bin" | grep -q '"partitions":2' || fail "inspect proof $curve"
+  "$Z" inspect "$P.params" | grep -q "parameters" || fail "inspect params $curve"
+  # Wrong public input: exit 1.
+  sed 's/"4"/"5"/' "$D/public.json" > "$D/wrong.json"
+  "$Z" verify --curve $curve --vk "$P.vk" --proof "$D/proof.bin" --public "$D/wrong.json" > /dev/null
+  [ $? -eq 1 ] || fail "wrong input must exit 1 ($curve)"
+  # Malformed inputs: exit 2.
+  head -c 100 "$D/proof.bin" > "$D/short.bin"
+  "$Z" verify --curve $curve --vk "$P.vk" --proof "$D/short.bin" --public "$D/public.json" 2> /dev/null
+  [ $? -eq 2 ] || fail "truncated proof must exit 2 ($curve)"
+  "$Z" verify --curve $curve --vk "$D/public.json" --proof "$D/proof.bin" --public "$D/public.json" 2> /dev/null
+  [ $? -eq 2 ] || fail "bad vk must exit 2 ($curve)"
+  echo '["x"]' > "$D/bad.json"
+  "$Z" verify --curve $curve --vk "$P.vk" --proof "$D/proof.bin" --public "$D/bad.json" 2> /dev/null
+  [ $? -eq 2 ] || fail "bad public.json must exit 2 ($curve)"
+  # A key for another size: a clear error, not a wrong proof.
+  "$Z" prove --curve $curve --params "$P.params" --constraints 301 --out "$D/x.bin" 2> "$D/err.txt"
+  [ $? -eq 2 ] && grep -q "mismatch" "$D/err.txt" || fail "mismatched key must be refused ($curve)"
+done
+"$Z" setup --constraints 1 --out "$D" 2> /dev/null
+[ $? -eq 2 ] || fail "--constraints 1 must exit 2"
+"$Z" setup --constraints 10 --curve nope --out "$D" 2> /dev/null
+[ $? -eq 2 ] || fail "unknown curve must exit 2"
+echo "cli ok"
