@@ -13,8 +13,11 @@ enum class StatusCode {
   kOutOfRange,       // a value is well-formed but outside the accepted range (non-canonical, too large)
   kNotFound,
   kIoError,
-  kUnavailable,  // a capability this build or machine lacks (e.g. built without CUDA)
+  kUnavailable,  // a capability this build or machine lacks (e.g. built without CUDA), or shutting down
   kInternal,
+  kAlreadyExists,     // e.g. a request id reused with a different payload
+  kDeadlineExceeded,  // a wait timed out (the operation itself goes on)
+  kCancelled,
 };
 
 const char* status_code_name(StatusCode code);
@@ -32,6 +35,9 @@ class [[nodiscard]] Status {
   static Status io_error(std::string m) { return {StatusCode::kIoError, std::move(m)}; }
   static Status unavailable(std::string m) { return {StatusCode::kUnavailable, std::move(m)}; }
   static Status internal(std::string m) { return {StatusCode::kInternal, std::move(m)}; }
+  static Status already_exists(std::string m) { return {StatusCode::kAlreadyExists, std::move(m)}; }
+  static Status deadline_exceeded(std::string m) { return {StatusCode::kDeadlineExceeded, std::move(m)}; }
+  static Status cancelled(std::string m) { return {StatusCode::kCancelled, std::move(m)}; }
 
   bool ok() const { return code_ == StatusCode::kOk; }
   StatusCode code() const { return code_; }

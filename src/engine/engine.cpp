@@ -1,0 +1,460 @@
+#include "engine/engine.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+namespace zk::engine {
+
+const char* job_state_name(JobState s) {
+  static constexpr const char* kNames[] = {"queued", "running", "done", "failed", "cancelled"};
+  return kNames[static_cast<std::size_t>(s)];
+}
+
+namespace {
+
+using Counts = std::array<std::int64_t, kBufferClasses>;
+
+ClassBytes class_bytes(const WorkingSet& w) {
+  ClassBytes b;
+  b[BufferClass::kAbc] = static_cast<std::int64_t>(w.abc);
+  b[BufferClass::kAux] = static_cast<std::int64_t>(w.aux);
+  b[BufferClass::kDensity] = static_cast<std::int64_t>(w.density);
+  b[BufferClass::kPending] = static_cast<std::int64_t>(w.pending);
+  return b;
+}
+
+ClassBytes negate(ClassBytes b) {
+  for (auto& x : b.bytes) x = -x;
+  return b;
+}
+
+Counts counts_of(const ClassBytes& b, std::int64_t sign) {
+  Counts c{};
+  for (std::size_t i = 0; i < kBufferClasses; ++i) c[i] = b.bytes[i] != 0 ? sign : 0;
+  return c;
+}
+
+std::uint64_t fnv1a(const JobRequest& j) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  auto mix = [&](const void* p, std::size_t n) {
+    const auto* b = static_cast<const std::uint8_t*>(p);
+    for (std::size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 0x100000001b3ull;
+  };
+  mix(j.circuit.data(), j.circuit.size());
+  mix("\0", 1);
+  mix(j.shape.data(), j.shape.size());
+  mix("\0", 1);
+  mix(j.input.data(), j.input.size());
+  mix(&j.priority, sizeof(j.priority));
+  mix(&j.partitions, sizeof(j.partitions));
+  return h;
+}
+
+double ms_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+}  // namespace
+
+struct Engine::Job {
+  std::uint64_t id = 0, seq = 0, digest = 0;
+  JobRequest req;
+  std::shared_ptr<Workload> workload;
+  WorkingSet ws;
+  JobState state = JobState::kQueued;
+  std::atomic<bool> dead{false};  // terminal: read by budget waiters without the engine lock
+  std::string error;
+  std::vector<std::vector<std::uint8_t>> proofs;
+  std::vector<PartitionTimings> timings;
+  std::size_t remaining = 0, in_flight = 0;
+  Clock::time_point submitted, finished;
+};
+
+struct Engine::Task {
+  std::shared_ptr<Job> job;
+  std::size_t partition = 0;
+  Reservation reservation;
+  ClassBytes held;  // what the ledger counts for this partition now
+  std::unique_ptr<Synthesized> synth;
+  std::unique_ptr<Pending> pending;
+  PartitionTimings t;
+  Clock::time_point mark;
+};
+
+Engine::Engine(EngineConfig config, std::map<std::string, std::shared_ptr<Workload>> workloads)
+    : config_(config),
+      workloads_(std::move(workloads)),
+      budget_(config.budget_bytes != 0 ? config.budget_bytes
+                                       : static_cast<std::uint64_t>(static_cast<double>(available_memory_bytes()) *
+                                                                    config.budget_fraction)) {
+  config_.synthesis_workers = std::max(1u, config_.synthesis_workers);
+  config_.prover_workers = std::max(1u, config_.prover_workers);
+  config_.finalizer_workers = std::max(1u, config_.finalizer_workers);
+  config_.channel_capacity = std::max<std::size_t>(1, config_.channel_capacity);
+  config_.budget_bytes = budget_.total();
+  synth_idle_ = config_.synthesis_workers;
+  threads_.emplace_back([this] { scheduler_loop(); });
+  for (unsigned i = 0; i < config_.synthesis_workers; ++i) threads_.emplace_back([this] { synthesis_loop(); });
+  for (unsigned i = 0; i < config_.prover_workers; ++i) threads_.emplace_back([this] { prover_loop(); });
+  for (unsigned i = 0; i < config_.finalizer_workers; ++i) threads_.emplace_back([this] { finalizer_loop(); });
+}
+
+Engine::~Engine() { shutdown(); }
+
+void Engine::shutdown() {
+  {
+    std::lock_guard lock(m_);
+    if (stopping_ && threads_.empty()) return;
+    stopping_ = true;
+    for (auto& [id, job] : jobs_) {
+      if (!job->dead) fail_job(*job, "the engine shut down before the job finished", JobState::kCancelled);
+    }
+  }
+  budget_.wake_all();
+  sched_cv_.notify_all();
+  synth_cv_.notify_all();
+  channel_cv_.notify_all();
+  final_cv_.notify_all();
+  for (auto& t : threads_) t.join();
+  threads_.clear();
+  std::deque<std::unique_ptr<Task>> left;
+  {
+    std::lock_guard lock(m_);
+    for (auto* q : {&synth_q_, &channel_, &final_q_}) {
+      for (auto& t : *q) left.push_back(std::move(t));
+      q->clear();
+    }
+  }
+  for (auto& t : left) {
+    const Stage at = t->pending ? Stage::kFinalizing : t->synth ? Stage::kInChannel : Stage::kQueued;
+    drop_task(std::move(t), at);
+  }
+  done_cv_.notify_all();
+}
+
+bool Engine::job_alive(const Job& j) const { return !j.dead && !stopping_; }
+
+void Engine::fail_job(Job& j, const std::string& why, JobState state) {
+  // Caller holds m_.
+  if (j.dead) return;
+  j.state = state;
+  j.error = why;
+  j.dead = true;
+  j.finished = Clock::now();
+  for (auto it = queue_.begin(); it != queue_.end();) it = it->job == j.id ? queue_.erase(it) : std::next(it);
+  (state == JobState::kCancelled ? cancelled_ : failed_)++;
+  spdlog::info("job {} {}: {}", j.id, job_state_name(state), why);
+  budget_.wake_all();
+  synth_cv_.notify_all();
+  channel_cv_.notify_all();
+  done_cv_.notify_all();
+}
+
+void Engine::drop_task(std::unique_ptr<Task> t, Stage at) {
+  t->synth.reset();
+  t->pending.reset();
+  t->reservation.release_all();
+  const bool entered = at != Stage::kQueued;  // kQueued: reserved but never started synthesis
+  ledger_.record(Event::kDeallocDone, negate(t->held), counts_of(t->held, -1),
+                 entered ? std::optional<Stage>(at) : std::nullopt, std::nullopt);
+  std::lock_guard lock(m_);
+  --t->job->in_flight;
+  done_cv_.notify_all();
+}
+
+void Engine::complete_partition(std::unique_ptr<Task> t, std::vector<std::uint8_t> proof) {
+  t->pending.reset();
+  t->reservation.release_all();
+  ledger_.record(Event::kDeallocDone, negate(t->held), counts_of(t->held, -1), Stage::kFinalizing, std::nullopt);
+  std::lock_guard lock(m_);
+  Job& j = *t->job;
+  --j.in_flight;
+  if (!j.dead) {
+    j.proofs[t->partition] = std::move(proof);
+    j.timings[t->partition] = t->t;
+    if (--j.remaining == 0) {
+      j.state = JobState::kDone;
+      j.dead = true;
+      j.finished = Clock::now();
+      ++done_;
+    }
+  }
+  done_cv_.notify_all();
+}
+
+Result<std::uint64_t> Engine::submit(JobRequest req) {
+  if (stopping_) return Status::unavailable("the engine is shutting down");
+  auto wl = workloads_.find(req.circuit);
+  if (wl == workloads_.end()) {
+    std::string known;
+    for (auto& [k, v] : workloads_) known += (known.empty() ? "" : ", ") + k;
+    return Status::invalid_argument("unknown circuit kind '" + req.circuit + "' (this engine serves: " + known + ")");
+  }
+  if (req.partitions == 0 || req.partitions > (1u << 20)) {
+    return Status::invalid_argument("a job needs between 1 and 2^20 partitions, not " + std::to_string(req.partitions));
+  }
+  if (Status s = wl->second->validate(req); !s.ok()) return s;
+  auto ws = wl->second->working_set(req);
+  if (!ws.ok()) return ws.status();
+  if (ws->total() > budget_.total()) {
+    return Status::out_of_range("one partition of this job needs " + format_bytes(ws->total()) +
+                                " but the whole memory budget is " + format_bytes(budget_.total()));
+  }
+  const std::uint64_t digest = fnv1a(req);
+  std::lock_guard lock(m_);
+  forget_expired();
+  if (!req.request_id.empty()) {
+    if (auto it = by_request_id_.find(req.request_id); it != by_request_id_.end()) {
+      auto j = jobs_.find(it->second);
+      if (j != jobs_.end()) {
+        if (j->second->digest != digest) {
+          return Status::already_exists("request id '" + req.request_id + "' is already used by job " +
+                                        std::to_string(it->second) + " with a different payload");
+        }
+        return it->second;
+      }
+    }
+  }
+  auto job = std::make_shared<Job>();
+  job->id = next_id_++;
+  job->seq = next_seq_++;
+  job->digest = digest;
+  job->workload = wl->second;
+  job->ws = *ws;
+  job->proofs.resize(req.partitions);
+  job->timings.resize(req.partitions);
+  job->remaining = req.partitions;
+  job->submitted = Clock::now();
+  for (std::size_t k = 0; k < req.partitions; ++k) queue_.insert({-req.priority, job->seq, k, job->id});
+  if (!req.request_id.empty()) by_request_id_[req.request_id] = job->id;
+  job->req = std::move(req);
+  jobs_[job->id] = job;
+  ++submitted_;
+  sched_cv_.notify_one();
+  return job->id;
+}
+
+Result<JobResult> Engine::await(std::uint64_t id, std::chrono::milliseconds timeout) {
+  std::unique_lock lock(m_);
+  auto it = jobs_.find(id);
+  if (it == jobs_.end()) return Status::not_found("no job " + std::to_string(id) + " (unknown, or its result expired)");
+  std::shared_ptr<Job> job = it->second;
+  // Terminal and every partition's memory given back.
+  const bool ready = done_cv_.wait_for(lock, timeout, [&] { return job->dead && job->in_flight == 0; });
+  if (!ready) {
+    return Status::deadline_exceeded("job " + std::to_string(id) + " is still " + job_state_name(job->state) +
+                                     " after " + std::to_string(timeout.count()) + " ms");
+  }
+  JobResult r;
+  r.id = id;
+  r.state = job->state;
+  r.error = job->error;
+  r.partitions = job->timings;
+  r.total_ms = ms_between(job->submitted, job->finished);
+  if (job->state == JobState::kDone) {
+    for (const auto& p : job->proofs) r.proof.insert(r.proof.end(), p.begin(), p.end());
+  }
+  return r;
+}
+
+Status Engine::cancel(std::uint64_t id) {
+  std::lock_guard lock(m_);
+  auto it = jobs_.find(id);
+  if (it == jobs_.end()) return Status::not_found("no job " + std::to_string(id));
+  if (it->second->dead) return {};
+  fail_job(*it->second, "cancelled on request", JobState::kCancelled);
+  return {};
+}
+
+EngineStatus Engine::status() {
+  EngineStatus s;
+  s.budget_total = budget_.total();
+  s.budget_used = budget_.used();
+  s.budget_high_water = budget_.high_water();
+  s.ledger = ledger_.snapshot();
+  std::lock_guard lock(m_);
+  forget_expired();
+  for (auto& [id, j] : jobs_) (j->dead ? s.jobs_kept : s.jobs_active)++;
+  s.partitions_queued = queue_.size();
+  s.jobs_submitted = submitted_, s.jobs_done = done_, s.jobs_failed = failed_, s.jobs_cancelled = cancelled_;
+  return s;
+}
+
+void Engine::forget_expired() {
+  const auto now = Clock::now();
+  for (auto it = jobs_.begin(); it != jobs_.end();) {
+    const Job& j = *it->second;
+    if (j.dead && j.in_flight == 0 && now - j.finished > config_.result_ttl) {
+      if (!j.req.request_id.empty()) by_request_id_.erase(j.req.request_id);
+      it = jobs_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void Engine::scheduler_loop() {
+  std::unique_lock lock(m_);
+  for (;;) {
+    sched_cv_.wait(lock, [&] { return stopping_ || (!queue_.empty() && synth_idle_ > 0); });
+    if (stopping_) return;
+    const QueueKey key = *queue_.begin();
+    queue_.erase(queue_.begin());
+    auto it = jobs_.find(key.job);
+    if (it == jobs_.end() || !job_alive(*it->second)) continue;
+    std::shared_ptr<Job> job = it->second;
+    --synth_idle_;
+    ++job->in_flight;
+    job->state = JobState::kRunning;
+    lock.unlock();
+    // Reserve the whole working set before synthesis starts; wait (in priority order) for memory.
+    auto res = budget_.reserve(
+        job->ws.total(), [&] { return stopping_.load() || job->dead.load(); },
+        "partition " + std::to_string(key.partition) + " of job " + std::to_string(job->id));
+    lock.lock();
+    if (!res.ok() || !job_alive(*job)) {
+      ++synth_idle_;
+      --job->in_flight;
+      if (!res.ok() && !job->dead && !stopping_) fail_job(*job, res.status().message(), JobState::kFailed);
+      done_cv_.notify_all();
+      continue;
+    }
+    auto task = std::make_unique<Task>();
+    task->job = job;
+    task->partition = key.partition;
+    task->reservation = std::move(*res);
+    task->held = class_bytes(job->ws);
+    task->mark = Clock::now();
+    task->t.queue_ms = ms_between(job->submitted, task->mark);
+    synth_q_.push_back(std::move(task));
+    synth_cv_.notify_one();
+  }
+}
+
+void Engine::synthesis_loop() {
+  for (;;) {
+    std::unique_ptr<Task> task;
+    {
+      std::unique_lock lock(m_);
+      synth_cv_.wait(lock, [&] { return stopping_ || !synth_q_.empty(); });
+      if (stopping_) return;
+      task = std::move(synth_q_.front());
+      synth_q_.pop_front();
+    }
+    Job& job = *task->job;
+    if (!job_alive(job)) {
+      drop_task(std::move(task), Stage::kQueued);
+      std::lock_guard lock(m_);
+      ++synth_idle_;
+      sched_cv_.notify_one();
+      continue;
+    }
+    ledger_.record(Event::kSynthStart, task->held, counts_of(task->held, +1), std::nullopt, Stage::kSynthesizing);
+    auto s = job.workload->synthesize(job.req, task->partition);
+    const auto now = Clock::now();
+    task->t.synthesis_ms = ms_between(task->mark, now);
+    task->mark = now;
+    ledger_.record(Event::kSynthDone, {}, {}, std::nullopt, std::nullopt);
+    std::unique_lock lock(m_);
+    if (!s.ok()) {
+      fail_job(job, "partition " + std::to_string(task->partition) + ", synthesis: " + s.status().message(),
+               JobState::kFailed);
+    } else {
+      task->synth = std::move(*s);
+      // Wait for room in the channel; the reservation stays held (and counted) meanwhile.
+      channel_cv_.wait(lock,
+                       [&] { return stopping_ || !job_alive(job) || channel_.size() < config_.channel_capacity; });
+    }
+    ++synth_idle_;
+    sched_cv_.notify_one();
+    if (!s.ok() || stopping_ || !job_alive(job)) {
+      lock.unlock();
+      drop_task(std::move(task), Stage::kSynthesizing);
+      continue;
+    }
+    ledger_.record(Event::kChannelSend, {}, {}, Stage::kSynthesizing, Stage::kInChannel);
+    channel_.push_back(std::move(task));
+    channel_cv_.notify_all();
+  }
+}
+
+void Engine::prover_loop() {
+  for (;;) {
+    std::unique_ptr<Task> task;
+    {
+      std::unique_lock lock(m_);
+      channel_cv_.wait(lock, [&] { return stopping_ || !channel_.empty(); });
+      if (stopping_) return;
+      task = std::move(channel_.front());
+      channel_.pop_front();
+      channel_cv_.notify_all();  // room for a waiting synthesis worker
+    }
+    Job& job = *task->job;
+    if (!job_alive(job)) {
+      drop_task(std::move(task), Stage::kInChannel);
+      continue;
+    }
+    const auto begin = Clock::now();
+    task->t.channel_ms = ms_between(task->mark, begin);
+    ledger_.record(Event::kProveStartBegin, {}, {}, Stage::kInChannel, Stage::kProving);
+    auto p = job.workload->prove_start(std::move(task->synth));
+    // a/b/c are gone (freed inside prove_start, or with the failed stage's state).
+    task->reservation.release(job.ws.abc);
+    ClassBytes abc;
+    abc[BufferClass::kAbc] = -task->held[BufferClass::kAbc];
+    Counts abc_count{};
+    abc_count[static_cast<std::size_t>(BufferClass::kAbc)] = task->held[BufferClass::kAbc] != 0 ? -1 : 0;
+    task->held[BufferClass::kAbc] = 0;
+    ledger_.record(Event::kAbcFreed, abc, abc_count, std::nullopt, std::nullopt);
+    task->mark = Clock::now();
+    task->t.prove_ms = ms_between(begin, task->mark);
+    std::unique_lock lock(m_);
+    if (!p.ok() || !job_alive(job)) {
+      if (!p.ok()) {
+        fail_job(job, "partition " + std::to_string(task->partition) + ", prove_start: " + p.status().message(),
+                 JobState::kFailed);
+      }
+      lock.unlock();
+      drop_task(std::move(task), Stage::kProving);
+      continue;
+    }
+    task->pending = std::move(*p);
+    final_q_.push_back(std::move(task));
+    final_cv_.notify_one();
+  }
+}
+
+void Engine::finalizer_loop() {
+  for (;;) {
+    std::unique_ptr<Task> task;
+    {
+      std::unique_lock lock(m_);
+      final_cv_.wait(lock, [&] { return stopping_ || !final_q_.empty(); });
+      if (stopping_) return;
+      task = std::move(final_q_.front());
+      final_q_.pop_front();
+    }
+    Job& job = *task->job;
+    ledger_.record(Event::kFinalizeDone, {}, {}, Stage::kProving, Stage::kFinalizing);
+    if (!job_alive(job)) {
+      drop_task(std::move(task), Stage::kFinalizing);
+      continue;
+    }
+    const auto begin = Clock::now();
+    auto proof = job.workload->prove_finish(std::move(task->pending));
+    task->t.finalize_ms = ms_between(begin, Clock::now());
+    if (!proof.ok()) {
+      {
+        std::lock_guard lock(m_);
+        fail_job(job, "partition " + std::to_string(task->partition) + ", prove_finish: " + proof.status().message(),
+                 JobState::kFailed);
+      }
+      drop_task(std::move(task), Stage::kFinalizing);
+      continue;
+    }
+    complete_partition(std::move(task), std::move(*proof));
+  }
+}
+
+}  // namespace zk::engine

@@ -1,0 +1,130 @@
+#pragma once
+
+// The proving engine: jobs become partitions that flow through
+//   scheduler (priority, job age, partition index) -> budget reservation -> synthesis workers
+//   -> bounded channel -> prover workers (prove_start) -> finalizer workers (prove_finish)
+//   -> job assembly (partition order) -> result,
+// with every stage owned by the engine (no process-wide pools). A partition reserves its whole
+// working set before synthesis starts and keeps it, counted, while it waits for the channel; the
+// a/b/c part goes back when prove_start is done, the rest when prove_finish is. The buffer ledger
+// records every move. Cancel drops queued partitions at once and in-flight ones at their next
+// stage boundary, releasing their memory. docs/engine.md has the picture and the rules.
+//
+// Partial (issue 6): no params cache yet (workloads hold their keys), no trace/plot/bench/plan.
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "base/status.hpp"
+#include "engine/budget.hpp"
+#include "engine/ledger.hpp"
+#include "engine/workload.hpp"
+
+namespace zk::engine {
+
+struct EngineConfig {
+  /// Memory budget in bytes; 0: budget_fraction of the memory available to the process.
+  std::uint64_t budget_bytes = 0;
+  double budget_fraction = 0.75;
+  unsigned synthesis_workers = 1;
+  unsigned prover_workers = 1;
+  unsigned finalizer_workers = 1;
+  /// Synthesized partitions that may wait for a prover (their memory stays reserved and counted).
+  std::size_t channel_capacity = 1;
+  /// Finished jobs are kept this long for await(), then forgotten.
+  std::chrono::milliseconds result_ttl = std::chrono::minutes(10);
+};
+
+enum class JobState { kQueued, kRunning, kDone, kFailed, kCancelled };
+const char* job_state_name(JobState s);
+
+struct PartitionTimings {
+  double queue_ms = 0, synthesis_ms = 0, channel_ms = 0, prove_ms = 0, finalize_ms = 0;
+};
+
+struct JobResult {
+  std::uint64_t id = 0;
+  JobState state = JobState::kQueued;
+  std::vector<std::uint8_t> proof;  // partition proofs concatenated, in partition order
+  std::string error;                // for kFailed / kCancelled: which partition, which stage, why
+  std::vector<PartitionTimings> partitions;
+  double total_ms = 0;
+};
+
+struct EngineStatus {
+  std::uint64_t budget_total = 0, budget_used = 0, budget_high_water = 0;
+  LedgerSnapshot ledger;
+  std::size_t jobs_active = 0, jobs_kept = 0, partitions_queued = 0;
+  std::uint64_t jobs_submitted = 0, jobs_done = 0, jobs_failed = 0, jobs_cancelled = 0;
+};
+
+class Engine {
+ public:
+  Engine(EngineConfig config, std::map<std::string, std::shared_ptr<Workload>> workloads);
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  /// A new job id, or the existing one for a repeated request id with the same payload.
+  Result<std::uint64_t> submit(JobRequest job);
+  /// The finished job; DEADLINE_EXCEEDED if it is still running after `timeout`, NOT_FOUND if
+  /// unknown or forgotten.
+  Result<JobResult> await(std::uint64_t id, std::chrono::milliseconds timeout);
+  /// Cancels a queued or running job (a finished one is left as it is).
+  Status cancel(std::uint64_t id);
+  EngineStatus status();
+  const EngineConfig& config() const { return config_; }
+  /// Stops accepting jobs, cancels what is left, joins the workers. Idempotent.
+  void shutdown();
+
+ private:
+  struct Job;
+  struct Task;
+  using Clock = std::chrono::steady_clock;
+
+  void scheduler_loop();
+  void synthesis_loop();
+  void prover_loop();
+  void finalizer_loop();
+  bool job_alive(const Job& j) const;
+  void fail_job(Job& j, const std::string& why, JobState state);
+  void drop_task(std::unique_ptr<Task> t, Stage at);
+  void complete_partition(std::unique_ptr<Task> t, std::vector<std::uint8_t> proof);
+  void forget_expired();
+
+  EngineConfig config_;
+  std::map<std::string, std::shared_ptr<Workload>> workloads_;
+  MemoryBudget budget_;
+  BufferLedger ledger_;
+
+  std::mutex m_;
+  std::condition_variable sched_cv_, synth_cv_, channel_cv_, final_cv_, done_cv_;
+  std::atomic<bool> stopping_{false};
+  std::uint64_t next_id_ = 1, next_seq_ = 0;
+  std::map<std::uint64_t, std::shared_ptr<Job>> jobs_;
+  std::map<std::string, std::uint64_t> by_request_id_;
+  struct QueueKey {
+    int neg_priority;
+    std::uint64_t seq;
+    std::size_t partition;
+    std::uint64_t job;
+    auto operator<=>(const QueueKey&) const = default;
+  };
+  std::set<QueueKey> queue_;
+  std::size_t synth_idle_ = 0;
+  std::deque<std::unique_ptr<Task>> synth_q_, channel_, final_q_;
+  std::uint64_t submitted_ = 0, done_ = 0, failed_ = 0, cancelled_ = 0;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace zk::engine

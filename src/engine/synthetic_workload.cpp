@@ -1,0 +1,142 @@
+#include "engine/synthetic_workload.hpp"
+
+#include <random>
+
+#include "circuits/synthetic.hpp"
+#include "groth16/io.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/setup.hpp"
+#include "r1cs/prover_cs.hpp"
+#include "r1cs/shape.hpp"
+
+namespace zk::engine {
+namespace {
+
+template <class E>
+struct SynthOut : Synthesized {
+  r1cs::Partition<typename E::Fr> partition;
+};
+template <class E>
+struct PendingOut : Pending {
+  groth16::PendingProof<E> pending;
+};
+
+template <class Fr>
+Fr random_scalar() {
+  thread_local std::random_device rd;
+  for (;;) {
+    typename Fr::Repr limbs{};
+    for (auto& l : limbs) l = (std::uint64_t{rd()} << 32) | rd();
+    limbs.back() &= (std::uint64_t{1} << (Fr::kBits - 64 * (Fr::kLimbs - 1))) - 1;
+    if (auto x = Fr::from_canonical(limbs); x.ok()) return *x;
+  }
+}
+
+}  // namespace
+
+template <class E>
+Result<std::shared_ptr<SyntheticWorkload<E>>> SyntheticWorkload<E>::create(std::size_t constraints,
+                                                                           std::uint64_t setup_seed) {
+  using Fr = typename E::Fr;
+  if (constraints < 2) return Status::invalid_argument("synthetic workload: at least 2 constraints");
+  circuits::SyntheticCircuit<Fr> circuit(constraints, 1);
+  r1cs::ShapeRecorder<Fr> rec;
+  if (Status s = circuit.synthesize(rec); !s.ok()) return s;
+  Rng rng(setup_seed);
+  auto pk = groth16::generate_parameters<E>(rec.shape(), groth16::Trapdoor<E>::random(rng));
+  if (!pk.ok()) return pk.status();
+  return std::make_shared<SyntheticWorkload<E>>(constraints,
+                                                std::make_shared<const groth16::ProvingKey<E>>(std::move(*pk)));
+}
+
+template <class E>
+SyntheticWorkload<E>::SyntheticWorkload(std::size_t constraints, std::shared_ptr<const groth16::ProvingKey<E>> pk)
+    : n_(constraints), pk_(std::move(pk)) {}
+
+template <class E>
+std::vector<std::uint8_t> SyntheticWorkload<E>::seed_input(std::uint64_t seed) {
+  std::vector<std::uint8_t> b(8);
+  for (int i = 0; i < 8; ++i) b[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(seed >> (8 * i));
+  return b;
+}
+
+template <class E>
+Result<std::uint64_t> SyntheticWorkload<E>::seed_of(const JobRequest& job) const {
+  if (job.input.size() != 8) {
+    return Status::invalid_argument("synthetic job input must be the 8-byte little-endian seed, got " +
+                                    std::to_string(job.input.size()) + " bytes");
+  }
+  std::uint64_t s = 0;
+  for (int i = 7; i >= 0; --i) s = (s << 8) | job.input[static_cast<std::size_t>(i)];
+  return s;
+}
+
+template <class E>
+Status SyntheticWorkload<E>::validate(const JobRequest& job) {
+  if (job.shape != shape()) {
+    return Status::invalid_argument("synthetic workload serves shape '" + shape() + "', not '" + job.shape + "'");
+  }
+  return seed_of(job).status();
+}
+
+template <class E>
+Result<WorkingSet> SyntheticWorkload<E>::working_set(const JobRequest&) {
+  using Fr = typename E::Fr;
+  const std::uint64_t n = pk_->domain_size();
+  const std::uint64_t vars = pk_->vk.ic.size() + pk_->l.size();
+  WorkingSet w;
+  w.abc = 3 * n * sizeof(Fr);  // a, b, c zero-padded to the domain
+  w.aux = vars * sizeof(Fr);
+  w.density = 3 * ((vars + 63) / 64) * 8 + (vars / 64 + 1) * 8;  // bitmaps + MSM prefix counts
+  // Pending: the largest MSM's scratch (the H query) plus the pending proof's own copies.
+  const auto plan = msm::make_plan<typename E::G1Config>(n, {}, 2);
+  w.pending = msm::scratch_bytes<typename E::G1Config>(plan) + (1 << 20);
+  return w;
+}
+
+template <class E>
+Result<std::unique_ptr<Synthesized>> SyntheticWorkload<E>::synthesize(const JobRequest& job, std::size_t partition) {
+  using Fr = typename E::Fr;
+  auto seed = seed_of(job);
+  if (!seed.ok()) return seed.status();
+  circuits::SyntheticCircuit<Fr> circuit(n_, *seed + partition);
+  r1cs::ProvingSystem<Fr> cs({.inputs = pk_->vk.ic.size(), .aux = pk_->l.size(), .constraints = n_});
+  if (Status s = circuit.synthesize(cs); !s.ok()) return s;
+  auto out = std::make_unique<SynthOut<E>>();
+  out->partition = std::move(cs).finish();
+  return std::unique_ptr<Synthesized>(std::move(out));
+}
+
+template <class E>
+Result<std::unique_ptr<Pending>> SyntheticWorkload<E>::prove_start(std::unique_ptr<Synthesized> s) {
+  using Fr = typename E::Fr;
+  auto* in = dynamic_cast<SynthOut<E>*>(s.get());
+  if (in == nullptr) return Status::internal("synthetic workload: foreign partition object");
+  auto pending = groth16::prove_start(*pk_, std::move(in->partition), random_scalar<Fr>(), random_scalar<Fr>());
+  if (!pending.ok()) return pending.status();
+  auto out = std::make_unique<PendingOut<E>>();
+  out->pending = std::move(*pending);
+  return std::unique_ptr<Pending>(std::move(out));
+}
+
+template <class E>
+Result<std::vector<std::uint8_t>> SyntheticWorkload<E>::prove_finish(std::unique_ptr<Pending> p) {
+  auto* in = dynamic_cast<PendingOut<E>*>(p.get());
+  if (in == nullptr) return Status::internal("synthetic workload: foreign pending object");
+  auto proof = groth16::prove_finish(*pk_, std::move(in->pending));
+  if (!proof.ok()) return proof.status();
+  return groth16::write_proofs<E>(std::span(&*proof, 1));
+}
+
+template <class E>
+Result<std::vector<typename E::Fr>> SyntheticWorkload<E>::public_inputs(const JobRequest& job,
+                                                                        std::size_t partition) const {
+  auto seed = seed_of(job);
+  if (!seed.ok()) return seed.status();
+  return circuits::SyntheticCircuit<typename E::Fr>(n_, *seed + partition).public_inputs();
+}
+
+template class SyntheticWorkload<groth16::Bls12_381>;
+template class SyntheticWorkload<groth16::Bn254>;
+
+}  // namespace zk::engine

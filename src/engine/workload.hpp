@@ -1,0 +1,54 @@
+#pragma once
+
+// What the engine runs: a Workload per circuit kind (the one place where the curve and the
+// circuit are type-erased). The engine never looks inside a partition; it asks the workload how
+// many bytes one will need (before synthesis starts) and calls the three stages.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/status.hpp"
+
+namespace zk::engine {
+
+struct JobRequest {
+  std::string circuit;              // workload kind, e.g. "synthetic"
+  std::string shape;                // shape or params id, meaning defined by the workload
+  std::vector<std::uint8_t> input;  // kind-specific input bytes
+  int priority = 0;                 // higher runs first
+  std::string request_id;           // idempotency key; empty: every submit is a new job
+  std::size_t partitions = 1;
+};
+
+/// The bytes one partition holds, by buffer class, from the start of its synthesis: a/b/c until
+/// prove_start has computed H; assignments, densities and pending-proof scratch until prove_finish.
+struct WorkingSet {
+  std::uint64_t abc = 0, aux = 0, density = 0, pending = 0;
+  std::uint64_t total() const { return abc + aux + density + pending; }
+};
+
+/// Opaque stage outputs.
+struct Synthesized {
+  virtual ~Synthesized() = default;
+};
+struct Pending {
+  virtual ~Pending() = default;
+};
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  /// Cheap checks at submit time (shape known, input well-formed): a clear error, not a failed job.
+  virtual Status validate(const JobRequest& job) = 0;
+  /// Exact working set of one partition of this job.
+  virtual Result<WorkingSet> working_set(const JobRequest& job) = 0;
+  virtual Result<std::unique_ptr<Synthesized>> synthesize(const JobRequest& job, std::size_t partition) = 0;
+  /// The device half; the partition's a/b/c are freed when it returns.
+  virtual Result<std::unique_ptr<Pending>> prove_start(std::unique_ptr<Synthesized> s) = 0;
+  /// The CPU half; returns the proof bytes of the partition.
+  virtual Result<std::vector<std::uint8_t>> prove_finish(std::unique_ptr<Pending> p) = 0;
+};
+
+}  // namespace zk::engine

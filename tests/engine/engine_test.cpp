@@ -1,0 +1,327 @@
+// The engine with fake stages of controlled duration and size, and with real proofs: the memory
+// bound (and a double with the reference daemon's bug, which the same check catches), the ledger
+// back at zero after success, failure and cancel, priorities, idempotent submits, 500 concurrent
+// jobs, timeouts, and verified proofs for 1-4 synthesis workers.
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "engine/engine.hpp"
+#include "engine/synthetic_workload.hpp"
+#include "groth16/io.hpp"
+#include "groth16/verifier.hpp"
+
+namespace zk::engine {
+namespace {
+
+using namespace std::chrono_literals;
+
+/// Fake stages: synthesis allocates `bytes` (really: a vector), prove_start frees the a/b/c share,
+/// prove_finish returns 8 bytes naming the partition. Tracks the bytes its objects hold.
+class FakeWorkload : public Workload {
+ public:
+  struct Options {
+    WorkingSet ws{.abc = 600, .aux = 200, .density = 50, .pending = 150};
+    std::chrono::milliseconds synth = 1ms, prove = 1ms, finish = 1ms;
+    long fail_partition = -1;         // fail this partition...
+    int fail_stage = 0;               // ...in stage 1 synthesis, 2 prove_start, 3 prove_finish
+    bool reports_too_little = false;  // the reference's bug: the reservation only covers synthesis
+    std::mutex* gate = nullptr;       // synthesis waits for it (to queue everything first)
+  };
+  explicit FakeWorkload(Options o) : o_(o) {}
+
+  struct Synth : Synthesized {
+    Synth(FakeWorkload& w, std::size_t k, std::uint64_t n) : w(w), k(k), buf(n) { w.add(static_cast<std::int64_t>(n)); }
+    ~Synth() override { w.add(-static_cast<std::int64_t>(buf.size())); }
+    FakeWorkload& w;
+    std::size_t k;
+    std::vector<std::uint8_t> buf;
+  };
+  struct Pend : Pending {
+    Pend(FakeWorkload& w, std::size_t k, std::uint64_t n) : w(w), k(k), buf(n) { w.add(static_cast<std::int64_t>(n)); }
+    ~Pend() override { w.add(-static_cast<std::int64_t>(buf.size())); }
+    FakeWorkload& w;
+    std::size_t k;
+    std::vector<std::uint8_t> buf;
+  };
+
+  Status validate(const JobRequest&) override { return {}; }
+  Result<WorkingSet> working_set(const JobRequest&) override {
+    if (o_.reports_too_little) return WorkingSet{.pending = 1};
+    return o_.ws;
+  }
+  Result<std::unique_ptr<Synthesized>> synthesize(const JobRequest& job, std::size_t k) override {
+    if (o_.gate != nullptr) std::lock_guard lock(*o_.gate);
+    {
+      std::lock_guard lock(order_m_);
+      order_.push_back(job.priority * 1000 + static_cast<int>(k));
+    }
+    std::this_thread::sleep_for(o_.synth);
+    if (o_.fail_stage == 1 && static_cast<long>(k) == o_.fail_partition)
+      return Status::internal("injected synthesis failure");
+    return std::unique_ptr<Synthesized>(std::make_unique<Synth>(*this, k, o_.ws.total() - o_.ws.pending));
+  }
+  Result<std::unique_ptr<Pending>> prove_start(std::unique_ptr<Synthesized> s) override {
+    std::this_thread::sleep_for(o_.prove);
+    auto* in = static_cast<Synth*>(s.get());
+    const std::size_t k = in->k;
+    if (o_.fail_stage == 2 && static_cast<long>(k) == o_.fail_partition)
+      return Status::internal("injected prove_start failure");
+    auto out = std::make_unique<Pend>(*this, k, o_.ws.aux + o_.ws.density + o_.ws.pending);
+    s.reset();  // a/b/c (and the rest of the synthesized state) freed
+    return std::unique_ptr<Pending>(std::move(out));
+  }
+  Result<std::vector<std::uint8_t>> prove_finish(std::unique_ptr<Pending> p) override {
+    std::this_thread::sleep_for(o_.finish);
+    const std::size_t k = static_cast<Pend*>(p.get())->k;
+    if (o_.fail_stage == 3 && static_cast<long>(k) == o_.fail_partition)
+      return Status::internal("injected prove_finish failure");
+    std::vector<std::uint8_t> out(8);
+    for (int i = 0; i < 8; ++i) out[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(k >> (8 * i));
+    return out;
+  }
+
+  std::int64_t live() const { return live_; }
+  std::int64_t peak() const { return peak_; }
+  std::vector<int> order() {
+    std::lock_guard lock(order_m_);
+    return order_;
+  }
+
+ private:
+  void add(std::int64_t d) {
+    const std::int64_t now = live_ += d;
+    std::int64_t p = peak_;
+    while (now > p && !peak_.compare_exchange_weak(p, now)) {
+    }
+  }
+  Options o_;
+  std::atomic<std::int64_t> live_{0}, peak_{0};
+  std::mutex order_m_;
+  std::vector<int> order_;
+};
+
+JobRequest fake_job(std::size_t partitions, int priority = 0, std::string request_id = "") {
+  return {.circuit = "fake",
+          .shape = "s",
+          .input = {1, 2, 3},
+          .priority = priority,
+          .request_id = std::move(request_id),
+          .partitions = partitions};
+}
+
+void expect_ledger_idle(Engine& e) {
+  const auto s = e.status();
+  EXPECT_FALSE(s.ledger.went_negative);
+  EXPECT_EQ(s.ledger.bytes.total(), 0) << s.ledger.to_string();
+  for (auto c : s.ledger.count) EXPECT_EQ(c, 0) << s.ledger.to_string();
+  for (auto p : s.ledger.partitions_in_stage) EXPECT_EQ(p, 0) << s.ledger.to_string();
+  EXPECT_EQ(s.budget_used, 0u);
+}
+
+// With a slow prover, synthesized partitions pile up in front of it; the budget must bound the
+// bytes they really hold (the reference daemon ran out of memory exactly here).
+std::int64_t peak_live_bytes_with_slow_prover(bool buggy) {
+  FakeWorkload::Options o;
+  o.ws = {.abc = 6000, .aux = 2000, .density = 500, .pending = 1500};  // 10 000 bytes per partition
+  o.synth = 1ms;
+  o.prove = 15ms;
+  o.reports_too_little = buggy;
+  auto w = std::make_shared<FakeWorkload>(o);
+  Engine e({.budget_bytes = 30000, .synthesis_workers = 4, .prover_workers = 1, .channel_capacity = 8}, {{"fake", w}});
+  auto id = e.submit(fake_job(16));
+  EXPECT_TRUE(id.ok());
+  auto r = e.await(*id, 30s);
+  EXPECT_TRUE(r.ok() && r->state == JobState::kDone);
+  return w->peak();
+}
+
+TEST(Engine, BudgetBoundsLivePartitionBytesWithASlowProver) {
+  EXPECT_LE(peak_live_bytes_with_slow_prover(false), 30000);
+  // The same check catches a double whose reservation ends with synthesis: partitions pile up.
+  EXPECT_GT(peak_live_bytes_with_slow_prover(true), 30000);
+}
+
+TEST(Engine, LedgerReturnsToZeroAfterSuccessFailureAndCancel) {
+  auto ok = std::make_shared<FakeWorkload>(FakeWorkload::Options{});
+  {
+    Engine e({.budget_bytes = 5000, .synthesis_workers = 2}, {{"fake", ok}});
+    auto id = e.submit(fake_job(6));
+    ASSERT_TRUE(id.ok());
+    auto r = e.await(*id, 10s);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->state, JobState::kDone);
+    ASSERT_EQ(r->proof.size(), 6u * 8u);
+    for (std::size_t k = 0; k < 6; ++k) EXPECT_EQ(r->proof[8 * k], k) << "partition order";
+    expect_ledger_idle(e);
+    const auto s = e.status();
+    EXPECT_GT(s.ledger.high_water[BufferClass::kAbc], 0);
+    EXPECT_LE(s.budget_high_water, 5000u);
+  }
+  for (int stage = 1; stage <= 3; ++stage) {
+    FakeWorkload::Options o;
+    o.fail_partition = 2;
+    o.fail_stage = stage;
+    auto w = std::make_shared<FakeWorkload>(o);
+    Engine e({.budget_bytes = 5000, .synthesis_workers = 2}, {{"fake", w}});
+    auto bad = e.submit(fake_job(5));
+    auto good = e.submit(fake_job(2, 0, "other"));
+    auto r = e.await(*bad, 10s);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->state, JobState::kFailed);
+    EXPECT_NE(r->error.find("partition 2"), std::string::npos) << r->error;
+    EXPECT_NE(r->error.find(stage == 1   ? "synthesis"
+                            : stage == 2 ? "prove_start"
+                                         : "prove_finish"),
+              std::string::npos)
+        << r->error;
+    auto g = e.await(*good, 10s);
+    ASSERT_TRUE(g.ok());
+    EXPECT_EQ(g->state, JobState::kDone) << "other jobs continue";
+    expect_ledger_idle(e);
+    EXPECT_EQ(w->live(), 0);
+  }
+  {
+    FakeWorkload::Options o;
+    o.synth = 5ms;
+    o.prove = 5ms;
+    auto w = std::make_shared<FakeWorkload>(o);
+    Engine e({.budget_bytes = 5000, .synthesis_workers = 2}, {{"fake", w}});
+    auto id = e.submit(fake_job(40));
+    std::this_thread::sleep_for(20ms);
+    ASSERT_TRUE(e.cancel(*id).ok());
+    auto r = e.await(*id, 10s);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->state, JobState::kCancelled);
+    expect_ledger_idle(e);
+    EXPECT_EQ(w->live(), 0);
+  }
+}
+
+TEST(Engine, HigherPriorityJobsAreSynthesizedFirst) {
+  std::mutex gate;
+  gate.lock();  // hold synthesis until both jobs are queued
+  FakeWorkload::Options o;
+  o.gate = &gate;
+  auto w = std::make_shared<FakeWorkload>(o);
+  Engine e({.budget_bytes = 100000, .synthesis_workers = 1}, {{"fake", w}});
+  auto low = e.submit(fake_job(5, /*priority=*/0));
+  auto high = e.submit(fake_job(5, /*priority=*/1, "high"));
+  std::this_thread::sleep_for(20ms);
+  gate.unlock();
+  ASSERT_TRUE(e.await(*low, 10s).ok());
+  ASSERT_TRUE(e.await(*high, 10s).ok());
+  const auto order = w->order();
+  ASSERT_EQ(order.size(), 10u);
+  // The scheduler may have handed low's first partition to the worker before `high` arrived;
+  // after that, every partition of `high` comes before the rest of `low`.
+  const std::size_t start = order[0] == 0 ? 1 : 0;
+  for (std::size_t i = 0; i < 5; ++i) EXPECT_EQ(order[start + i], 1000 + static_cast<int>(i)) << i;
+  for (std::size_t i = start + 5; i < 10; ++i) EXPECT_EQ(order[i], static_cast<int>(i - 5)) << i;
+}
+
+TEST(Engine, SubmitIsIdempotentByRequestIdAndWaitsTimeOut) {
+  FakeWorkload::Options o;
+  o.synth = 50ms;
+  auto w = std::make_shared<FakeWorkload>(o);
+  Engine e({.budget_bytes = 100000}, {{"fake", w}});
+  auto a = e.submit(fake_job(1, 0, "req-1"));
+  auto b = e.submit(fake_job(1, 0, "req-1"));
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(*a, *b);
+  auto c = e.submit(fake_job(2, 0, "req-1"));
+  EXPECT_EQ(c.status().code(), StatusCode::kAlreadyExists);
+  auto t = e.await(*a, 1ms);
+  EXPECT_EQ(t.status().code(), StatusCode::kDeadlineExceeded);
+  EXPECT_TRUE(e.await(*a, 10s).ok());
+  EXPECT_EQ(e.await(9999, 1ms).status().code(), StatusCode::kNotFound);
+  JobRequest unknown = fake_job(1);
+  unknown.circuit = "nope";
+  EXPECT_EQ(e.submit(unknown).status().code(), StatusCode::kInvalidArgument);
+  // Larger than the whole budget: refused at once, with the numbers.
+  Engine small({.budget_bytes = 100}, {{"fake", w}});
+  auto big = small.submit(fake_job(1));
+  EXPECT_EQ(big.status().code(), StatusCode::kOutOfRange);
+  EXPECT_NE(big.status().message().find("whole memory budget"), std::string::npos);
+}
+
+TEST(Engine, FiveHundredConcurrentTinyJobsAreEachAnsweredOnce) {
+  FakeWorkload::Options o;
+  o.synth = 0ms;
+  o.prove = 0ms;
+  o.finish = 0ms;
+  auto w = std::make_shared<FakeWorkload>(o);
+  Engine e({.budget_bytes = 4000,
+            .synthesis_workers = 3,
+            .prover_workers = 2,
+            .finalizer_workers = 2,
+            .channel_capacity = 2},
+           {{"fake", w}});
+  std::atomic<int> done{0}, bad{0};
+  std::vector<std::thread> clients;
+  for (int c = 0; c < 10; ++c) {
+    clients.emplace_back([&, c] {
+      for (int i = 0; i < 50; ++i) {
+        std::string rid = "c";
+        rid += std::to_string(c);
+        rid += '-';
+        rid += std::to_string(i);
+        auto id = e.submit(fake_job(1 + (i % 3), i % 4, rid));
+        if (!id.ok()) {
+          ++bad;
+          continue;
+        }
+        auto r = e.await(*id, 60s);
+        if (r.ok() && r->state == JobState::kDone && r->proof.size() == 8u * (1 + (i % 3))) {
+          ++done;
+        } else {
+          ++bad;
+        }
+      }
+    });
+  }
+  for (auto& t : clients) t.join();
+  EXPECT_EQ(done, 500);
+  EXPECT_EQ(bad, 0);
+  const auto s = e.status();
+  EXPECT_EQ(s.jobs_submitted, 500u);
+  EXPECT_EQ(s.jobs_done, 500u);
+  expect_ledger_idle(e);
+}
+
+TEST(Engine, RealProofsVerifyForOneToFourSynthesisWorkers) {
+  using E = groth16::Bls12_381;
+  auto w = SyntheticWorkload<E>::create(300, 7);
+  ASSERT_TRUE(w.ok()) << w.status().to_string();
+  const auto pvk = groth16::prepare_verifying_key((*w)->proving_key().vk);
+  for (unsigned workers = 1; workers <= 4; ++workers) {
+    Engine e({.budget_bytes = std::uint64_t{1} << 30, .synthesis_workers = workers, .prover_workers = 2},
+             {{"synthetic", *w}});
+    JobRequest job;
+    job.circuit = "synthetic";
+    job.shape = (*w)->shape();
+    job.input = SyntheticWorkload<E>::seed_input(40 + workers);
+    job.partitions = 3;
+    auto id = e.submit(job);
+    ASSERT_TRUE(id.ok()) << id.status().to_string();
+    auto r = e.await(*id, 60s);
+    ASSERT_TRUE(r.ok());
+    ASSERT_EQ(r->state, JobState::kDone) << r->error;
+    auto proofs = groth16::read_proofs<E>(r->proof);
+    ASSERT_TRUE(proofs.ok());
+    ASSERT_EQ(proofs->size(), 3u);
+    for (std::size_t k = 0; k < 3; ++k) {
+      auto pub = (*w)->public_inputs(job, k);
+      ASSERT_TRUE(pub.ok());
+      EXPECT_TRUE(*groth16::verify(pvk, (*proofs)[k], *pub)) << "workers " << workers << " partition " << k;
+    }
+    expect_ledger_idle(e);
+  }
+}
+
+}  // namespace
+}  // namespace zk::engine
