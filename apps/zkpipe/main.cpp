@@ -5,6 +5,7 @@
 
 #include <cstdio>
 
+#include "bench.hpp"
 #include "commands.hpp"
 #include "selftest.hpp"
 
@@ -55,6 +56,23 @@ int main(int argc, char** argv) {
   inspect->add_option("file", inspect_path, "file to inspect")->required();
   inspect->add_flag("--json", inspect_json, "machine-readable output");
 
+  zk::app::BenchArgs bench_args;
+  auto* bench =
+      app.add_subcommand("bench", "run the proving engine in-process on the synthetic circuit and report throughput");
+  bench->add_option("--circuit", bench_args.circuit, "circuit kind")->capture_default_str();
+  bench->add_option("--constraints", bench_args.constraints, "constraints per partition")->capture_default_str();
+  bench->add_option("--curve", bench_args.curve, "bls12-381 or bn254")->capture_default_str();
+  bench->add_option("--jobs", bench_args.jobs, "jobs submitted at once")->capture_default_str();
+  bench->add_option("--partitions", bench_args.partitions, "partitions per job")->capture_default_str();
+  bench->add_option("--synthesis-workers", bench_args.synthesis_workers, "synthesis workers")->capture_default_str();
+  bench->add_option("--prover-workers", bench_args.prover_workers, "prover workers")->capture_default_str();
+  bench->add_option("--channel", bench_args.channel_capacity, "synthesized partitions that may wait for a prover")
+      ->capture_default_str();
+  bench->add_option("--budget-gib", bench_args.budget_gib, "memory budget in GiB (0: 75 % of available memory)")
+      ->capture_default_str();
+  bench->add_option("--trace", bench_args.trace, "write a Chrome trace (Perfetto) of every stage");
+  bench->add_flag("--json", bench_args.json, "machine-readable output");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -70,5 +88,6 @@ int main(int argc, char** argv) {
   if (*prove) return zk::app::run_prove(prove_args);
   if (*verify) return zk::app::run_verify(verify_args);
   if (*inspect) return zk::app::run_inspect(inspect_path, inspect_json);
+  if (*bench) return zk::app::run_bench(bench_args);
   return 2;
 }

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace zk::engine {
 
@@ -95,9 +96,15 @@ Engine::Engine(EngineConfig config, std::map<std::string, std::shared_ptr<Worklo
   config_.budget_bytes = budget_.total();
   synth_idle_ = config_.synthesis_workers;
   threads_.emplace_back([this] { scheduler_loop(); });
-  for (unsigned i = 0; i < config_.synthesis_workers; ++i) threads_.emplace_back([this] { synthesis_loop(); });
-  for (unsigned i = 0; i < config_.prover_workers; ++i) threads_.emplace_back([this] { prover_loop(); });
-  for (unsigned i = 0; i < config_.finalizer_workers; ++i) threads_.emplace_back([this] { finalizer_loop(); });
+  for (unsigned i = 0; i < config_.synthesis_workers; ++i) {
+    threads_.emplace_back([this, i] { synthesis_loop("synthesis-" + std::to_string(i)); });
+  }
+  for (unsigned i = 0; i < config_.prover_workers; ++i) {
+    threads_.emplace_back([this, i] { prover_loop("prover-" + std::to_string(i)); });
+  }
+  for (unsigned i = 0; i < config_.finalizer_workers; ++i) {
+    threads_.emplace_back([this, i] { finalizer_loop("finalizer-" + std::to_string(i)); });
+  }
 }
 
 Engine::~Engine() { shutdown(); }
@@ -332,7 +339,7 @@ void Engine::scheduler_loop() {
   }
 }
 
-void Engine::synthesis_loop() {
+void Engine::synthesis_loop(std::string name) {
   for (;;) {
     std::unique_ptr<Task> task;
     {
@@ -353,6 +360,7 @@ void Engine::synthesis_loop() {
     ledger_.record(Event::kSynthStart, task->held, counts_of(task->held, +1), std::nullopt, Stage::kSynthesizing);
     auto s = job.workload->synthesize(job.req, task->partition);
     const auto now = Clock::now();
+    span(name, "synthesis", *task, task->mark, now);
     task->t.synthesis_ms = ms_between(task->mark, now);
     task->mark = now;
     ledger_.record(Event::kSynthDone, {}, {}, std::nullopt, std::nullopt);
@@ -374,12 +382,15 @@ void Engine::synthesis_loop() {
       continue;
     }
     ledger_.record(Event::kChannelSend, {}, {}, Stage::kSynthesizing, Stage::kInChannel);
+    if (Clock::now() - task->mark > std::chrono::milliseconds(1))
+      span(name, "wait for channel", *task, task->mark, Clock::now());
+    task->mark = Clock::now();
     channel_.push_back(std::move(task));
     channel_cv_.notify_all();
   }
 }
 
-void Engine::prover_loop() {
+void Engine::prover_loop(std::string name) {
   for (;;) {
     std::unique_ptr<Task> task;
     {
@@ -409,6 +420,7 @@ void Engine::prover_loop() {
     ledger_.record(Event::kAbcFreed, abc, abc_count, std::nullopt, std::nullopt);
     task->mark = Clock::now();
     task->t.prove_ms = ms_between(begin, task->mark);
+    span(name, "prove_start", *task, begin, task->mark);
     std::unique_lock lock(m_);
     if (!p.ok() || !job_alive(job)) {
       if (!p.ok()) {
@@ -425,7 +437,7 @@ void Engine::prover_loop() {
   }
 }
 
-void Engine::finalizer_loop() {
+void Engine::finalizer_loop(std::string name) {
   for (;;) {
     std::unique_ptr<Task> task;
     {
@@ -444,6 +456,7 @@ void Engine::finalizer_loop() {
     const auto begin = Clock::now();
     auto proof = job.workload->prove_finish(std::move(task->pending));
     task->t.finalize_ms = ms_between(begin, Clock::now());
+    span(name, "prove_finish", *task, begin, Clock::now());
     if (!proof.ok()) {
       {
         std::lock_guard lock(m_);
@@ -455,6 +468,58 @@ void Engine::finalizer_loop() {
     }
     complete_partition(std::move(task), std::move(*proof));
   }
+}
+
+void Engine::span(const std::string& worker, const char* stage, const Task& t, Clock::time_point begin,
+                  Clock::time_point end) {
+  if (!config_.trace) return;
+  TraceSpan sp{worker,
+               stage,
+               t.job->id,
+               t.partition,
+               std::chrono::duration<double, std::micro>(begin - started_).count(),
+               std::chrono::duration<double, std::micro>(end - begin).count()};
+  std::lock_guard lock(trace_m_);
+  trace_.push_back(std::move(sp));
+}
+
+std::string Engine::chrome_trace_json() {
+  std::vector<TraceSpan> spans;
+  {
+    std::lock_guard lock(trace_m_);
+    spans = trace_;
+  }
+  std::map<std::string, int> tids;
+  for (const auto& s : spans) tids.emplace(s.worker, 0);
+  int next = 1;
+  for (auto& [w, tid] : tids) tid = next++;
+  auto esc = [](const std::string& x) {
+    std::string o;
+    for (char c : x) {
+      if (c == '"' || c == '\\') o += '\\';
+      o += c;
+    }
+    return o;
+  };
+  std::string out = "{\"traceEvents\":[\n";
+  bool first = true;
+  for (const auto& [w, tid] : tids) {
+    out += std::string(first ? "" : ",\n") +
+           "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":" + std::to_string(tid) +
+           ",\"args\":{\"name\":\"" + esc(w) + "\"}}";
+    first = false;
+  }
+  char buf[512];
+  for (const auto& s : spans) {
+    std::snprintf(buf, sizeof(buf),
+                  ",\n{\"name\":\"%s\",\"cat\":\"job %llu\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%.1f,\"dur\":%.1f,"
+                  "\"args\":{\"job\":%llu,\"partition\":%zu}}",
+                  esc(s.stage).c_str(), static_cast<unsigned long long>(s.job), tids[s.worker], s.start_us,
+                  s.duration_us, static_cast<unsigned long long>(s.job), s.partition);
+    out += buf;
+  }
+  out += "\n],\"displayTimeUnit\":\"ms\"}\n";
+  return out;
 }
 
 }  // namespace zk::engine

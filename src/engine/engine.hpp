@@ -43,6 +43,17 @@ struct EngineConfig {
   std::size_t channel_capacity = 1;
   /// Finished jobs are kept this long for await(), then forgotten.
   std::chrono::milliseconds result_ttl = std::chrono::minutes(10);
+  /// Record a span per stage and worker for chrome_trace_json() (Perfetto / chrome://tracing).
+  bool trace = false;
+};
+
+/// One stage of one partition on one worker, for the trace.
+struct TraceSpan {
+  std::string worker;  // "synthesis-0", "prover-1", ...
+  std::string stage;   // "synthesis", "channel wait", "prove_start", "prove_finish"
+  std::uint64_t job = 0;
+  std::size_t partition = 0;
+  double start_us = 0, duration_us = 0;  // from the engine's start
 };
 
 enum class JobState { kQueued, kRunning, kDone, kFailed, kCancelled };
@@ -86,6 +97,8 @@ class Engine {
   const EngineConfig& config() const { return config_; }
   /// Stops accepting jobs, cancels what is left, joins the workers. Idempotent.
   void shutdown();
+  /// The recorded spans (config.trace) as Chrome trace-event JSON, one track per worker.
+  std::string chrome_trace_json();
 
  private:
   struct Job;
@@ -93,9 +106,11 @@ class Engine {
   using Clock = std::chrono::steady_clock;
 
   void scheduler_loop();
-  void synthesis_loop();
-  void prover_loop();
-  void finalizer_loop();
+  void synthesis_loop(std::string name);
+  void prover_loop(std::string name);
+  void finalizer_loop(std::string name);
+  void span(const std::string& worker, const char* stage, const Task& t, Clock::time_point begin,
+            Clock::time_point end);
   bool job_alive(const Job& j) const;
   void fail_job(Job& j, const std::string& why, JobState state);
   void drop_task(std::unique_ptr<Task> t, Stage at);
@@ -125,6 +140,9 @@ class Engine {
   std::deque<std::unique_ptr<Task>> synth_q_, channel_, final_q_;
   std::uint64_t submitted_ = 0, done_ = 0, failed_ = 0, cancelled_ = 0;
   std::vector<std::thread> threads_;
+  Clock::time_point started_ = Clock::now();
+  std::mutex trace_m_;
+  std::vector<TraceSpan> trace_;
 };
 
 }  // namespace zk::engine

@@ -36,4 +36,10 @@ done
 [ $? -eq 2 ] || fail "--constraints 1 must exit 2"
 "$Z" setup --constraints 10 --curve nope --out "$D" 2> /dev/null
 [ $? -eq 2 ] || fail "unknown curve must exit 2"
+# The engine in-process: real proofs through the pipeline, a trace that parses as JSON.
+"$Z" bench --constraints 500 --jobs 2 --partitions 2 --synthesis-workers 2 --json --trace "$D/trace.json" > "$D/bench.json" \
+  || fail "bench"
+grep -q '"ok":true' "$D/bench.json" || fail "bench reports failure"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert any(e.get('name')=='prove_start' for e in d['traceEvents'])" \
+  "$D/trace.json" || fail "trace is not valid Chrome trace JSON"
 echo "cli ok"

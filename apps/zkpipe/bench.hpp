@@ -1,0 +1,26 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace zk::app {
+
+struct BenchArgs {
+  std::string circuit = "synthetic";
+  std::size_t constraints = 1 << 14;
+  std::string curve = "bls12-381";
+  std::size_t jobs = 4;
+  std::size_t partitions = 2;
+  unsigned synthesis_workers = 1;
+  unsigned prover_workers = 1;
+  std::size_t channel_capacity = 1;
+  double budget_gib = 0;  // 0: the engine's default (a fraction of the available memory)
+  std::string trace;
+  bool json = false;
+};
+
+/// `zkpipe bench`: the engine in-process on the synthetic circuit; prints throughput, per-stage
+/// statistics, the prover's busy fraction, peak RSS and the ledger's high-water marks.
+int run_bench(const BenchArgs& a);
+
+}  // namespace zk::app
