@@ -190,19 +190,30 @@ void Engine::complete_partition(std::unique_ptr<Task> t, std::vector<std::uint8_
   done_cv_.notify_all();
 }
 
+void Engine::add_workload(const std::string& kind, std::shared_ptr<Workload> workload) {
+  std::lock_guard lock(m_);
+  workloads_[kind] = std::move(workload);
+}
+
 Result<std::uint64_t> Engine::submit(JobRequest req) {
   if (stopping_) return Status::unavailable("the engine is shutting down");
-  auto wl = workloads_.find(req.circuit);
-  if (wl == workloads_.end()) {
-    std::string known;
-    for (auto& [k, v] : workloads_) known += (known.empty() ? "" : ", ") + k;
-    return Status::invalid_argument("unknown circuit kind '" + req.circuit + "' (this engine serves: " + known + ")");
+  std::shared_ptr<Workload> workload;
+  {
+    std::lock_guard lock(m_);
+    auto wl = workloads_.find(req.circuit);
+    if (wl == workloads_.end()) {
+      std::string known;
+      for (auto& [k, v] : workloads_) known += (known.empty() ? "" : ", ") + k;
+      return Status::invalid_argument("unknown circuit kind '" + req.circuit + "' (this engine serves: " +
+                                      (known.empty() ? "nothing" : known) + ")");
+    }
+    workload = wl->second;
   }
   if (req.partitions == 0 || req.partitions > (1u << 20)) {
     return Status::invalid_argument("a job needs between 1 and 2^20 partitions, not " + std::to_string(req.partitions));
   }
-  if (Status s = wl->second->validate(req); !s.ok()) return s;
-  auto ws = wl->second->working_set(req);
+  if (Status s = workload->validate(req); !s.ok()) return s;
+  auto ws = workload->working_set(req);
   if (!ws.ok()) return ws.status();
   if (ws->total() > budget_.total()) {
     return Status::out_of_range("one partition of this job needs " + format_bytes(ws->total()) +
@@ -227,7 +238,7 @@ Result<std::uint64_t> Engine::submit(JobRequest req) {
   job->id = next_id_++;
   job->seq = next_seq_++;
   job->digest = digest;
-  job->workload = wl->second;
+  job->workload = workload;
   job->ws = *ws;
   job->proofs.resize(req.partitions);
   job->timings.resize(req.partitions);
@@ -330,8 +341,7 @@ void Engine::scheduler_loop() {
     auto task = std::make_unique<Task>();
     task->job = job;
     task->partition = key.partition;
-    task->reservation = std::move(*res);
-    task->held = class_bytes(job->ws);
+    task->reservation = std::move(*res);  // held bytes enter the ledger when synthesis starts
     task->mark = Clock::now();
     task->t.queue_ms = ms_between(job->submitted, task->mark);
     synth_q_.push_back(std::move(task));
@@ -357,6 +367,7 @@ void Engine::synthesis_loop(std::string name) {
       sched_cv_.notify_one();
       continue;
     }
+    task->held = class_bytes(job.ws);
     ledger_.record(Event::kSynthStart, task->held, counts_of(task->held, +1), std::nullopt, Stage::kSynthesizing);
     auto s = job.workload->synthesize(job.req, task->partition);
     const auto now = Clock::now();

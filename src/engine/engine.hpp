@@ -86,6 +86,8 @@ class Engine {
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
+  /// Registers (or replaces) the workload for a circuit kind.
+  void add_workload(const std::string& kind, std::shared_ptr<Workload> workload);
   /// A new job id, or the existing one for a repeated request id with the same payload.
   Result<std::uint64_t> submit(JobRequest job);
   /// The finished job; DEADLINE_EXCEEDED if it is still running after `timeout`, NOT_FOUND if
@@ -99,6 +101,9 @@ class Engine {
   void shutdown();
   /// The recorded spans (config.trace) as Chrome trace-event JSON, one track per worker.
   std::string chrome_trace_json();
+  /// The budget and ledger, shared with a ParamsCache so parameters compete for the same bytes.
+  MemoryBudget& budget() { return budget_; }
+  BufferLedger& ledger() { return ledger_; }
 
  private:
   struct Job;

@@ -1,5 +1,6 @@
 #include "engine/synthetic_workload.hpp"
 
+#include <filesystem>
 #include <random>
 
 #include "circuits/synthetic.hpp"
@@ -14,10 +15,12 @@ namespace {
 
 template <class E>
 struct SynthOut : Synthesized {
+  std::shared_ptr<const groth16::ProvingKey<E>> pk;  // held until the proof is done (no eviction)
   r1cs::Partition<typename E::Fr> partition;
 };
 template <class E>
 struct PendingOut : Pending {
+  std::shared_ptr<const groth16::ProvingKey<E>> pk;
   groth16::PendingProof<E> pending;
 };
 
@@ -54,6 +57,41 @@ SyntheticWorkload<E>::SyntheticWorkload(std::size_t constraints, std::shared_ptr
     : n_(constraints), pk_(std::move(pk)) {}
 
 template <class E>
+SyntheticWorkload<E>::SyntheticWorkload(std::size_t constraints, ParamsCache& cache, std::string params_path)
+    : n_(constraints), cache_(&cache), params_path_(std::move(params_path)) {}
+
+template <class E>
+Result<std::shared_ptr<const groth16::ProvingKey<E>>> SyntheticWorkload<E>::proving_key() const {
+  if (cache_ == nullptr) return pk_;
+  auto obj = cache_->acquire(params_path_);
+  if (!obj.ok()) return obj.status();
+  return std::static_pointer_cast<const groth16::ProvingKey<E>>(*obj);
+}
+
+template <class E>
+Result<std::uint64_t> SyntheticWorkload<E>::params_file_bytes(const std::string& path) {
+  // In memory a key holds about as many bytes as its file (affine points: 104 B per G1 point in
+  // memory vs 96 on disk, 200 vs 192 for G2), plus the file buffer while it is decoded.
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) return Status::io_error("cannot stat " + path + ": " + ec.message());
+  return static_cast<std::uint64_t>(size) * 2 + (1 << 20);
+}
+
+template <class E>
+Result<LoadedParams> SyntheticWorkload<E>::load_params_file(const std::string& path) {
+  auto bytes = groth16::read_file(path);
+  if (!bytes.ok()) return bytes.status();
+  auto pk = groth16::read_parameters<E>(*bytes, {.check_subgroup = false});
+  if (!pk.ok()) return Status(pk.status().code(), path + ": " + pk.status().message());
+  using G1A = typename E::G1Affine;
+  using G2A = typename E::G2Affine;
+  const std::uint64_t held = (pk->h.size() + pk->l.size() + pk->a.size() + pk->b_g1.size() + pk->vk.ic.size()) * sizeof(G1A) +
+                             pk->b_g2.size() * sizeof(G2A) + 4096;
+  return LoadedParams{std::make_shared<const groth16::ProvingKey<E>>(std::move(*pk)), held};
+}
+
+template <class E>
 std::vector<std::uint8_t> SyntheticWorkload<E>::seed_input(std::uint64_t seed) {
   std::vector<std::uint8_t> b(8);
   for (int i = 0; i < 8; ++i) b[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(seed >> (8 * i));
@@ -82,8 +120,10 @@ Status SyntheticWorkload<E>::validate(const JobRequest& job) {
 template <class E>
 Result<WorkingSet> SyntheticWorkload<E>::working_set(const JobRequest&) {
   using Fr = typename E::Fr;
-  const std::uint64_t n = pk_->domain_size();
-  const std::uint64_t vars = pk_->vk.ic.size() + pk_->l.size();
+  auto pk = proving_key();
+  if (!pk.ok()) return pk.status();
+  const std::uint64_t n = (*pk)->domain_size();
+  const std::uint64_t vars = (*pk)->vk.ic.size() + (*pk)->l.size();
   WorkingSet w;
   w.abc = 3 * n * sizeof(Fr);  // a, b, c zero-padded to the domain
   w.aux = vars * sizeof(Fr);
@@ -99,10 +139,13 @@ Result<std::unique_ptr<Synthesized>> SyntheticWorkload<E>::synthesize(const JobR
   using Fr = typename E::Fr;
   auto seed = seed_of(job);
   if (!seed.ok()) return seed.status();
+  auto pk = proving_key();
+  if (!pk.ok()) return pk.status();
   circuits::SyntheticCircuit<Fr> circuit(n_, *seed + partition);
-  r1cs::ProvingSystem<Fr> cs({.inputs = pk_->vk.ic.size(), .aux = pk_->l.size(), .constraints = n_});
+  r1cs::ProvingSystem<Fr> cs({.inputs = (*pk)->vk.ic.size(), .aux = (*pk)->l.size(), .constraints = n_});
   if (Status s = circuit.synthesize(cs); !s.ok()) return s;
   auto out = std::make_unique<SynthOut<E>>();
+  out->pk = *pk;
   out->partition = std::move(cs).finish();
   return std::unique_ptr<Synthesized>(std::move(out));
 }
@@ -112,9 +155,10 @@ Result<std::unique_ptr<Pending>> SyntheticWorkload<E>::prove_start(std::unique_p
   using Fr = typename E::Fr;
   auto* in = dynamic_cast<SynthOut<E>*>(s.get());
   if (in == nullptr) return Status::internal("synthetic workload: foreign partition object");
-  auto pending = groth16::prove_start(*pk_, std::move(in->partition), random_scalar<Fr>(), random_scalar<Fr>());
+  auto pending = groth16::prove_start(*in->pk, std::move(in->partition), random_scalar<Fr>(), random_scalar<Fr>());
   if (!pending.ok()) return pending.status();
   auto out = std::make_unique<PendingOut<E>>();
+  out->pk = std::move(in->pk);
   out->pending = std::move(*pending);
   return std::unique_ptr<Pending>(std::move(out));
 }
@@ -123,7 +167,7 @@ template <class E>
 Result<std::vector<std::uint8_t>> SyntheticWorkload<E>::prove_finish(std::unique_ptr<Pending> p) {
   auto* in = dynamic_cast<PendingOut<E>*>(p.get());
   if (in == nullptr) return Status::internal("synthetic workload: foreign pending object");
-  auto proof = groth16::prove_finish(*pk_, std::move(in->pending));
+  auto proof = groth16::prove_finish(*in->pk, std::move(in->pending));
   if (!proof.ok()) return proof.status();
   return groth16::write_proofs<E>(std::span(&*proof, 1));
 }

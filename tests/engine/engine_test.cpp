@@ -5,8 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <atomic>
 #include <condition_variable>
+#include <filesystem>
 #include <mutex>
 #include <thread>
 
@@ -297,7 +300,7 @@ TEST(Engine, RealProofsVerifyForOneToFourSynthesisWorkers) {
   using E = groth16::Bls12_381;
   auto w = SyntheticWorkload<E>::create(300, 7);
   ASSERT_TRUE(w.ok()) << w.status().to_string();
-  const auto pvk = groth16::prepare_verifying_key((*w)->proving_key().vk);
+  const auto pvk = groth16::prepare_verifying_key((*(*w)->proving_key())->vk);
   for (unsigned workers = 1; workers <= 4; ++workers) {
     Engine e({.budget_bytes = std::uint64_t{1} << 30, .synthesis_workers = workers, .prover_workers = 2},
              {{"synthetic", *w}});
@@ -321,6 +324,48 @@ TEST(Engine, RealProofsVerifyForOneToFourSynthesisWorkers) {
     }
     expect_ledger_idle(e);
   }
+}
+
+TEST(Engine, KeysLoadedThroughTheParamsCacheShareTheBudget) {
+  using E = groth16::Bls12_381;
+  auto owned = SyntheticWorkload<E>::create(200, 3);
+  ASSERT_TRUE(owned.ok());
+  auto key = (*owned)->proving_key();
+  ASSERT_TRUE(key.ok());
+  const auto dir = std::filesystem::temp_directory_path() / ("zkpipe-engine-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto path = (dir / "k.params").string();
+  ASSERT_TRUE(groth16::write_file(path, groth16::write_parameters(**key)).ok());
+  const auto pvk = groth16::prepare_verifying_key((*key)->vk);
+  {
+    Engine e({.budget_bytes = std::uint64_t{1} << 30, .synthesis_workers = 2}, {});
+    ParamsCache cache(e.budget(), e.ledger(), SyntheticWorkload<E>::params_file_bytes,
+                      SyntheticWorkload<E>::load_params_file);
+    auto w = std::make_shared<SyntheticWorkload<E>>(200, cache, path);
+    e.add_workload("synthetic", w);
+    JobRequest job;
+    job.circuit = "synthetic";
+    job.shape = w->shape();
+    job.input = SyntheticWorkload<E>::seed_input(5);
+    job.partitions = 2;
+    auto id = e.submit(job);
+    ASSERT_TRUE(id.ok()) << id.status().to_string();
+    auto r = e.await(*id, 60s);
+    ASSERT_TRUE(r.ok());
+    ASSERT_EQ(r->state, JobState::kDone) << r->error;
+    auto proofs = groth16::read_proofs<E>(r->proof);
+    ASSERT_TRUE(proofs.ok());
+    for (std::size_t k = 0; k < 2; ++k) EXPECT_TRUE(*groth16::verify(pvk, (*proofs)[k], *w->public_inputs(job, k)));
+    // The key is cached, counted in the ledger and in the budget; unused now, so evictable.
+    const auto s = e.status();
+    EXPECT_GT(s.ledger.bytes[BufferClass::kParams], 0);
+    EXPECT_EQ(s.budget_used, cache.bytes());
+    ASSERT_EQ(cache.entries().size(), 1u);
+    EXPECT_EQ(cache.entries()[0].users, 0);
+    EXPECT_GT(cache.evict_unused(), 0u);
+    expect_ledger_idle(e);
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
