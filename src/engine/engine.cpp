@@ -177,6 +177,13 @@ void Engine::complete_partition(std::unique_ptr<Task> t, std::vector<std::uint8_
   std::lock_guard lock(m_);
   Job& j = *t->job;
   --j.in_flight;
+  for (auto [i, ms] : {std::pair{0, t->t.queue_ms},
+                       {1, t->t.synthesis_ms},
+                       {2, t->t.channel_ms},
+                       {3, t->t.prove_ms},
+                       {4, t->t.finalize_ms}}) {
+    latency_[static_cast<std::size_t>(i)].observe(ms / 1000.0);
+  }
   if (!j.dead) {
     j.proofs[t->partition] = std::move(proof);
     j.timings[t->partition] = t->t;
@@ -204,8 +211,8 @@ Result<std::uint64_t> Engine::submit(JobRequest req) {
     if (wl == workloads_.end()) {
       std::string known;
       for (auto& [k, v] : workloads_) known += (known.empty() ? "" : ", ") + k;
-      return Status::invalid_argument("unknown circuit kind '" + req.circuit + "' (this engine serves: " +
-                                      (known.empty() ? "nothing" : known) + ")");
+      return Status::invalid_argument("unknown circuit kind '" + req.circuit +
+                                      "' (this engine serves: " + (known.empty() ? "nothing" : known) + ")");
     }
     workload = wl->second;
   }
@@ -479,6 +486,75 @@ void Engine::finalizer_loop(std::string name) {
     }
     complete_partition(std::move(task), std::move(*proof));
   }
+}
+
+void Engine::Histogram::observe(double seconds) {
+  std::size_t b = 0;
+  while (b < kBuckets.size() && seconds > kBuckets[b]) ++b;
+  ++counts[b];
+  sum += seconds;
+  ++n;
+}
+
+std::string Engine::prometheus_text() {
+  const EngineStatus st = status();
+  std::array<Histogram, 5> lat;
+  {
+    std::lock_guard lock(m_);
+    lat = latency_;
+  }
+  std::string o;
+  char buf[256];
+  auto metric = [&](const char* name, const char* type, const char* help) {
+    o += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " " + type + "\n";
+  };
+  auto line = [&](const std::string& name, double v) {
+    std::snprintf(buf, sizeof(buf), "%s %.17g\n", name.c_str(), v);
+    o += buf;
+  };
+  metric("zkpipe_jobs_total", "counter", "Jobs by final state (submitted counts every accepted job).");
+  line("zkpipe_jobs_total{state=\"submitted\"}", static_cast<double>(st.jobs_submitted));
+  line("zkpipe_jobs_total{state=\"done\"}", static_cast<double>(st.jobs_done));
+  line("zkpipe_jobs_total{state=\"failed\"}", static_cast<double>(st.jobs_failed));
+  line("zkpipe_jobs_total{state=\"cancelled\"}", static_cast<double>(st.jobs_cancelled));
+  metric("zkpipe_jobs_active", "gauge", "Jobs queued or running.");
+  line("zkpipe_jobs_active", static_cast<double>(st.jobs_active));
+  metric("zkpipe_partitions", "gauge", "Partitions per pipeline stage (queued: not yet reserved).");
+  line("zkpipe_partitions{stage=\"queued\"}", static_cast<double>(st.partitions_queued));
+  for (std::size_t s = 0; s < kStages; ++s) {
+    line(std::string("zkpipe_partitions{stage=\"") + stage_name(static_cast<Stage>(s)) + "_now\"}",
+         static_cast<double>(st.ledger.partitions_in_stage[s]));
+  }
+  metric("zkpipe_budget_bytes", "gauge", "Memory budget: total, reserved now, high-water mark.");
+  line("zkpipe_budget_bytes{kind=\"total\"}", static_cast<double>(st.budget_total));
+  line("zkpipe_budget_bytes{kind=\"used\"}", static_cast<double>(st.budget_used));
+  line("zkpipe_budget_bytes{kind=\"high_water\"}", static_cast<double>(st.budget_high_water));
+  metric("zkpipe_buffer_bytes", "gauge", "Buffer ledger: live bytes and high-water mark per class.");
+  for (std::size_t c = 0; c < kBufferClasses; ++c) {
+    const std::string cls = buffer_class_name(static_cast<BufferClass>(c));
+    line("zkpipe_buffer_bytes{class=\"" + cls + "\",kind=\"live\"}", static_cast<double>(st.ledger.bytes.bytes[c]));
+    line("zkpipe_buffer_bytes{class=\"" + cls + "\",kind=\"high_water\"}",
+         static_cast<double>(st.ledger.high_water.bytes[c]));
+  }
+  metric("zkpipe_stage_seconds", "histogram", "Per-partition latency of each stage (completed partitions).");
+  static constexpr const char* kNames[] = {"queue", "synthesis", "channel", "prove_start", "prove_finish"};
+  for (std::size_t i = 0; i < lat.size(); ++i) {
+    std::uint64_t cum = 0;
+    for (std::size_t b = 0; b <= kBuckets.size(); ++b) {
+      cum += lat[i].counts[b];
+      char le[32];
+      if (b < kBuckets.size()) {
+        std::snprintf(le, sizeof(le), "%g", kBuckets[b]);
+      } else {
+        std::snprintf(le, sizeof(le), "+Inf");
+      }
+      line(std::string("zkpipe_stage_seconds_bucket{stage=\"") + kNames[i] + "\",le=\"" + le + "\"}",
+           static_cast<double>(cum));
+    }
+    line(std::string("zkpipe_stage_seconds_sum{stage=\"") + kNames[i] + "\"}", lat[i].sum);
+    line(std::string("zkpipe_stage_seconds_count{stage=\"") + kNames[i] + "\"}", static_cast<double>(lat[i].n));
+  }
+  return o;
 }
 
 void Engine::span(const std::string& worker, const char* stage, const Task& t, Clock::time_point begin,

@@ -10,8 +10,9 @@
 // records every move. Cancel drops queued partitions at once and in-flight ones at their next
 // stage boundary, releasing their memory. docs/engine.md has the picture and the rules.
 //
-// Partial (issue 6): no params cache yet (workloads hold their keys), no trace/plot/bench/plan.
+// Partial (issue 6): no plot, sweep or planner yet (docs/engine.md).
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -99,6 +100,9 @@ class Engine {
   const EngineConfig& config() const { return config_; }
   /// Stops accepting jobs, cancels what is left, joins the workers. Idempotent.
   void shutdown();
+  /// A metrics snapshot in Prometheus text format (jobs, partitions, stage latency histograms,
+  /// ledger, budget).
+  std::string prometheus_text();
   /// The recorded spans (config.trace) as Chrome trace-event JSON, one track per worker.
   std::string chrome_trace_json();
   /// The budget and ledger, shared with a ParamsCache so parameters compete for the same bytes.
@@ -146,6 +150,15 @@ class Engine {
   std::uint64_t submitted_ = 0, done_ = 0, failed_ = 0, cancelled_ = 0;
   std::vector<std::thread> threads_;
   Clock::time_point started_ = Clock::now();
+  // Stage latency histograms (seconds), filled when a partition completes.
+  static constexpr std::array<double, 11> kBuckets = {0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300};
+  struct Histogram {
+    std::array<std::uint64_t, kBuckets.size() + 1> counts{};  // last: +Inf
+    double sum = 0;
+    std::uint64_t n = 0;
+    void observe(double seconds);
+  };
+  std::array<Histogram, 5> latency_;  // queue, synthesis, channel, prove_start, prove_finish
   std::mutex trace_m_;
   std::vector<TraceSpan> trace_;
 };

@@ -31,8 +31,8 @@ Result<std::shared_ptr<const void>> ParamsCache::acquire(const std::string& id) 
   auto need = size_(id);
   if (!need.ok()) return need.status();
   if (*need > budget_.total()) {
-    return Status::out_of_range("parameters '" + id + "' need " + format_bytes(*need) + " but the whole memory budget is " +
-                                format_bytes(budget_.total()));
+    return Status::out_of_range("parameters '" + id + "' need " + format_bytes(*need) +
+                                " but the whole memory budget is " + format_bytes(budget_.total()));
   }
   // Make room: evict unused entries (LRU first) until the reservation succeeds.
   Result<Reservation> res = budget_.try_reserve(*need, "parameters '" + id + "'");
@@ -45,7 +45,8 @@ Result<std::shared_ptr<const void>> ParamsCache::acquire(const std::string& id) 
   lock.unlock();
   auto loaded = load_(id);
   lock.lock();
-  if (!loaded.ok()) return Status(loaded.status().code(), "loading parameters '" + id + "': " + loaded.status().message());
+  if (!loaded.ok())
+    return Status(loaded.status().code(), "loading parameters '" + id + "': " + loaded.status().message());
   if (loaded->bytes > *need) {
     return Status::internal("parameters '" + id + "' hold " + format_bytes(loaded->bytes) + ", more than the " +
                             format_bytes(*need) + " reserved for them");
@@ -54,8 +55,8 @@ Result<std::shared_ptr<const void>> ParamsCache::acquire(const std::string& id) 
   res->release(*need - loaded->bytes);
   lru_.push_front(Entry{id, loaded->object, std::move(*res), loaded->bytes});
   index_[id] = lru_.begin();
-  ledger_.record(Event::kParamsLoaded, params_bytes(static_cast<std::int64_t>(loaded->bytes)), params_count(+1), std::nullopt,
-                 std::nullopt);
+  ledger_.record(Event::kParamsLoaded, params_bytes(static_cast<std::int64_t>(loaded->bytes)), params_count(+1),
+                 std::nullopt, std::nullopt);
   return lru_.front().object;
 }
 
@@ -71,8 +72,8 @@ bool ParamsCache::evict_one_unused_locked() {
 }
 
 void ParamsCache::drop_locked(std::list<Entry>::iterator it) {
-  ledger_.record(Event::kParamsEvicted, params_bytes(-static_cast<std::int64_t>(it->bytes)), params_count(-1), std::nullopt,
-                 std::nullopt);
+  ledger_.record(Event::kParamsEvicted, params_bytes(-static_cast<std::int64_t>(it->bytes)), params_count(-1),
+                 std::nullopt, std::nullopt);
   index_.erase(it->id);
   lru_.erase(it);  // releases the object and the reservation
 }
@@ -82,8 +83,8 @@ Status ParamsCache::evict(const std::string& id) {
   auto it = index_.find(id);
   if (it == index_.end()) return Status::not_found("parameters '" + id + "' are not loaded");
   if (it->second->object.use_count() > 1) {
-    return Status::unavailable("parameters '" + id + "' are in use by " + std::to_string(it->second->object.use_count() - 1) +
-                               " partition(s)");
+    return Status::unavailable("parameters '" + id + "' are in use by " +
+                               std::to_string(it->second->object.use_count() - 1) + " partition(s)");
   }
   drop_locked(it->second);
   return {};

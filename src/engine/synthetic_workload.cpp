@@ -86,8 +86,9 @@ Result<LoadedParams> SyntheticWorkload<E>::load_params_file(const std::string& p
   if (!pk.ok()) return Status(pk.status().code(), path + ": " + pk.status().message());
   using G1A = typename E::G1Affine;
   using G2A = typename E::G2Affine;
-  const std::uint64_t held = (pk->h.size() + pk->l.size() + pk->a.size() + pk->b_g1.size() + pk->vk.ic.size()) * sizeof(G1A) +
-                             pk->b_g2.size() * sizeof(G2A) + 4096;
+  const std::uint64_t held =
+      (pk->h.size() + pk->l.size() + pk->a.size() + pk->b_g1.size() + pk->vk.ic.size()) * sizeof(G1A) +
+      pk->b_g2.size() * sizeof(G2A) + 4096;
   return LoadedParams{std::make_shared<const groth16::ProvingKey<E>>(std::move(*pk)), held};
 }
 

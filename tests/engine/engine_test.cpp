@@ -164,6 +164,11 @@ TEST(Engine, LedgerReturnsToZeroAfterSuccessFailureAndCancel) {
     const auto s = e.status();
     EXPECT_GT(s.ledger.high_water[BufferClass::kAbc], 0);
     EXPECT_LE(s.budget_high_water, 5000u);
+    const std::string prom = e.prometheus_text();
+    EXPECT_NE(prom.find("zkpipe_jobs_total{state=\"done\"} 1\n"), std::string::npos) << prom;
+    EXPECT_NE(prom.find("zkpipe_stage_seconds_count{stage=\"synthesis\"} 6\n"), std::string::npos) << prom;
+    EXPECT_NE(prom.find("zkpipe_stage_seconds_bucket{stage=\"prove_start\",le=\"+Inf\"} 6\n"), std::string::npos);
+    EXPECT_NE(prom.find("zkpipe_buffer_bytes{class=\"abc\",kind=\"live\"} 0\n"), std::string::npos);
   }
   for (int stage = 1; stage <= 3; ++stage) {
     FakeWorkload::Options o;

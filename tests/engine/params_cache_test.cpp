@@ -41,7 +41,7 @@ TEST(ParamsCache, EvictsTheLeastRecentlyUsedUnusedEntryAndNeverOneInUse) {
   Fixture f;
   { auto a = f.cache.acquire("A"); }
   { auto b = f.cache.acquire("B"); }
-  { auto a = f.cache.acquire("A"); }  // A is now the most recently used
+  { auto a = f.cache.acquire("A"); }       // A is now the most recently used
   ASSERT_TRUE(f.cache.acquire("C").ok());  // needs room: evicts B, not A
   std::vector<std::string> ids;
   for (const auto& e : f.cache.entries()) ids.push_back(e.id);
@@ -79,8 +79,9 @@ TEST(ParamsCache, LedgerReturnsToZero) {
 TEST(ParamsCache, TooLargeForTheWholeBudgetIsRefusedAtOnce) {
   MemoryBudget budget(10);
   BufferLedger ledger;
-  ParamsCache cache(budget, ledger, [](const std::string&) -> Result<std::uint64_t> { return std::uint64_t{11}; },
-                    [](const std::string&) -> Result<LoadedParams> { return LoadedParams{}; });
+  ParamsCache cache(
+      budget, ledger, [](const std::string&) -> Result<std::uint64_t> { return std::uint64_t{11}; },
+      [](const std::string&) -> Result<LoadedParams> { return LoadedParams{}; });
   auto r = cache.acquire("X");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kOutOfRange);
