@@ -5,6 +5,9 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
 #include <thread>
 #include <vector>
 
@@ -47,6 +50,167 @@ Stats stats(std::vector<double> v) {
   return s;
 }
 
+struct RssSample {
+  double t_s;
+  std::uint64_t bytes;
+};
+
+struct RunResult {
+  bool ok = true;
+  double wall_s = 0, s_per_partition = 0, bound = 0, busy = 0;
+  std::size_t parts = 0;
+  Stats q, syn, ch, pr, fin;
+  std::uint64_t idle_rss = 0, peak_rss = 0;
+  engine::EngineStatus status;
+  std::vector<engine::TraceSpan> spans;
+  std::vector<RssSample> rss;
+  std::string trace_json;
+};
+
+/// SVG: one lane per worker with a box per stage span, and under it the RSS curve with the budget
+/// line (or a note when the budget is far above the curve).
+std::string plot_svg(const RunResult& r, const std::string& title) {
+  std::map<std::string, int> lanes;
+  for (const auto& s : r.spans) lanes.emplace(s.worker, 0);
+  int i = 0;
+  for (auto& [w, lane] : lanes) lane = i++;
+  const double width = 1000, left = 110, lane_h = 22, top = 40;
+  const double chart_h = 160, t_max = std::max(r.wall_s, 1e-3);
+  const double lanes_h = lane_h * static_cast<double>(std::max<std::size_t>(lanes.size(), 1));
+  const double rss_top = top + lanes_h + 30, height = rss_top + chart_h + 50;
+  auto x = [&](double t_s) { return left + (width - left - 20) * t_s / t_max; };
+  std::ostringstream o;
+  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
+    << "\" font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  o << "<text x=\"10\" y=\"20\" font-size=\"14\">" << title << "</text>\n";
+  const std::map<std::string, const char*> colors = {{"synthesis", "#4e79a7"},
+                                                     {"wait for channel", "#bab0ac"},
+                                                     {"prove_start", "#e15759"},
+                                                     {"prove_finish", "#59a14f"}};
+  for (const auto& [w, lane] : lanes) {
+    o << "<text x=\"10\" y=\"" << top + lane * lane_h + 15 << "\">" << w << "</text>\n";
+  }
+  for (const auto& s : r.spans) {
+    const auto c = colors.count(s.stage) ? colors.at(s.stage) : "#999";
+    o << "<rect x=\"" << x(s.start_us / 1e6) << "\" y=\"" << top + lanes.at(s.worker) * lane_h + 3 << "\" width=\""
+      << std::max(0.5, x((s.start_us + s.duration_us) / 1e6) - x(s.start_us / 1e6)) << "\" height=\"" << lane_h - 6
+      << "\" fill=\"" << c << "\"><title>" << s.stage << " job " << s.job << " partition " << s.partition << ": "
+      << s.duration_us / 1000 << " ms</title></rect>\n";
+  }
+  // RSS and budget.
+  std::uint64_t peak = r.peak_rss;
+  const std::uint64_t budget_line = r.idle_rss + r.status.budget_total;
+  const std::uint64_t scale = std::max<std::uint64_t>(1, std::max(peak, std::min(budget_line, peak * 2)) * 11 / 10);
+  auto y = [&](std::uint64_t b) {
+    return rss_top + chart_h - chart_h * static_cast<double>(b) / static_cast<double>(scale);
+  };
+  o << "<text x=\"10\" y=\"" << rss_top + 10 << "\">RSS</text>\n";
+  o << "<line x1=\"" << left << "\" y1=\"" << rss_top + chart_h << "\" x2=\"" << width - 20 << "\" y2=\""
+    << rss_top + chart_h
+    << "\" stroke=\"black\"/>\n<polyline fill=\"none\" stroke=\"#f28e2b\" stroke-width=\"1.5\" points=\"";
+  for (const auto& p : r.rss) o << x(p.t_s) << "," << y(p.bytes) << " ";
+  o << "\"/>\n";
+  if (budget_line <= scale) {
+    o << "<line x1=\"" << left << "\" y1=\"" << y(budget_line) << "\" x2=\"" << width - 20 << "\" y2=\""
+      << y(budget_line) << "\" stroke=\"#e15759\" stroke-dasharray=\"6,4\"/>\n<text x=\"" << left + 4 << "\" y=\""
+      << y(budget_line) - 4 << "\" fill=\"#e15759\">idle RSS + budget " << engine::format_bytes(budget_line)
+      << "</text>\n";
+  } else {
+    o << "<text x=\"" << left + 4 << "\" y=\"" << rss_top + 10
+      << "\" fill=\"#e15759\">idle RSS + budget = " << engine::format_bytes(budget_line)
+      << " (above this chart)</text>\n";
+  }
+  o << "<text x=\"" << left << "\" y=\"" << rss_top + chart_h + 15 << "\">0 s</text><text x=\"" << width - 80
+    << "\" y=\"" << rss_top + chart_h + 15 << "\">" << r.wall_s << " s</text>\n";
+  o << "<text x=\"" << left + 60 << "\" y=\"" << rss_top + chart_h + 15 << "\">peak " << engine::format_bytes(peak)
+    << ", idle " << engine::format_bytes(r.idle_rss) << "</text>\n";
+  double lx = left;
+  for (const auto& [name, c] : colors) {
+    o << "<rect x=\"" << lx << "\" y=\"" << height - 25 << "\" width=\"12\" height=\"12\" fill=\"" << c
+      << "\"/><text x=\"" << lx + 16 << "\" y=\"" << height - 15 << "\">" << name << "</text>\n";
+    lx += 140;
+  }
+  o << "</svg>\n";
+  return o.str();
+}
+
+template <class E>
+RunResult run_once(const BenchArgs& a, const std::shared_ptr<engine::SyntheticWorkload<E>>& wl, unsigned synth_workers,
+                   bool record) {
+  RunResult out;
+  engine::EngineConfig cfg{.budget_bytes = static_cast<std::uint64_t>(a.budget_gib * (1ull << 30)),
+                           .synthesis_workers = synth_workers,
+                           .prover_workers = a.prover_workers,
+                           .channel_capacity = a.channel_capacity,
+                           .trace = record};
+  engine::Engine eng(cfg, {{"synthetic", wl}});
+  out.idle_rss = rss_bytes();
+  const auto t0 = Clock::now();
+  std::atomic<bool> sampling{true};
+  std::atomic<std::uint64_t> peak_rss{out.idle_rss};
+  std::mutex rss_m;
+  std::thread sampler([&] {
+    while (sampling) {
+      const auto r = rss_bytes();
+      if (r > peak_rss) peak_rss = r;
+      {
+        std::lock_guard lock(rss_m);
+        out.rss.push_back({std::chrono::duration<double>(Clock::now() - t0).count(), r});
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  });
+  std::vector<std::uint64_t> ids;
+  for (std::size_t j = 0; j < a.jobs; ++j) {
+    engine::JobRequest req;
+    req.circuit = "synthetic";
+    req.shape = wl->shape();
+    req.input = engine::SyntheticWorkload<E>::seed_input(1000 * (j + 1));
+    req.partitions = a.partitions;
+    auto id = eng.submit(req);
+    if (!id.ok()) {
+      std::fprintf(stderr, "zkpipe: %s\n", id.status().to_string().c_str());
+      out.ok = false;
+      break;
+    }
+    ids.push_back(*id);
+  }
+  std::vector<double> queue, synth, channel, prove, finish;
+  for (std::size_t j = 0; j < ids.size(); ++j) {
+    auto r = eng.await(ids[j], std::chrono::hours(24));
+    if (!r.ok() || r->state != engine::JobState::kDone) {
+      out.ok = false;
+      std::fprintf(stderr, "job %zu: %s\n", j, r.ok() ? r->error.c_str() : r.status().to_string().c_str());
+      continue;
+    }
+    for (const auto& p : r->partitions) {
+      queue.push_back(p.queue_ms), synth.push_back(p.synthesis_ms), channel.push_back(p.channel_ms);
+      prove.push_back(p.prove_ms), finish.push_back(p.finalize_ms);
+    }
+    if (!a.json) {
+      std::fprintf(stderr, "  job %zu/%zu done at %.1f s\n", j + 1, ids.size(),
+                   std::chrono::duration<double>(Clock::now() - t0).count());
+    }
+  }
+  out.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  sampling = false;
+  sampler.join();
+  out.peak_rss = peak_rss;
+  out.status = eng.status();
+  out.parts = synth.size();
+  out.q = stats(queue), out.syn = stats(synth), out.ch = stats(channel), out.pr = stats(prove), out.fin = stats(finish);
+  double prove_sum = 0;
+  for (double x : prove) prove_sum += x;
+  out.busy = prove_sum / 1000.0 / (out.wall_s * a.prover_workers);
+  out.s_per_partition = out.parts ? out.wall_s / static_cast<double>(out.parts) : 0;
+  out.bound = std::max(out.syn.mean / synth_workers, out.pr.mean / a.prover_workers) / 1000.0;
+  if (record) {
+    out.spans = eng.trace_spans();
+    out.trace_json = eng.chrome_trace_json();
+  }
+  return out;
+}
+
 template <class E>
 int bench(const BenchArgs& a) {
   const auto t_setup = Clock::now();
@@ -58,122 +222,90 @@ int bench(const BenchArgs& a) {
     return 2;
   }
   const double setup_ms = std::chrono::duration<double, std::milli>(Clock::now() - t_setup).count();
-  engine::EngineConfig cfg{.budget_bytes = static_cast<std::uint64_t>(a.budget_gib * (1ull << 30)),
-                           .synthesis_workers = a.synthesis_workers,
-                           .prover_workers = a.prover_workers,
-                           .channel_capacity = a.channel_capacity,
-                           .trace = !a.trace.empty()};
-  engine::Engine eng(cfg, {{"synthetic", *wl}});
-  const std::uint64_t idle_rss = rss_bytes();
-  std::atomic<bool> sampling{true};
-  std::atomic<std::uint64_t> peak_rss{idle_rss};
-  std::thread sampler([&] {
-    while (sampling) {
-      const auto r = rss_bytes();
-      if (r > peak_rss) peak_rss = r;
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+
+  if (a.sweep_max > 0) {
+    Json rows = Json::array();
+    if (!a.json)
+      std::printf("%-18s %12s %10s %12s %12s\n", "synthesis workers", "s/partition", "bound", "prover busy",
+                  "peak RSS");
+    bool ok = true;
+    for (unsigned w = 1; w <= a.sweep_max; ++w) {
+      const RunResult r = run_once<E>(a, *wl, w, false);
+      ok = ok && r.ok;
+      rows.push_back({{"synthesis_workers", w},
+                      {"s_per_partition", r.s_per_partition},
+                      {"bound", r.bound},
+                      {"prover_busy", r.busy},
+                      {"peak_rss", r.peak_rss},
+                      {"idle_rss", r.idle_rss}});
+      if (!a.json) {
+        std::printf("%-18u %12.3f %10.3f %11.0f %% %12s\n", w, r.s_per_partition, r.bound, 100 * r.busy,
+                    engine::format_bytes(r.peak_rss).c_str());
+      }
     }
-  });
-  const auto t0 = Clock::now();
-  std::vector<std::uint64_t> ids;
-  for (std::size_t j = 0; j < a.jobs; ++j) {
-    engine::JobRequest req;
-    req.circuit = "synthetic";
-    req.shape = (*wl)->shape();
-    req.input = engine::SyntheticWorkload<E>::seed_input(1000 * (j + 1));
-    req.partitions = a.partitions;
-    auto id = eng.submit(req);
-    if (!id.ok()) {
-      sampling = false;
-      sampler.join();
-      std::fprintf(stderr, "zkpipe: %s\n", id.status().to_string().c_str());
-      return 2;
-    }
-    ids.push_back(*id);
+    if (a.json) std::printf("%s\n", Json{{"ok", ok}, {"setup_ms", setup_ms}, {"sweep", rows}}.dump().c_str());
+    return ok ? 0 : 1;
   }
-  std::vector<double> queue, synth, channel, prove, finish;
-  int failed = 0;
-  for (std::size_t j = 0; j < ids.size(); ++j) {
-    auto r = eng.await(ids[j], std::chrono::hours(24));
-    if (!r.ok() || r->state != engine::JobState::kDone) {
-      ++failed;
-      std::fprintf(stderr, "job %zu: %s\n", j, r.ok() ? r->error.c_str() : r.status().to_string().c_str());
-      continue;
-    }
-    for (const auto& p : r->partitions) {
-      queue.push_back(p.queue_ms), synth.push_back(p.synthesis_ms), channel.push_back(p.channel_ms);
-      prove.push_back(p.prove_ms), finish.push_back(p.finalize_ms);
-    }
-    if (!a.json) {
-      const double el = std::chrono::duration<double>(Clock::now() - t0).count();
-      std::fprintf(stderr, "  job %zu/%zu done at %.1f s\n", j + 1, ids.size(), el);
-    }
-  }
-  const double wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
-  sampling = false;
-  sampler.join();
-  const auto st = eng.status();
-  const std::size_t parts = synth.size();
-  const Stats s_q = stats(queue), s_syn = stats(synth), s_ch = stats(channel), s_pr = stats(prove),
-              s_fin = stats(finish);
-  double prove_sum = 0;
-  for (double x : prove) prove_sum += x;
-  const double busy = prove_sum / 1000.0 / (wall_s * a.prover_workers);
-  const double s_per_partition = parts ? wall_s / static_cast<double>(parts) : 0;
-  const double bound = std::max(s_syn.mean / a.synthesis_workers, s_pr.mean / a.prover_workers) / 1000.0;
-  if (!a.trace.empty()) {
-    std::ofstream out(a.trace);
-    out << eng.chrome_trace_json();
+
+  const RunResult r = run_once<E>(a, *wl, a.synthesis_workers, !a.trace.empty() || !a.plot.empty());
+  if (!a.trace.empty()) std::ofstream(a.trace) << r.trace_json;
+  if (!a.plot.empty()) {
+    char title[256];
+    std::snprintf(title, sizeof(title),
+                  "zkpipe bench: %zu x %zu partitions of %zu constraints (%s), %u synthesis / %u prover workers",
+                  a.jobs, a.partitions, a.constraints, a.curve.c_str(), a.synthesis_workers, a.prover_workers);
+    std::ofstream(a.plot) << plot_svg(r, title);
   }
   Json hw;
   for (std::size_t c = 0; c < engine::kBufferClasses; ++c) {
-    hw[engine::buffer_class_name(static_cast<engine::BufferClass>(c))] = st.ledger.high_water.bytes[c];
+    hw[engine::buffer_class_name(static_cast<engine::BufferClass>(c))] = r.status.ledger.high_water.bytes[c];
   }
   auto js = [](const Stats& s) { return Json{{"mean", s.mean}, {"p50", s.p50}, {"p95", s.p95}}; };
-  Json j{{"ok", failed == 0},
-         {"curve", a.curve},
-         {"constraints", a.constraints},
-         {"jobs", a.jobs},
-         {"partitions_per_job", a.partitions},
-         {"synthesis_workers", a.synthesis_workers},
-         {"prover_workers", a.prover_workers},
-         {"budget_bytes", st.budget_total},
-         {"setup_ms", setup_ms},
-         {"wall_s", wall_s},
-         {"s_per_partition", s_per_partition},
-         {"bound_s_per_partition", bound},
-         {"prover_busy", busy},
-         {"stages_ms",
-          {{"queue", js(s_q)},
-           {"synthesis", js(s_syn)},
-           {"channel", js(s_ch)},
-           {"prove_start", js(s_pr)},
-           {"prove_finish", js(s_fin)}}},
-         {"rss", {{"idle", idle_rss}, {"peak", peak_rss.load()}}},
-         {"budget_high_water", st.budget_high_water},
-         {"ledger_high_water", hw}};
   if (a.json) {
+    Json j{{"ok", r.ok},
+           {"curve", a.curve},
+           {"constraints", a.constraints},
+           {"jobs", a.jobs},
+           {"partitions_per_job", a.partitions},
+           {"synthesis_workers", a.synthesis_workers},
+           {"prover_workers", a.prover_workers},
+           {"budget_bytes", r.status.budget_total},
+           {"setup_ms", setup_ms},
+           {"wall_s", r.wall_s},
+           {"s_per_partition", r.s_per_partition},
+           {"bound_s_per_partition", r.bound},
+           {"prover_busy", r.busy},
+           {"stages_ms",
+            {{"queue", js(r.q)},
+             {"synthesis", js(r.syn)},
+             {"channel", js(r.ch)},
+             {"prove_start", js(r.pr)},
+             {"prove_finish", js(r.fin)}}},
+           {"rss", {{"idle", r.idle_rss}, {"peak", r.peak_rss}}},
+           {"budget_high_water", r.status.budget_high_water},
+           {"ledger_high_water", hw}};
     std::printf("%s\n", j.dump().c_str());
   } else {
-    std::printf("%zu partitions of %zu constraints (%s) in %.2f s: %.3f s/partition (bound %.3f, %.0f %%)\n", parts,
-                a.constraints, a.curve.c_str(), wall_s, s_per_partition, bound,
-                s_per_partition > 0 ? 100.0 * bound / s_per_partition : 0.0);
+    std::printf("%zu partitions of %zu constraints (%s) in %.2f s: %.3f s/partition (bound %.3f, %.0f %%)\n", r.parts,
+                a.constraints, a.curve.c_str(), r.wall_s, r.s_per_partition, r.bound,
+                r.s_per_partition > 0 ? 100.0 * r.bound / r.s_per_partition : 0.0);
     std::printf("workers: %u synthesis, %u prover; prover busy %.0f %%\n", a.synthesis_workers, a.prover_workers,
-                100 * busy);
+                100 * r.busy);
     std::printf("%-14s %10s %10s %10s\n", "stage (ms)", "mean", "p50", "p95");
-    for (auto [name, s] : {std::pair{"queue", s_q},
-                           {"synthesis", s_syn},
-                           {"channel", s_ch},
-                           {"prove_start", s_pr},
-                           {"prove_finish", s_fin}}) {
+    for (auto [name, s] : {std::pair{"queue", r.q},
+                           {"synthesis", r.syn},
+                           {"channel", r.ch},
+                           {"prove_start", r.pr},
+                           {"prove_finish", r.fin}}) {
       std::printf("%-14s %10.1f %10.1f %10.1f\n", name, s.mean, s.p50, s.p95);
     }
-    std::printf("RSS: idle %s, peak %s; budget %s, high water %s\n", engine::format_bytes(idle_rss).c_str(),
-                engine::format_bytes(peak_rss).c_str(), engine::format_bytes(st.budget_total).c_str(),
-                engine::format_bytes(st.budget_high_water).c_str());
+    std::printf("RSS: idle %s, peak %s; budget %s, high water %s\n", engine::format_bytes(r.idle_rss).c_str(),
+                engine::format_bytes(r.peak_rss).c_str(), engine::format_bytes(r.status.budget_total).c_str(),
+                engine::format_bytes(r.status.budget_high_water).c_str());
     if (!a.trace.empty()) std::printf("trace: %s (open in https://ui.perfetto.dev)\n", a.trace.c_str());
+    if (!a.plot.empty()) std::printf("plot: %s\n", a.plot.c_str());
   }
-  return failed == 0 ? 0 : 1;
+  return r.ok ? 0 : 1;
 }
 
 }  // namespace

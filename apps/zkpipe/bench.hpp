@@ -16,6 +16,8 @@ struct BenchArgs {
   std::size_t channel_capacity = 1;
   double budget_gib = 0;  // 0: the engine's default (a fraction of the available memory)
   std::string trace;
+  std::string plot;        // SVG timeline with the RSS curve and the budget line
+  unsigned sweep_max = 0;  // > 0: run synthesis workers 1..sweep_max and print the table
   bool json = false;
 };
 

@@ -71,6 +71,9 @@ int main(int argc, char** argv) {
   bench->add_option("--budget-gib", bench_args.budget_gib, "memory budget in GiB (0: 75 % of available memory)")
       ->capture_default_str();
   bench->add_option("--trace", bench_args.trace, "write a Chrome trace (Perfetto) of every stage");
+  bench->add_option("--plot", bench_args.plot, "write an SVG timeline (stages per worker, RSS, budget)");
+  std::string sweep;
+  bench->add_option("--sweep", sweep, "synthesis-workers=1..N: run each worker count and print the table");
   bench->add_flag("--json", bench_args.json, "machine-readable output");
 
   try {
@@ -88,6 +91,21 @@ int main(int argc, char** argv) {
   if (*prove) return zk::app::run_prove(prove_args);
   if (*verify) return zk::app::run_verify(verify_args);
   if (*inspect) return zk::app::run_inspect(inspect_path, inspect_json);
-  if (*bench) return zk::app::run_bench(bench_args);
+  if (*bench) {
+    if (!sweep.empty()) {
+      const std::string prefix = "synthesis-workers=1..";
+      if (sweep.rfind(prefix, 0) != 0 || sweep.size() == prefix.size() ||
+          sweep.find_first_not_of("0123456789", prefix.size()) != std::string::npos) {
+        std::fprintf(stderr, "zkpipe: --sweep expects synthesis-workers=1..N\n");
+        return 2;
+      }
+      bench_args.sweep_max = static_cast<unsigned>(std::stoul(sweep.substr(prefix.size())));
+      if (bench_args.sweep_max == 0 || bench_args.sweep_max > 256) {
+        std::fprintf(stderr, "zkpipe: --sweep N must be between 1 and 256\n");
+        return 2;
+      }
+    }
+    return zk::app::run_bench(bench_args);
+  }
   return 2;
 }

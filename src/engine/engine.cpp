@@ -570,6 +570,11 @@ void Engine::span(const std::string& worker, const char* stage, const Task& t, C
   trace_.push_back(std::move(sp));
 }
 
+std::vector<TraceSpan> Engine::trace_spans() {
+  std::lock_guard lock(trace_m_);
+  return trace_;
+}
+
 std::string Engine::chrome_trace_json() {
   std::vector<TraceSpan> spans;
   {

@@ -105,6 +105,8 @@ class Engine {
   std::string prometheus_text();
   /// The recorded spans (config.trace) as Chrome trace-event JSON, one track per worker.
   std::string chrome_trace_json();
+  /// The recorded spans themselves (start times from the engine's construction).
+  std::vector<TraceSpan> trace_spans();
   /// The budget and ledger, shared with a ParamsCache so parameters compete for the same bytes.
   MemoryBudget& budget() { return budget_; }
   BufferLedger& ledger() { return ledger_; }

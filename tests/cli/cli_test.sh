@@ -37,8 +37,13 @@ done
 "$Z" setup --constraints 10 --curve nope --out "$D" 2> /dev/null
 [ $? -eq 2 ] || fail "unknown curve must exit 2"
 # The engine in-process: real proofs through the pipeline, a trace that parses as JSON.
-"$Z" bench --constraints 500 --jobs 2 --partitions 2 --synthesis-workers 2 --json --trace "$D/trace.json" > "$D/bench.json" \
-  || fail "bench"
+"$Z" bench --constraints 500 --jobs 2 --partitions 2 --synthesis-workers 2 --json --trace "$D/trace.json" \
+  --plot "$D/plot.svg" > "$D/bench.json" || fail "bench"
+python3 -c "import sys, xml.dom.minidom as m; m.parse(sys.argv[1])" "$D/plot.svg" || fail "plot is not valid SVG"
+"$Z" bench --constraints 300 --jobs 1 --partitions 2 --sweep synthesis-workers=1..2 --json > "$D/sweep.json" || fail "sweep"
+grep -q '"synthesis_workers":2' "$D/sweep.json" || fail "sweep table"
+"$Z" bench --sweep workers=3 2> /dev/null
+[ $? -eq 2 ] || fail "bad --sweep must exit 2"
 grep -q '"ok":true' "$D/bench.json" || fail "bench reports failure"
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert any(e.get('name')=='prove_start' for e in d['traceEvents'])" \
   "$D/trace.json" || fail "trace is not valid Chrome trace JSON"
