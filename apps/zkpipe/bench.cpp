@@ -261,6 +261,11 @@ int bench(const BenchArgs& a) {
     hw[engine::buffer_class_name(static_cast<engine::BufferClass>(c))] = r.status.ledger.high_water.bytes[c];
   }
   auto js = [](const Stats& s) { return Json{{"mean", s.mean}, {"p50", s.p50}, {"p95", s.p95}}; };
+  engine::JobRequest probe;
+  probe.circuit = "synthetic";
+  probe.shape = (*wl)->shape();
+  probe.input = engine::SyntheticWorkload<E>::seed_input(1);
+  const auto ws = (*wl)->working_set(probe);
   if (a.json) {
     Json j{{"ok", r.ok},
            {"curve", a.curve},
@@ -283,7 +288,10 @@ int bench(const BenchArgs& a) {
              {"prove_finish", js(r.fin)}}},
            {"rss", {{"idle", r.idle_rss}, {"peak", r.peak_rss}}},
            {"budget_high_water", r.status.budget_high_water},
-           {"ledger_high_water", hw}};
+           {"ledger_high_water", hw},
+           {"params_bytes", (*wl)->key_bytes()}};
+    if (ws.ok())
+      j["working_set"] = {{"abc", ws->abc}, {"aux", ws->aux}, {"density", ws->density}, {"pending", ws->pending}};
     std::printf("%s\n", j.dump().c_str());
   } else {
     std::printf("%zu partitions of %zu constraints (%s) in %.2f s: %.3f s/partition (bound %.3f, %.0f %%)\n", r.parts,

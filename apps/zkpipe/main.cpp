@@ -7,6 +7,7 @@
 
 #include "bench.hpp"
 #include "commands.hpp"
+#include "plan.hpp"
 #include "selftest.hpp"
 
 int main(int argc, char** argv) {
@@ -76,6 +77,22 @@ int main(int argc, char** argv) {
   bench->add_option("--sweep", sweep, "synthesis-workers=1..N: run each worker count and print the table");
   bench->add_flag("--json", bench_args.json, "machine-readable output");
 
+  zk::app::PlanArgs plan_args;
+  auto* plan = app.add_subcommand(
+      "plan", "predict s/proof and peak memory of the pipeline for a machine, and recommend settings");
+  plan->add_option("--profile", plan_args.profile, "stage profile from `zkpipe bench --json`");
+  plan->add_option("--reference", plan_args.reference, "built-in profile: porep-32g (the reference daemon's workload)");
+  plan->add_option("--memory-gib", plan_args.memory_gib, "memory of the machine in GiB")->required();
+  plan->add_option("--devices", plan_args.devices, "provers (GPUs; 1 for the CPU)")->capture_default_str();
+  plan->add_option("--synthesis-workers", plan_args.synthesis_workers, "simulate this one setting (default: sweep)");
+  plan->add_option("--max-workers", plan_args.max_workers, "sweep synthesis workers 1..N")->capture_default_str();
+  plan->add_option("--prover-workers-per-device", plan_args.prover_workers_per_device, "with --synthesis-workers")
+      ->capture_default_str();
+  plan->add_option("--channel", plan_args.channel_capacity, "synthesized partitions that may wait")
+      ->capture_default_str();
+  plan->add_option("--proofs", plan_args.proofs, "proofs simulated")->capture_default_str();
+  plan->add_flag("--json", plan_args.json, "machine-readable output");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -91,6 +108,7 @@ int main(int argc, char** argv) {
   if (*prove) return zk::app::run_prove(prove_args);
   if (*verify) return zk::app::run_verify(verify_args);
   if (*inspect) return zk::app::run_inspect(inspect_path, inspect_json);
+  if (*plan) return zk::app::run_plan(plan_args);
   if (*bench) {
     if (!sweep.empty()) {
       const std::string prefix = "synthesis-workers=1..";

@@ -68,6 +68,20 @@ Result<std::shared_ptr<const groth16::ProvingKey<E>>> SyntheticWorkload<E>::prov
   return std::static_pointer_cast<const groth16::ProvingKey<E>>(*obj);
 }
 
+namespace {
+template <class E>
+std::uint64_t held_bytes(const groth16::ProvingKey<E>& pk) {
+  return (pk.h.size() + pk.l.size() + pk.a.size() + pk.b_g1.size() + pk.vk.ic.size()) * sizeof(typename E::G1Affine) +
+         pk.b_g2.size() * sizeof(typename E::G2Affine) + 4096;
+}
+}  // namespace
+
+template <class E>
+std::uint64_t SyntheticWorkload<E>::key_bytes() const {
+  auto pk = proving_key();
+  return pk.ok() ? held_bytes(**pk) : 0;
+}
+
 template <class E>
 Result<std::uint64_t> SyntheticWorkload<E>::params_file_bytes(const std::string& path) {
   // In memory a key holds about as many bytes as its file (affine points: 104 B per G1 point in

@@ -31,6 +31,8 @@ class SyntheticWorkload : public Workload {
   Result<std::unique_ptr<Pending>> prove_start(std::unique_ptr<Synthesized> s) override;
   Result<std::vector<std::uint8_t>> prove_finish(std::unique_ptr<Pending> p) override;
 
+  /// Bytes the proving key holds in memory.
+  std::uint64_t key_bytes() const;
   /// The key (loaded through the cache in the cache-backed mode).
   Result<std::shared_ptr<const groth16::ProvingKey<E>>> proving_key() const;
   std::string shape() const { return "n=" + std::to_string(n_); }

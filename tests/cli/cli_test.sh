@@ -47,4 +47,10 @@ grep -q '"synthesis_workers":2' "$D/sweep.json" || fail "sweep table"
 grep -q '"ok":true' "$D/bench.json" || fail "bench reports failure"
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert any(e.get('name')=='prove_start' for e in d['traceEvents'])" \
   "$D/trace.json" || fail "trace is not valid Chrome trace JSON"
+# The planner: the reference profile, and a profile written by bench.
+"$Z" plan --reference porep-32g --memory-gib 256 | grep -q "recommended" || fail "plan reference"
+"$Z" bench --constraints 300 --jobs 2 --partitions 2 --json > "$D/profile.json" || fail "bench profile"
+"$Z" plan --profile "$D/profile.json" --memory-gib 8 --synthesis-workers 1 --json | grep -q '"s_per_proof"' || fail "plan profile"
+"$Z" plan --memory-gib 8 2> /dev/null
+[ $? -eq 2 ] || fail "plan without a profile must exit 2"
 echo "cli ok"

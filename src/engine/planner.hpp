@@ -1,0 +1,71 @@
+#pragma once
+
+// `zkpipe plan`: a discrete-event model of the engine's pipeline with the same rules (priority
+// order, whole working set reserved before synthesis, bounded channel holding reservations, abc
+// released after prove_start, the rest after prove_finish), driven by a profile of stage times and
+// buffer sizes. It predicts s/proof and peak memory for a machine and a worker configuration and
+// sweeps configurations to recommend one (docs/engine.md, "Planner").
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/status.hpp"
+
+namespace zk::engine {
+
+struct WorkloadProfile {
+  std::string name;
+  std::size_t partitions_per_proof = 1;
+  double synthesis_s = 1;          // per partition, one worker (as measured under the expected load)
+  double prove_cpu_s = 0;          // prove_start's CPU preparation (overlaps other workers' device time)
+  double prove_device_s = 1;       // prove_start's exclusive device time
+  double finish_s = 0;             // prove_finish
+  std::uint64_t bytes_synth = 0;   // reserved per partition from synthesis to the end of prove_start
+  std::uint64_t bytes_after = 0;   // still held after prove_start, until prove_finish
+  std::uint64_t params_bytes = 0;  // resident proving keys
+  std::uint64_t idle_bytes = 0;    // the process without partitions or keys
+  // CPU contention among syntheses (processor sharing): with n running, each progresses at
+  // min(1, cores / (n x synthesis_threads)) of its solo speed. cores = 0 turns it off.
+  double cores = 0;
+  double synthesis_threads = 1;
+
+  /// The reference daemon's 32 GiB PoRep (cuzk-reference.md section 7).
+  static WorkloadProfile porep_32g_reference();
+  /// A profile from `zkpipe bench --json` output.
+  static Result<WorkloadProfile> from_bench_json(const std::string& text);
+};
+
+struct PlanConfig {
+  std::uint64_t memory_bytes = 0;  // RAM available to the process
+  double budget_fraction = 0.9;    // of what is left after idle and params
+  unsigned devices = 1;
+  unsigned synthesis_workers = 1;
+  unsigned prover_workers_per_device = 1;
+  unsigned finalizer_workers = 1;
+  std::size_t channel_capacity = 1;
+  std::size_t proofs = 20;  // simulated; steady state from the second half
+};
+
+struct PlanResult {
+  bool feasible = true;  // false: one partition does not fit the budget
+  std::string why;
+  double s_per_proof = 0;
+  double makespan_s = 0;
+  std::uint64_t peak_bytes = 0;     // idle + params + peak reserved
+  std::uint64_t peak_reserved = 0;  // the budget's high-water mark (compare with the engine's)
+  double device_busy = 0;           // fraction of the makespan the devices compute
+};
+
+PlanResult simulate(const WorkloadProfile& p, const PlanConfig& c);
+
+/// Sweeps synthesis workers 1..max_workers and prover workers per device 1..2; returns one result
+/// per configuration (in that order) and the index of the recommended one: the lowest s/proof
+/// whose peak fits the memory, ties broken by lower memory.
+struct SweepRow {
+  unsigned synthesis_workers, prover_workers_per_device;
+  PlanResult result;
+};
+std::vector<SweepRow> sweep(const WorkloadProfile& p, PlanConfig base, unsigned max_workers, std::size_t* recommended);
+
+}  // namespace zk::engine

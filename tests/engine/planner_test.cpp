@@ -1,0 +1,94 @@
+// The planner's discrete-event model: throughput bounds, the budget rule, the reference
+// workload's RAM tiers (cuzk-reference.md section 7), and profile parsing.
+
+#include <gtest/gtest.h>
+
+#include "engine/planner.hpp"
+
+namespace zk::engine {
+namespace {
+
+constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
+
+WorkloadProfile simple() {
+  WorkloadProfile p;
+  p.partitions_per_proof = 4;
+  p.synthesis_s = 10;
+  p.prove_device_s = 1;
+  p.finish_s = 0.5;
+  p.bytes_synth = 10 * kGiB;
+  p.bytes_after = 2 * kGiB;
+  p.params_bytes = 5 * kGiB;
+  p.idle_bytes = 1 * kGiB;
+  return p;
+}
+
+TEST(Planner, SteadyStateMatchesTheStageBound) {
+  const auto p = simple();
+  for (unsigned w : {1u, 2u, 5u, 20u}) {
+    PlanConfig c{.memory_bytes = 1000 * kGiB, .synthesis_workers = w, .channel_capacity = 4, .proofs = 40};
+    const auto r = simulate(p, c);
+    ASSERT_TRUE(r.feasible);
+    const double bound = std::max(p.synthesis_s / w, p.prove_device_s) * static_cast<double>(p.partitions_per_proof);
+    EXPECT_NEAR(r.s_per_proof, bound, bound * 0.05) << w;
+  }
+}
+
+TEST(Planner, ReservationsNeverExceedTheBudget) {
+  const auto p = simple();
+  for (double mem : {20.0, 35.0, 60.0}) {
+    PlanConfig c{.memory_bytes = static_cast<std::uint64_t>(mem * kGiB),
+                 .budget_fraction = 1.0,
+                 .synthesis_workers = 16,
+                 .channel_capacity = 8,
+                 .proofs = 10};
+    const auto r = simulate(p, c);
+    ASSERT_TRUE(r.feasible);
+    EXPECT_LE(r.peak_bytes, c.memory_bytes) << mem;
+  }
+  PlanConfig tiny{.memory_bytes = 12 * kGiB};
+  EXPECT_FALSE(simulate(p, tiny).feasible);
+}
+
+TEST(Planner, ReferenceProfileReproducesTheShapeOfTheRamTiers) {
+  // cuzk's user doc: 128 GiB -> 152 s/proof, 256 -> 53, 384 -> 43, 512+ -> 38 (pw 2/7/10/12).
+  const auto p = WorkloadProfile::porep_32g_reference();
+  std::vector<double> s;
+  std::vector<unsigned> workers;
+  for (double gib : {128.0, 256.0, 384.0, 512.0}) {
+    std::size_t best = 0;
+    PlanConfig c{.memory_bytes = static_cast<std::uint64_t>(gib * kGiB), .proofs = 20};
+    const auto rows = sweep(p, c, 16, &best);
+    ASSERT_LT(best, rows.size()) << gib;
+    s.push_back(rows[best].result.s_per_proof);
+    workers.push_back(rows[best].synthesis_workers);
+    EXPECT_LE(rows[best].result.peak_bytes, c.memory_bytes);
+  }
+  EXPECT_GT(s[0], 3 * s[1]);  // memory-starved: a few workers, several times slower
+  EXPECT_GT(s[1], s[2]);
+  EXPECT_NEAR(s[3], s[2], s[2] * 0.1);  // flat once CPU-bound
+  EXPECT_EQ(workers[0], 2u);            // the reference's tiers use pw 2 at 128 GiB ...
+  EXPECT_GE(workers[1], 6u);            // ... 7 at 256 GiB
+  EXPECT_LE(workers[1], 9u);
+  EXPECT_NEAR(s[0], 152, 152 * 0.25);
+  EXPECT_NEAR(s[1], 53, 53 * 0.25);
+}
+
+TEST(Planner, ProfilesFromBenchJson) {
+  const std::string good = R"({"curve":"bls12-381","constraints":100,"partitions_per_job":2,
+    "stages_ms":{"synthesis":{"mean":5},"prove_start":{"mean":50},"prove_finish":{"mean":10}},
+    "working_set":{"abc":300,"aux":100,"density":10,"pending":90},"params_bytes":1000,"rss":{"idle":5000}})";
+  auto p = WorkloadProfile::from_bench_json(good);
+  ASSERT_TRUE(p.ok()) << p.status().to_string();
+  EXPECT_EQ(p->bytes_synth, 500u);
+  EXPECT_EQ(p->bytes_after, 200u);
+  EXPECT_EQ(p->idle_bytes, 4000u);
+  EXPECT_DOUBLE_EQ(p->prove_device_s, 0.05);
+  auto bad = WorkloadProfile::from_bench_json(R"({"curve":"x"})");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("zkpipe bench --json"), std::string::npos);
+  EXPECT_FALSE(WorkloadProfile::from_bench_json("not json").ok());
+}
+
+}  // namespace
+}  // namespace zk::engine
