@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
+#include <tuple>
 
 namespace zk::engine {
 
@@ -89,7 +91,7 @@ Engine::Engine(EngineConfig config, std::map<std::string, std::shared_ptr<Worklo
       budget_(config.budget_bytes != 0 ? config.budget_bytes
                                        : static_cast<std::uint64_t>(static_cast<double>(available_memory_bytes()) *
                                                                     config.budget_fraction)) {
-  config_.synthesis_workers = std::max(1u, config_.synthesis_workers);
+  if (config_.synthesis_workers == 0) config_.synthesis_workers = std::max(1u, std::thread::hardware_concurrency() / 2);
   config_.prover_workers = std::max(1u, config_.prover_workers);
   config_.finalizer_workers = std::max(1u, config_.finalizer_workers);
   config_.channel_capacity = std::max<std::size_t>(1, config_.channel_capacity);
@@ -292,8 +294,23 @@ Status Engine::cancel(std::uint64_t id) {
   return {};
 }
 
+namespace {
+std::pair<std::uint64_t, std::uint64_t> rss_now_and_peak() {
+  std::ifstream in("/proc/self/status");
+  std::string key;
+  std::uint64_t rss = 0, hwm = 0, kb = 0;
+  while (in >> key) {
+    if (key == "VmRSS:" && (in >> kb)) rss = kb * 1024;
+    if (key == "VmHWM:" && (in >> kb)) hwm = kb * 1024;
+    std::getline(in, key);
+  }
+  return {rss, hwm};
+}
+}  // namespace
+
 EngineStatus Engine::status() {
   EngineStatus s;
+  std::tie(s.rss_bytes, s.rss_peak_bytes) = rss_now_and_peak();
   s.budget_total = budget_.total();
   s.budget_used = budget_.used();
   s.budget_high_water = budget_.high_water();
@@ -529,6 +546,9 @@ std::string Engine::prometheus_text() {
   line("zkpipe_budget_bytes{kind=\"total\"}", static_cast<double>(st.budget_total));
   line("zkpipe_budget_bytes{kind=\"used\"}", static_cast<double>(st.budget_used));
   line("zkpipe_budget_bytes{kind=\"high_water\"}", static_cast<double>(st.budget_high_water));
+  metric("zkpipe_rss_bytes", "gauge", "Resident set size of the process (now, and its high-water mark).");
+  line("zkpipe_rss_bytes{kind=\"now\"}", static_cast<double>(st.rss_bytes));
+  line("zkpipe_rss_bytes{kind=\"peak\"}", static_cast<double>(st.rss_peak_bytes));
   metric("zkpipe_buffer_bytes", "gauge", "Buffer ledger: live bytes and high-water mark per class.");
   for (std::size_t c = 0; c < kBufferClasses; ++c) {
     const std::string cls = buffer_class_name(static_cast<BufferClass>(c));

@@ -37,7 +37,7 @@ struct EngineConfig {
   /// Memory budget in bytes; 0: budget_fraction of the memory available to the process.
   std::uint64_t budget_bytes = 0;
   double budget_fraction = 0.75;
-  unsigned synthesis_workers = 1;
+  unsigned synthesis_workers = 0;  // 0: half the hardware threads (at least 1)
   unsigned prover_workers = 1;
   unsigned finalizer_workers = 1;
   /// Synthesized partitions that may wait for a prover (their memory stays reserved and counted).
@@ -75,6 +75,7 @@ struct JobResult {
 
 struct EngineStatus {
   std::uint64_t budget_total = 0, budget_used = 0, budget_high_water = 0;
+  std::uint64_t rss_bytes = 0, rss_peak_bytes = 0;  // /proc/self/status VmRSS and VmHWM
   LedgerSnapshot ledger;
   std::size_t jobs_active = 0, jobs_kept = 0, partitions_queued = 0;
   std::uint64_t jobs_submitted = 0, jobs_done = 0, jobs_failed = 0, jobs_cancelled = 0;

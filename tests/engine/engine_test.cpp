@@ -257,6 +257,21 @@ TEST(Engine, SubmitIsIdempotentByRequestIdAndWaitsTimeOut) {
   EXPECT_NE(big.status().message().find("whole memory budget"), std::string::npos);
 }
 
+TEST(Engine, FinishedJobsAreForgottenAfterTheirTimeToLive) {
+  auto w = std::make_shared<FakeWorkload>(FakeWorkload::Options{});
+  Engine e({.budget_bytes = 100000, .result_ttl = 20ms}, {{"fake", w}});
+  auto id = e.submit(fake_job(1, 0, "ttl"));
+  ASSERT_TRUE(e.await(*id, 10s).ok());
+  EXPECT_TRUE(e.await(*id, 1ms).ok());  // still kept
+  std::this_thread::sleep_for(50ms);
+  EXPECT_EQ(e.status().jobs_kept, 0u);  // status() forgets expired results
+  EXPECT_EQ(e.await(*id, 1ms).status().code(), StatusCode::kNotFound);
+  auto again = e.submit(fake_job(2, 0, "ttl"));  // the request id is free again
+  ASSERT_TRUE(again.ok());
+  EXPECT_NE(*again, *id);
+  EXPECT_GT(e.status().rss_bytes, 0u);
+}
+
 TEST(Engine, FiveHundredConcurrentTinyJobsAreEachAnsweredOnce) {
   FakeWorkload::Options o;
   o.synth = 0ms;
