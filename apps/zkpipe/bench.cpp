@@ -142,6 +142,7 @@ RunResult run_once(const BenchArgs& a, const std::shared_ptr<engine::SyntheticWo
                            .synthesis_workers = synth_workers,
                            .prover_workers = a.prover_workers,
                            .channel_capacity = a.channel_capacity,
+                           .self_verify = a.verify,
                            .trace = record};
   engine::Engine eng(cfg, {{"synthetic", wl}});
   out.idle_rss = rss_bytes();

@@ -18,6 +18,7 @@ struct BenchArgs {
   std::string trace;
   std::string plot;        // SVG timeline with the RSS curve and the budget line
   unsigned sweep_max = 0;  // > 0: run synthesis workers 1..sweep_max and print the table
+  bool verify = false;     // the engine verifies every proof before answering
   bool json = false;
 };
 

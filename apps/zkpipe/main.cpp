@@ -72,6 +72,8 @@ int main(int argc, char** argv) {
   bench->add_option("--budget-gib", bench_args.budget_gib, "memory budget in GiB (0: 75 % of available memory)")
       ->capture_default_str();
   bench->add_option("--trace", bench_args.trace, "write a Chrome trace (Perfetto) of every stage");
+  bench->add_flag("--verify", bench_args.verify,
+                  "the engine verifies every proof before answering (self-verification)");
   bench->add_option("--plot", bench_args.plot, "write an SVG timeline (stages per worker, RSS, budget)");
   std::string sweep;
   bench->add_option("--sweep", sweep, "synthesis-workers=1..N: run each worker count and print the table");

@@ -501,6 +501,23 @@ void Engine::finalizer_loop(std::string name) {
       drop_task(std::move(task), Stage::kFinalizing);
       continue;
     }
+    if (config_.self_verify) {
+      const auto v0 = Clock::now();
+      auto ok = job.workload->verify(job.req, task->partition, *proof);
+      task->t.verify_ms = ms_between(v0, Clock::now());
+      span(name, "self-verify", *task, v0, Clock::now());
+      if (!ok.ok() || !*ok) {
+        {
+          std::lock_guard lock(m_);
+          fail_job(job,
+                   "partition " + std::to_string(task->partition) + ", self-verification: " +
+                       (ok.ok() ? std::string("the proof does not verify") : ok.status().message()),
+                   JobState::kFailed);
+        }
+        drop_task(std::move(task), Stage::kFinalizing);
+        continue;
+      }
+    }
     complete_partition(std::move(task), std::move(*proof));
   }
 }

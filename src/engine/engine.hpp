@@ -44,6 +44,8 @@ struct EngineConfig {
   std::size_t channel_capacity = 1;
   /// Finished jobs are kept this long for await(), then forgotten.
   std::chrono::milliseconds result_ttl = std::chrono::minutes(10);
+  /// Verify every partition's proof before the job is answered (a failure fails the job).
+  bool self_verify = false;
   /// Record a span per stage and worker for chrome_trace_json() (Perfetto / chrome://tracing).
   bool trace = false;
 };
@@ -61,7 +63,7 @@ enum class JobState { kQueued, kRunning, kDone, kFailed, kCancelled };
 const char* job_state_name(JobState s);
 
 struct PartitionTimings {
-  double queue_ms = 0, synthesis_ms = 0, channel_ms = 0, prove_ms = 0, finalize_ms = 0;
+  double queue_ms = 0, synthesis_ms = 0, channel_ms = 0, prove_ms = 0, finalize_ms = 0, verify_ms = 0;
 };
 
 struct JobResult {

@@ -7,6 +7,7 @@
 #include "groth16/io.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
+#include "groth16/verifier.hpp"
 #include "r1cs/prover_cs.hpp"
 #include "r1cs/shape.hpp"
 
@@ -185,6 +186,26 @@ Result<std::vector<std::uint8_t>> SyntheticWorkload<E>::prove_finish(std::unique
   auto proof = groth16::prove_finish(*in->pk, std::move(in->pending));
   if (!proof.ok()) return proof.status();
   return groth16::write_proofs<E>(std::span(&*proof, 1));
+}
+
+template <class E>
+Result<bool> SyntheticWorkload<E>::verify(const JobRequest& job, std::size_t partition,
+                                          const std::vector<std::uint8_t>& proof) {
+  std::shared_ptr<const groth16::PreparedVerifyingKey<E>> pvk;
+  {
+    std::lock_guard lock(pvk_m_);
+    if (!pvk_) {
+      auto pk = proving_key();
+      if (!pk.ok()) return pk.status();
+      pvk_ = std::make_shared<const groth16::PreparedVerifyingKey<E>>(groth16::prepare_verifying_key((*pk)->vk));
+    }
+    pvk = std::static_pointer_cast<const groth16::PreparedVerifyingKey<E>>(pvk_);
+  }
+  auto proofs = groth16::read_proofs<E>(proof);
+  if (!proofs.ok()) return proofs.status();
+  auto inputs = public_inputs(job, partition);
+  if (!inputs.ok()) return inputs.status();
+  return groth16::verify(*pvk, (*proofs)[0], *inputs);
 }
 
 template <class E>

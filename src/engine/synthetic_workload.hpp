@@ -5,6 +5,7 @@
 // made at construction by the development setup (tests and benchmarks only) or handed in.
 
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "engine/params_cache.hpp"
@@ -30,6 +31,7 @@ class SyntheticWorkload : public Workload {
   Result<std::unique_ptr<Synthesized>> synthesize(const JobRequest& job, std::size_t partition) override;
   Result<std::unique_ptr<Pending>> prove_start(std::unique_ptr<Synthesized> s) override;
   Result<std::vector<std::uint8_t>> prove_finish(std::unique_ptr<Pending> p) override;
+  Result<bool> verify(const JobRequest& job, std::size_t partition, const std::vector<std::uint8_t>& proof) override;
 
   /// Bytes the proving key holds in memory.
   std::uint64_t key_bytes() const;
@@ -46,6 +48,8 @@ class SyntheticWorkload : public Workload {
   std::shared_ptr<const groth16::ProvingKey<E>> pk_;  // owned mode
   ParamsCache* cache_ = nullptr;                      // cache-backed mode
   std::string params_path_;
+  std::mutex pvk_m_;
+  std::shared_ptr<const void> pvk_;  // PreparedVerifyingKey<E>, made on first use
 };
 
 }  // namespace zk::engine

@@ -49,6 +49,11 @@ class Workload {
   virtual Result<std::unique_ptr<Pending>> prove_start(std::unique_ptr<Synthesized> s) = 0;
   /// The CPU half; returns the proof bytes of the partition.
   virtual Result<std::vector<std::uint8_t>> prove_finish(std::unique_ptr<Pending> p) = 0;
+  /// Checks a finished partition's proof (EngineConfig::self_verify). The default cannot verify.
+  virtual Result<bool> verify(const JobRequest& /*job*/, std::size_t /*partition*/,
+                              const std::vector<std::uint8_t>& /*proof*/) {
+    return Status::unavailable("this workload cannot verify its proofs");
+  }
 };
 
 }  // namespace zk::engine

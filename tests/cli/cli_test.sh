@@ -37,7 +37,7 @@ done
 "$Z" setup --constraints 10 --curve nope --out "$D" 2> /dev/null
 [ $? -eq 2 ] || fail "unknown curve must exit 2"
 # The engine in-process: real proofs through the pipeline, a trace that parses as JSON.
-"$Z" bench --constraints 500 --jobs 2 --partitions 2 --synthesis-workers 2 --json --trace "$D/trace.json" \
+"$Z" bench --constraints 500 --jobs 2 --partitions 2 --synthesis-workers 2 --verify --json --trace "$D/trace.json" \
   --plot "$D/plot.svg" > "$D/bench.json" || fail "bench"
 python3 -c "import sys, xml.dom.minidom as m; m.parse(sys.argv[1])" "$D/plot.svg" || fail "plot is not valid SVG"
 "$Z" bench --constraints 300 --jobs 1 --partitions 2 --sweep synthesis-workers=1..2 --json > "$D/sweep.json" || fail "sweep"

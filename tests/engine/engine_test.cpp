@@ -257,6 +257,24 @@ TEST(Engine, SubmitIsIdempotentByRequestIdAndWaitsTimeOut) {
   EXPECT_NE(big.status().message().find("whole memory budget"), std::string::npos);
 }
 
+// A workload whose proofs never verify: self-verification must fail the job, naming the partition.
+class BadProofWorkload : public FakeWorkload {
+ public:
+  BadProofWorkload() : FakeWorkload(Options{}) {}
+  Result<bool> verify(const JobRequest&, std::size_t k, const std::vector<std::uint8_t>&) override { return k != 1; }
+};
+
+TEST(Engine, SelfVerificationFailsAJobWithABadProof) {
+  auto w = std::make_shared<BadProofWorkload>();
+  Engine e({.budget_bytes = 100000, .self_verify = true}, {{"fake", w}});
+  auto id = e.submit(fake_job(3));
+  auto r = e.await(*id, 10s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->state, JobState::kFailed);
+  EXPECT_NE(r->error.find("partition 1, self-verification"), std::string::npos) << r->error;
+  expect_ledger_idle(e);
+}
+
 TEST(Engine, FinishedJobsAreForgottenAfterTheirTimeToLive) {
   auto w = std::make_shared<FakeWorkload>(FakeWorkload::Options{});
   Engine e({.budget_bytes = 100000, .result_ttl = 20ms}, {{"fake", w}});
