@@ -149,6 +149,11 @@ Word<F> add_many(CS& cs, std::span<const Word<F>> operands) {
     value += w.value();
     max += all_constant ? w.value() : 0xffffffffull;
   }
+  bool all_constant = true;
+  for (const auto& w : operands) {
+    for (const auto& b : w.bits) all_constant = all_constant && b.constant.has_value();
+  }
+  if (all_constant) return Word<F>::constant(static_cast<std::uint32_t>(value));  // free
   unsigned bits = 0;
   while (bits < 64 && (max >> bits) != 0) ++bits;
   bits = std::max(bits, 32u);
