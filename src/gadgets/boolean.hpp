@@ -131,6 +131,13 @@ Word<F> word_xor(CS& cs, const Word<F>& a, const Word<F>& b) {
   return w;
 }
 
+template <class F, class CS>
+Word<F> word_and(CS& cs, const Word<F>& a, const Word<F>& b) {
+  Word<F> w;
+  for (int i = 0; i < 32; ++i) w.bits[i] = bit_and(cs, a.bits[i], b.bits[i]);
+  return w;
+}
+
 /// sum of the operands mod 2^32: one constraint tying the sum to freshly allocated result bits
 /// (32 plus enough carry bits for the largest possible sum), each constrained boolean; constant
 /// operands cost nothing.
