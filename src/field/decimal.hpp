@@ -37,7 +37,7 @@ std::string to_decimal(const F& x) {
 /// Parses a canonical decimal (digits only, < the modulus).
 template <class F>
 Result<F> from_decimal(std::string_view s) {
-  if (s.empty() || s.size() > 100)
+  if (s.empty() || s.size() > 160)
     return Status::invalid_argument("not a decimal field element: \"" + std::string(s.substr(0, 100)) + "\"");
   Limbs<F::kLimbs + 1> v{};
   for (char ch : s) {

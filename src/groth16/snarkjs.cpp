@@ -1,0 +1,476 @@
+#include "groth16/snarkjs.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "field/decimal.hpp"
+#include "msm/pippenger.hpp"
+#include "ntt/quotient.hpp"
+
+namespace zk::groth16::snarkjs {
+namespace {
+
+class Cursor {
+ public:
+  Cursor(std::span<const std::uint8_t> b, std::string what) : b_(b), what_(std::move(what)) {}
+  std::size_t remaining() const { return b_.size() - off_; }
+  Status need(std::size_t n) const {
+    if (remaining() < n) {
+      return Status::invalid_argument(what_ + ": truncated at offset " + std::to_string(off_) + " (need " +
+                                      std::to_string(n) + " bytes, " + std::to_string(remaining()) + " left)");
+    }
+    return {};
+  }
+  Result<std::uint64_t> uint(std::size_t n) {
+    if (Status s = need(n); !s.ok()) return s;
+    std::uint64_t v = 0;
+    for (std::size_t i = n; i-- > 0;) v = (v << 8) | b_[off_ + i];
+    off_ += n;
+    return v;
+  }
+  Result<std::span<const std::uint8_t>> take(std::size_t n) {
+    if (Status s = need(n); !s.ok()) return s;
+    auto out = b_.subspan(off_, n);
+    off_ += n;
+    return out;
+  }
+
+ private:
+  std::span<const std::uint8_t> b_;
+  std::size_t off_ = 0;
+  std::string what_;
+};
+
+template <class F>
+typename F::Repr le_limbs(std::span<const std::uint8_t> b) {
+  typename F::Repr r{};
+  for (std::size_t i = 0; i < b.size() && i < 8 * F::kLimbs; ++i) r[i / 8] |= std::uint64_t{b[i]} << (8 * (i % 8));
+  return r;
+}
+
+/// A Montgomery-form LE coordinate (must be < q).
+template <class F>
+Result<F> mont_coordinate(std::span<const std::uint8_t> b) {
+  const auto r = le_limbs<F>(b);
+  if (field::cmp_limbs(r, F::Params::kModulus) >= 0) return Status::out_of_range("coordinate is not below the modulus");
+  return F::from_mont(r);
+}
+
+template <class E>
+struct Curve;
+template <>
+struct Curve<Bls12_381> {
+  using Fq = curve::bls12_381::Fq;
+  using Fq2 = curve::bls12_381::Fq2;
+  static constexpr std::size_t kN8q = 48;
+};
+template <>
+struct Curve<Bn254> {
+  using Fq = curve::bn254::Fq;
+  using Fq2 = curve::bn254::Fq2;
+  static constexpr std::size_t kN8q = 32;
+};
+
+template <class E>
+Result<typename E::G1Affine> g1_at(std::span<const std::uint8_t> b) {
+  using Fq = typename Curve<E>::Fq;
+  constexpr std::size_t n = Curve<E>::kN8q;
+  bool zero = true;
+  for (auto x : b) zero = zero && x == 0;
+  if (zero) return E::G1Affine::identity();
+  auto x = mont_coordinate<Fq>(b.subspan(0, n));
+  auto y = mont_coordinate<Fq>(b.subspan(n, n));
+  if (!x.ok() || !y.ok()) return Status::out_of_range("G1 point: coordinate not below q");
+  const auto p = E::G1Affine::from_xy(*x, *y);
+  if (!p.is_on_curve()) return Status::invalid_argument("G1 point is not on the curve");
+  return p;
+}
+
+template <class E>
+Result<typename E::G2Affine> g2_at(std::span<const std::uint8_t> b) {
+  using Fq = typename Curve<E>::Fq;
+  using Fq2 = typename Curve<E>::Fq2;
+  constexpr std::size_t n = Curve<E>::kN8q;
+  bool zero = true;
+  for (auto x : b) zero = zero && x == 0;
+  if (zero) return E::G2Affine::identity();
+  Fq c[4];
+  for (int i = 0; i < 4; ++i) {
+    auto v = mont_coordinate<Fq>(b.subspan(static_cast<std::size_t>(i) * n, n));
+    if (!v.ok()) return Status::out_of_range("G2 point: coordinate not below q");
+    c[i] = *v;
+  }
+  const auto p = E::G2Affine::from_xy(Fq2{c[0], c[1]}, Fq2{c[2], c[3]});
+  if (!p.is_on_curve()) return Status::invalid_argument("G2 point is not on the curve");
+  return p;
+}
+
+template <class E, bool kG2>
+auto read_points(std::span<const std::uint8_t> sec, std::size_t count, const std::string& what)
+    -> Result<std::vector<std::conditional_t<kG2, typename E::G2Affine, typename E::G1Affine>>> {
+  constexpr std::size_t size = (kG2 ? 4 : 2) * Curve<E>::kN8q;
+  if (count > sec.size() / size || sec.size() != count * size) {
+    return Status::invalid_argument(what + ": section holds " + std::to_string(sec.size()) + " bytes, expected " +
+                                    std::to_string(count) + " points of " + std::to_string(size) + " bytes");
+  }
+  std::vector<std::conditional_t<kG2, typename E::G2Affine, typename E::G1Affine>> out;
+  out.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    auto p = [&] {
+      if constexpr (kG2) {
+        return g2_at<E>(sec.subspan(i * size, size));
+      } else {
+        return g1_at<E>(sec.subspan(i * size, size));
+      }
+    }();
+    if (!p.ok()) return Status::invalid_argument(what + "[" + std::to_string(i) + "]: " + p.status().message());
+    out.push_back(*p);
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<Container> parse_container(std::span<const std::uint8_t> bytes, std::string_view magic) {
+  Cursor c(bytes, std::string(magic) + " file");
+  auto m = c.take(4);
+  if (!m.ok()) return m.status();
+  Container out;
+  out.magic.assign(m->begin(), m->end());
+  if (out.magic != magic)
+    return Status::invalid_argument("not a ." + std::string(magic) + " file (magic \"" + out.magic + "\")");
+  auto version = c.uint(4);
+  auto n = c.uint(4);
+  if (!version.ok() || !n.ok()) return Status::invalid_argument("truncated ." + std::string(magic) + " header");
+  out.version = static_cast<std::uint32_t>(*version);
+  for (std::uint64_t i = 0; i < *n; ++i) {
+    auto type = c.uint(4);
+    auto size = c.uint(8);
+    if (!type.ok() || !size.ok()) return Status::invalid_argument("truncated section table in ." + std::string(magic));
+    if (*size > c.remaining()) {
+      return Status::invalid_argument("section " + std::to_string(*type) + " claims " + std::to_string(*size) +
+                                      " bytes but only " + std::to_string(c.remaining()) + " remain");
+    }
+    auto payload = c.take(static_cast<std::size_t>(*size));
+    if (!out.sections.emplace(static_cast<std::uint32_t>(*type), *payload).second) {
+      return Status::invalid_argument("section " + std::to_string(*type) + " appears twice");
+    }
+  }
+  return out;
+}
+
+Result<std::string> detect_curve(std::span<const std::uint8_t> bytes) {
+  if (bytes.size() < 4) return Status::invalid_argument("file too short");
+  const std::string magic(bytes.begin(), bytes.begin() + 4);
+  auto c = parse_container(bytes, magic);
+  if (!c.ok()) return c.status();
+  const std::uint32_t sec = magic == "zkey" ? 2 : 1;
+  auto it = c->sections.find(sec);
+  if (it == c->sections.end()) return Status::invalid_argument("missing header section");
+  Cursor h(it->second, "header");
+  if (magic == "zkey") {
+    if (auto proto = c->sections.find(1);
+        proto == c->sections.end() || proto->second.size() < 4 || proto->second[0] != 1) {
+      return Status::invalid_argument("not a Groth16 zkey (protocol section missing or not 1)");
+    }
+  }
+  auto n8 = h.uint(4);
+  if (!n8.ok()) return n8.status();
+  if (*n8 == 48) return std::string("bls12381");
+  if (*n8 == 32) {
+    // BN254's q and r are both 32 bytes; BLS12-381's r is 32 bytes too, so look at the prime.
+    auto prime = h.take(32);
+    if (!prime.ok()) return prime.status();
+    const auto bn_r = le_limbs<Bn254::Fr>(*prime);
+    if (bn_r == Bn254::Fr::Params::kModulus ||
+        le_limbs<curve::bn254::Fq>(*prime) == curve::bn254::Fq::Params::kModulus) {
+      return std::string("bn128");
+    }
+    if (bn_r == Bls12_381::Fr::Params::kModulus) return std::string("bls12381");
+  }
+  return Status::invalid_argument("unsupported prime (n8 = " + std::to_string(*n8) + ")");
+}
+
+template <class E>
+Result<Zkey<E>> read_zkey(std::span<const std::uint8_t> bytes) {
+  using Fr = typename E::Fr;
+  auto c = parse_container(bytes, "zkey");
+  if (!c.ok()) return c.status();
+  for (std::uint32_t s = 1; s <= 9; ++s) {
+    if (!c->sections.count(s)) return Status::invalid_argument("zkey: section " + std::to_string(s) + " is missing");
+  }
+  if (c->sections[1].size() < 4 || c->sections[1][0] != 1)
+    return Status::invalid_argument("zkey: not Groth16 (protocol != 1)");
+  Zkey<E> zk;
+  Cursor h(c->sections[2], "zkey header");
+  auto n8q = h.uint(4);
+  if (!n8q.ok()) return n8q.status();
+  if (*n8q != Curve<E>::kN8q)
+    return Status::invalid_argument("zkey: base field size " + std::to_string(*n8q) + " does not match " + E::kName);
+  auto q = h.take(*n8q);
+  auto n8r = h.uint(4);
+  if (!q.ok() || !n8r.ok() || *n8r != 32) return Status::invalid_argument("zkey: bad scalar field size");
+  auto r = h.take(32);
+  if (!r.ok() || le_limbs<Fr>(*r) != Fr::Params::kModulus)
+    return Status::invalid_argument(std::string("zkey: scalar field is not ") + E::kName + "'s");
+  auto nv = h.uint(4), np = h.uint(4), ds = h.uint(4);
+  if (!nv.ok() || !np.ok() || !ds.ok()) return Status::invalid_argument("zkey: truncated header");
+  zk.n_vars = static_cast<std::uint32_t>(*nv);
+  zk.n_public = static_cast<std::uint32_t>(*np);
+  zk.domain_size = static_cast<std::uint32_t>(*ds);
+  if (zk.n_public + 1 > zk.n_vars || zk.domain_size == 0 || (zk.domain_size & (zk.domain_size - 1)) != 0) {
+    return Status::invalid_argument("zkey: inconsistent counts (nVars " + std::to_string(zk.n_vars) + ", nPublic " +
+                                    std::to_string(zk.n_public) + ", domain " + std::to_string(zk.domain_size) + ")");
+  }
+  const std::size_t g1 = 2 * Curve<E>::kN8q, g2 = 4 * Curve<E>::kN8q;
+  auto take_g1 = [&](typename E::G1Affine& out) -> Status {
+    auto b = h.take(g1);
+    if (!b.ok()) return b.status();
+    auto p = g1_at<E>(*b);
+    if (!p.ok()) return p.status();
+    out = *p;
+    return {};
+  };
+  auto take_g2 = [&](typename E::G2Affine& out) -> Status {
+    auto b = h.take(g2);
+    if (!b.ok()) return b.status();
+    auto p = g2_at<E>(*b);
+    if (!p.ok()) return p.status();
+    out = *p;
+    return {};
+  };
+  for (Status s : {take_g1(zk.vk.alpha_g1), take_g1(zk.vk.beta_g1), take_g2(zk.vk.beta_g2), take_g2(zk.vk.gamma_g2),
+                   take_g1(zk.vk.delta_g1), take_g2(zk.vk.delta_g2)}) {
+    if (!s.ok()) return Status::invalid_argument("zkey header: " + s.message());
+  }
+  auto ic = read_points<E, false>(c->sections[3], zk.n_public + 1, "zkey IC");
+  if (!ic.ok()) return ic.status();
+  zk.vk.ic = std::move(*ic);
+  {
+    Cursor cs(c->sections[4], "zkey coefficients");
+    auto n = cs.uint(4);
+    if (!n.ok()) return n.status();
+    if (*n > cs.remaining() / (12 + 32)) return Status::invalid_argument("zkey: coefficient count exceeds the section");
+    const Fr r_inv = Fr::from_mont(typename Fr::Repr{1});  // the value R^-1: stored values are c R^2
+    for (std::uint64_t i = 0; i < *n; ++i) {
+      auto m = cs.uint(4), k = cs.uint(4), sig = cs.uint(4);
+      auto v = cs.take(32);
+      if (!v.ok()) return v.status();
+      const auto raw = le_limbs<Fr>(*v);
+      if (*m > 1 || *k >= zk.domain_size || *sig >= zk.n_vars || field::cmp_limbs(raw, Fr::Params::kModulus) >= 0) {
+        return Status::invalid_argument("zkey: coefficient " + std::to_string(i) + " is out of range");
+      }
+      zk.coefs.push_back({static_cast<std::uint32_t>(*m), static_cast<std::uint32_t>(*k),
+                          static_cast<std::uint32_t>(*sig), Fr::from_mont(raw) * r_inv});
+    }
+  }
+  auto a = read_points<E, false>(c->sections[5], zk.n_vars, "zkey A");
+  auto b1 = read_points<E, false>(c->sections[6], zk.n_vars, "zkey B1");
+  auto b2 = read_points<E, true>(c->sections[7], zk.n_vars, "zkey B2");
+  auto cc = read_points<E, false>(c->sections[8], zk.n_vars - zk.n_public - 1, "zkey C");
+  auto hh = read_points<E, false>(c->sections[9], zk.domain_size, "zkey H");
+  for (const Status& s : {a.status(), b1.status(), b2.status(), cc.status(), hh.status()}) {
+    if (!s.ok()) return s;
+  }
+  zk.a = std::move(*a), zk.b1 = std::move(*b1), zk.b2 = std::move(*b2), zk.c = std::move(*cc), zk.h = std::move(*hh);
+  return zk;
+}
+
+template <class E>
+Result<std::vector<typename E::Fr>> read_wtns(std::span<const std::uint8_t> bytes) {
+  using Fr = typename E::Fr;
+  auto c = parse_container(bytes, "wtns");
+  if (!c.ok()) return c.status();
+  if (!c->sections.count(1) || !c->sections.count(2))
+    return Status::invalid_argument("wtns: sections 1 and 2 are required");
+  Cursor h(c->sections[1], "wtns header");
+  auto n8 = h.uint(4);
+  if (!n8.ok() || *n8 != 32) return Status::invalid_argument("wtns: field size must be 32 bytes");
+  auto prime = h.take(32);
+  if (!prime.ok() || le_limbs<Fr>(*prime) != Fr::Params::kModulus) {
+    return Status::invalid_argument(std::string("wtns: the witness is not over ") + E::kName + "'s scalar field");
+  }
+  auto n = h.uint(4);
+  if (!n.ok()) return n.status();
+  const auto& data = c->sections[2];
+  if (data.size() != *n * 32)
+    return Status::invalid_argument("wtns: section 2 does not hold " + std::to_string(*n) + " values");
+  std::vector<Fr> w;
+  w.reserve(*n);
+  for (std::uint64_t i = 0; i < *n; ++i) {
+    auto x = Fr::from_bytes(data.subspan(i * 32, 32), field::Endian::kLittle);
+    if (!x.ok()) return Status::invalid_argument("wtns: value " + std::to_string(i) + " is not canonical");
+    w.push_back(*x);
+  }
+  return w;
+}
+
+template <class E>
+Result<Proof<E>> prove(const Zkey<E>& zk, std::span<const typename E::Fr> w, const typename E::Fr& r,
+                       const typename E::Fr& s) {
+  using Fr = typename E::Fr;
+  using G1C = typename E::G1Config;
+  using G2C = typename E::G2Config;
+  if (w.size() != zk.n_vars) {
+    return Status::invalid_argument("witness has " + std::to_string(w.size()) + " values but the zkey expects " +
+                                    std::to_string(zk.n_vars));
+  }
+  if (!w.empty() && !w[0].is_one()) return Status::invalid_argument("witness[0] must be 1");
+  const std::size_t n = zk.domain_size;
+  std::vector<Fr> a(n), b(n), c(n);
+  for (const auto& co : zk.coefs) (co.matrix == 0 ? a : b)[co.constraint] += co.value * w[co.signal];
+  for (std::size_t i = 0; i < n; ++i) c[i] = a[i] * b[i];
+  unsigned log_n = 0;
+  while ((std::size_t{1} << log_n) < n) ++log_n;
+  auto domain = ntt::Domain<Fr>::create(log_n, ntt::DomainConfig::snarkjs());
+  if (!domain.ok()) return domain.status();
+  if (Status st = ntt::compute_h_odd_coset(*domain, std::span<Fr>(a), std::span<Fr>(b), std::span<Fr>(c)); !st.ok())
+    return st;
+  auto msm1 = [](std::span<const typename E::G1Affine> bases, std::span<const Fr> k) {
+    return *msm::msm<G1C>(bases, k);
+  };
+  const auto sum_a = msm1(zk.a, w);
+  const auto sum_b1 = msm1(zk.b1, w);
+  const auto sum_b2 = *msm::msm<G2C>(std::span(zk.b2), w);
+  const auto sum_c = msm1(zk.c, w.subspan(zk.n_public + 1));
+  const auto sum_h = msm1(zk.h, a);
+  const auto& vk = zk.vk;
+  const auto delta1 = vk.delta_g1.to_jacobian();
+  const auto pa = vk.alpha_g1.to_jacobian() + sum_a + delta1 * r;
+  const auto pb = vk.beta_g2.to_jacobian() + sum_b2 + vk.delta_g2.to_jacobian() * s;
+  const auto b1 = vk.beta_g1.to_jacobian() + sum_b1 + delta1 * s;
+  const auto pc = sum_c + sum_h + pa * s + b1 * r - delta1 * (r * s);
+  return Proof<E>{pa.to_affine(), pb.to_affine(), pc.to_affine()};
+}
+
+template <>
+const char* curve_name<Bls12_381>() {
+  return "bls12381";
+}
+template <>
+const char* curve_name<Bn254>() {
+  return "bn128";
+}
+
+template <class E>
+std::string proof_to_json(const Proof<E>& p) {
+  using nlohmann::json;
+  auto d = [](const auto& x) { return field::to_decimal(x); };
+  // json::array explicitly: a braced pair of strings would become an object.
+  json j = json::object();
+  j["pi_a"] = json::array({d(p.a.x), d(p.a.y), "1"});
+  j["pi_b"] = json::array(
+      {json::array({d(p.b.x.c0), d(p.b.x.c1)}), json::array({d(p.b.y.c0), d(p.b.y.c1)}), json::array({"1", "0"})});
+  j["pi_c"] = json::array({d(p.c.x), d(p.c.y), "1"});
+  j["protocol"] = "groth16";
+  j["curve"] = curve_name<E>();
+  return j.dump(1) + "\n";
+}
+
+template <class E>
+std::string public_to_json(std::span<const typename E::Fr> inputs) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& x : inputs) j.push_back(field::to_decimal(x));
+  return j.dump(1) + "\n";
+}
+
+namespace {
+template <class F>
+Result<F> dec(const nlohmann::json& v) {
+  if (!v.is_string()) return Status::invalid_argument("expected a decimal string");
+  return field::from_decimal<F>(v.get<std::string>());
+}
+template <class E>
+Result<typename E::G1Affine> g1_json(const nlohmann::json& v) {
+  using Fq = typename Curve<E>::Fq;
+  if (!v.is_array() || v.size() != 3) return Status::invalid_argument("G1 point must be [x, y, z]");
+  auto x = dec<Fq>(v[0]), y = dec<Fq>(v[1]), z = dec<Fq>(v[2]);
+  if (!x.ok() || !y.ok() || !z.ok()) return Status::invalid_argument("G1 point: bad coordinate");
+  if (z->is_zero()) return E::G1Affine::identity();
+  if (!z->is_one()) return Status::invalid_argument("G1 point: z must be 1 or 0");
+  const auto p = E::G1Affine::from_xy(*x, *y);
+  if (!p.is_on_curve()) return Status::invalid_argument("G1 point is not on the curve");
+  return p;
+}
+template <class E>
+Result<typename E::G2Affine> g2_json(const nlohmann::json& v) {
+  using Fq = typename Curve<E>::Fq;
+  using Fq2 = typename Curve<E>::Fq2;
+  if (!v.is_array() || v.size() != 3 || !v[0].is_array() || !v[1].is_array() || !v[2].is_array() || v[0].size() != 2 ||
+      v[1].size() != 2 || v[2].size() != 2) {
+    return Status::invalid_argument("G2 point must be [[x0,x1],[y0,y1],[z0,z1]]");
+  }
+  auto x0 = dec<Fq>(v[0][0]), x1 = dec<Fq>(v[0][1]), y0 = dec<Fq>(v[1][0]), y1 = dec<Fq>(v[1][1]),
+       z0 = dec<Fq>(v[2][0]), z1 = dec<Fq>(v[2][1]);
+  for (const Status& s : {x0.status(), x1.status(), y0.status(), y1.status(), z0.status(), z1.status()}) {
+    if (!s.ok()) return Status::invalid_argument("G2 point: bad coordinate");
+  }
+  if (z0->is_zero() && z1->is_zero()) return E::G2Affine::identity();
+  if (!z0->is_one() || !z1->is_zero()) return Status::invalid_argument("G2 point: z must be [1, 0]");
+  const auto p = E::G2Affine::from_xy(Fq2{*x0, *x1}, Fq2{*y0, *y1});
+  if (!p.is_on_curve()) return Status::invalid_argument("G2 point is not on the curve");
+  return p;
+}
+}  // namespace
+
+template <class E>
+Result<Proof<E>> proof_from_json(std::string_view text) {
+  const auto j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return Status::invalid_argument("proof.json: not a JSON object");
+  if (!j.contains("pi_a") || !j.contains("pi_b") || !j.contains("pi_c"))
+    return Status::invalid_argument("proof.json: pi_a, pi_b, pi_c required");
+  auto a = g1_json<E>(j["pi_a"]);
+  auto b = g2_json<E>(j["pi_b"]);
+  auto c = g1_json<E>(j["pi_c"]);
+  if (!a.ok()) return Status::invalid_argument("proof.json pi_a: " + a.status().message());
+  if (!b.ok()) return Status::invalid_argument("proof.json pi_b: " + b.status().message());
+  if (!c.ok()) return Status::invalid_argument("proof.json pi_c: " + c.status().message());
+  return Proof<E>{*a, *b, *c};
+}
+
+template <class E>
+Result<VerifyingKey<E>> verifying_key_from_json(std::string_view text) {
+  const auto j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return Status::invalid_argument("verification_key.json: not a JSON object");
+  try {
+    VerifyingKey<E> vk;
+    auto g1 = [&](const char* k, typename E::G1Affine& out) -> Status {
+      auto p = g1_json<E>(j.at(k));
+      if (!p.ok()) return Status::invalid_argument(std::string(k) + ": " + p.status().message());
+      out = *p;
+      return {};
+    };
+    auto g2 = [&](const char* k, typename E::G2Affine& out) -> Status {
+      auto p = g2_json<E>(j.at(k));
+      if (!p.ok()) return Status::invalid_argument(std::string(k) + ": " + p.status().message());
+      out = *p;
+      return {};
+    };
+    for (Status s : {g1("vk_alpha_1", vk.alpha_g1), g2("vk_beta_2", vk.beta_g2), g2("vk_gamma_2", vk.gamma_g2),
+                     g2("vk_delta_2", vk.delta_g2)}) {
+      if (!s.ok()) return s;
+    }
+    for (const auto& p : j.at("IC")) {
+      auto q = g1_json<E>(p);
+      if (!q.ok()) return Status::invalid_argument("IC: " + q.status().message());
+      vk.ic.push_back(*q);
+    }
+    if (vk.ic.empty()) return Status::invalid_argument("verification_key.json: IC is empty");
+    return vk;
+  } catch (const nlohmann::json::exception& e) {
+    return Status::invalid_argument(std::string("verification_key.json: ") + e.what());
+  }
+}
+
+#define ZK_INSTANTIATE_SNARKJS(E)                                                                         \
+  template Result<Zkey<E>> read_zkey<E>(std::span<const std::uint8_t>);                                   \
+  template Result<std::vector<E::Fr>> read_wtns<E>(std::span<const std::uint8_t>);                        \
+  template Result<Proof<E>> prove<E>(const Zkey<E>&, std::span<const E::Fr>, const E::Fr&, const E::Fr&); \
+  template std::string proof_to_json<E>(const Proof<E>&);                                                 \
+  template Result<Proof<E>> proof_from_json<E>(std::string_view);                                         \
+  template std::string public_to_json<E>(std::span<const E::Fr>);                                         \
+  template Result<VerifyingKey<E>> verifying_key_from_json<E>(std::string_view);
+ZK_INSTANTIATE_SNARKJS(Bls12_381)
+ZK_INSTANTIATE_SNARKJS(Bn254)
+#undef ZK_INSTANTIATE_SNARKJS
+
+}  // namespace zk::groth16::snarkjs

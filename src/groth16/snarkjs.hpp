@@ -1,0 +1,72 @@
+#pragma once
+
+// circom / snarkjs files (docs/formats.md section 4): the iden3 binary container, Groth16 .zkey
+// (protocol 1), .wtns witnesses, and the snarkjs JSON proof / public / verification key. Readers
+// check every count against the bytes present before allocating.
+//
+// Encodings: zkey points are affine, coordinates little-endian Montgomery (x R mod q with
+// R = 2^(8 n8q), the same R zkpipe's fields use), G2 as c0 || c1, the identity all zeros;
+// section-4 coefficients are c R^2 mod r; witnesses are canonical little-endian.
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.hpp"
+#include "groth16/keys.hpp"
+
+namespace zk::groth16::snarkjs {
+
+struct Container {
+  std::string magic;
+  std::uint32_t version = 0;
+  std::map<std::uint32_t, std::span<const std::uint8_t>> sections;  // a section type seen twice is an error
+};
+Result<Container> parse_container(std::span<const std::uint8_t> bytes, std::string_view magic);
+
+/// Which curve a zkey or wtns file is for (from its prime): "bn128" or "bls12381".
+Result<std::string> detect_curve(std::span<const std::uint8_t> bytes);
+
+template <class E>
+struct Zkey {
+  std::uint32_t n_vars = 0, n_public = 0, domain_size = 0;
+  VerifyingKey<E> vk;  // alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1, delta_g2, ic
+  struct Coef {
+    std::uint32_t matrix;  // 0 = A, 1 = B
+    std::uint32_t constraint;
+    std::uint32_t signal;
+    typename E::Fr value;
+  };
+  std::vector<Coef> coefs;
+  std::vector<typename E::G1Affine> a, b1, c, h;  // c: private signals n_public+1 .. n_vars-1
+  std::vector<typename E::G2Affine> b2;
+};
+
+template <class E>
+Result<Zkey<E>> read_zkey(std::span<const std::uint8_t> bytes);
+template <class E>
+Result<std::vector<typename E::Fr>> read_wtns(std::span<const std::uint8_t> bytes);
+
+/// The snarkjs prover: a, b from the coefficients, c = a b, H on the odd 2n-th roots (5^t roots),
+/// dense MSMs over A/B1/B2 (identity entries allowed), C over the private signals.
+template <class E>
+Result<Proof<E>> prove(const Zkey<E>& zk, std::span<const typename E::Fr> witness, const typename E::Fr& r,
+                       const typename E::Fr& s);
+
+/// snarkjs JSON.
+template <class E>
+std::string proof_to_json(const Proof<E>& p);
+template <class E>
+Result<Proof<E>> proof_from_json(std::string_view text);
+template <class E>
+std::string public_to_json(std::span<const typename E::Fr> inputs);
+template <class E>
+Result<VerifyingKey<E>> verifying_key_from_json(std::string_view text);
+/// "bn128" or "bls12381".
+template <class E>
+const char* curve_name();
+
+}  // namespace zk::groth16::snarkjs
