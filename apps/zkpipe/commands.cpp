@@ -14,6 +14,7 @@
 #include "groth16/prover.hpp"
 #include "groth16/public_inputs.hpp"
 #include "groth16/setup.hpp"
+#include "groth16/snarkjs.hpp"
 #include "groth16/verifier.hpp"
 #include "r1cs/prover_cs.hpp"
 #include "r1cs/shape.hpp"
@@ -281,7 +282,94 @@ int run_setup(const SetupArgs& a) {
   return a.curve == "bn254" ? setup<groth16::Bn254>(a) : setup<groth16::Bls12_381>(a);
 }
 
+template <class E>
+int prove_zkey(const ProveArgs& a, const std::vector<std::uint8_t>& zkey_bytes, const std::string& proof_path,
+               const std::string& public_path) {
+  const auto t0 = Clock::now();
+  auto zk = groth16::snarkjs::read_zkey<E>(zkey_bytes);
+  if (!zk.ok()) return fail(a.zkey + ": " + zk.status().message(), a.json);
+  auto wbytes = groth16::read_file(a.witness);
+  if (!wbytes.ok()) return fail(wbytes.status().message(), a.json);
+  auto w = groth16::snarkjs::read_wtns<E>(*wbytes);
+  if (!w.ok()) return fail(a.witness + ": " + w.status().message(), a.json);
+  const double load_ms = ms_since(t0);
+  std::random_device rd;
+  const auto t1 = Clock::now();
+  auto proof = groth16::snarkjs::prove<E>(*zk, *w, random_scalar<E>(rd), random_scalar<E>(rd));
+  if (!proof.ok()) return fail(proof.status().message(), a.json);
+  const double prove_ms = ms_since(t1);
+  const auto pj = groth16::snarkjs::proof_to_json<E>(*proof);
+  const auto pub = groth16::snarkjs::public_to_json<E>(std::span(*w).subspan(1, zk->n_public));
+  auto as_bytes = [](const std::string& t) {
+    return std::span(reinterpret_cast<const std::uint8_t*>(t.data()), t.size());
+  };
+  if (Status s = groth16::write_file(proof_path, as_bytes(pj)); !s.ok()) return fail(s.message(), a.json);
+  if (Status s = groth16::write_file(public_path, as_bytes(pub)); !s.ok()) return fail(s.message(), a.json);
+  if (a.json) {
+    std::printf("%s\n", Json{{"ok", true},
+                             {"curve", groth16::snarkjs::curve_name<E>()},
+                             {"proof", proof_path},
+                             {"public", public_path},
+                             {"ms", {{"load", load_ms}, {"prove", prove_ms}}}}
+                            .dump()
+                            .c_str());
+  } else {
+    std::printf("wrote %s and %s (%s, domain %u, %u signals, %u public): load %.1f ms, prove %.1f ms\n",
+                proof_path.c_str(), public_path.c_str(), groth16::snarkjs::curve_name<E>(), zk->domain_size, zk->n_vars,
+                zk->n_public, load_ms, prove_ms);
+  }
+  return 0;
+}
+
+int run_prove_zkey(ProveArgs a) {
+  if (!a.positional.empty()) {
+    if (a.positional.size() != 4) {
+      return fail("the positional form is: zkpipe prove circuit.zkey witness.wtns proof.json public.json", a.json);
+    }
+    a.zkey = a.positional[0], a.witness = a.positional[1], a.proof_json = a.positional[2],
+    a.public_json = a.positional[3];
+  }
+  if (a.zkey.empty() || a.witness.empty() || a.proof_json.empty() || a.public_json.empty()) {
+    return fail("snarkjs mode needs --zkey, --witness, --proof and --public", a.json);
+  }
+  auto bytes = groth16::read_file(a.zkey);
+  if (!bytes.ok()) return fail(bytes.status().message(), a.json);
+  auto curve = groth16::snarkjs::detect_curve(*bytes);
+  if (!curve.ok()) return fail(a.zkey + ": " + curve.status().message(), a.json);
+  return *curve == "bn128" ? prove_zkey<groth16::Bn254>(a, *bytes, a.proof_json, a.public_json)
+                           : prove_zkey<groth16::Bls12_381>(a, *bytes, a.proof_json, a.public_json);
+}
+
+template <class E>
+int verify_snarkjs(const VerifyArgs& a, const std::string& vk_text) {
+  using Fr = typename E::Fr;
+  auto vk = groth16::snarkjs::verifying_key_from_json<E>(vk_text);
+  if (!vk.ok()) return fail(a.vk + ": " + vk.status().message(), a.json);
+  auto pbytes = groth16::read_file(a.proof);
+  if (!pbytes.ok()) return fail(pbytes.status().message(), a.json);
+  auto proof = groth16::snarkjs::proof_from_json<E>(std::string(pbytes->begin(), pbytes->end()));
+  if (!proof.ok()) return fail(a.proof + ": " + proof.status().message(), a.json);
+  auto ubytes = groth16::read_file(a.public_inputs);
+  if (!ubytes.ok()) return fail(ubytes.status().message(), a.json);
+  auto pub = groth16::public_inputs_from_json<Fr>(std::string(ubytes->begin(), ubytes->end()));
+  if (!pub.ok() || pub->size() != 1) {
+    return fail(a.public_inputs + ": " + (pub.ok() ? std::string("expected one flat array") : pub.status().message()),
+                a.json);
+  }
+  auto ok = groth16::verify(groth16::prepare_verifying_key(*vk), *proof, (*pub)[0]);
+  if (!ok.ok()) return fail(ok.status().message(), a.json);
+  if (a.json) {
+    std::printf("%s\n", Json{{"ok", true}, {"valid", *ok}}.dump().c_str());
+  } else {
+    std::printf("%s\n", *ok ? "valid" : "INVALID");
+  }
+  return *ok ? 0 : 1;
+}
+
 int run_prove(const ProveArgs& a) {
+  if (!a.zkey.empty() || !a.positional.empty()) return run_prove_zkey(a);
+  if (a.params.empty() || a.out.empty())
+    return fail("prove needs --params, --constraints and --out (or --zkey/--witness)", a.json);
   if (Status s = check_curve(a.curve); !s.ok()) return fail(s.message(), a.json);
   if (Status s = check_synthetic(a.circuit, a.constraints, a.curve); !s.ok()) return fail(s.message(), a.json);
   if (a.partitions == 0 || a.partitions > 1024) return fail("--partitions must be between 1 and 1024", a.json);
@@ -290,6 +378,16 @@ int run_prove(const ProveArgs& a) {
 
 int run_verify(const VerifyArgs& a) {
   if (Status s = check_curve(a.curve); !s.ok()) return fail(s.message(), a.json);
+  // A snarkjs verification_key.json (JSON object) selects the snarkjs mode; its "curve" field says which.
+  if (auto vk = groth16::read_file(a.vk); vk.ok() && !vk->empty() && (*vk)[0] == '{') {
+    const std::string text(vk->begin(), vk->end());
+    const auto j = Json::parse(text, nullptr, false);
+    const std::string curve =
+        j.is_object() && j.contains("curve") && j["curve"].is_string() ? j["curve"].get<std::string>() : "";
+    if (curve == "bn128") return verify_snarkjs<groth16::Bn254>(a, text);
+    if (curve == "bls12381") return verify_snarkjs<groth16::Bls12_381>(a, text);
+    return fail(a.vk + ": a JSON verification key needs \"curve\": \"bn128\" or \"bls12381\"", a.json);
+  }
   return a.curve == "bn254" ? verify<groth16::Bn254>(a) : verify<groth16::Bls12_381>(a);
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace zk::app {
 
@@ -27,6 +28,10 @@ struct ProveArgs {
   std::size_t partitions = 1;
   std::string out;
   std::string public_out;
+  // snarkjs mode: --zkey and --witness (or rapidsnark's positional form), writing proof.json and
+  // public.json.
+  std::string zkey, witness, proof_json, public_json;
+  std::vector<std::string> positional;
   bool json = false;
 };
 int run_prove(const ProveArgs& a);

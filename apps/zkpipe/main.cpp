@@ -32,20 +32,27 @@ int main(int argc, char** argv) {
   zk::app::ProveArgs prove_args;
   auto* prove =
       app.add_subcommand("prove", "prove a built-in circuit with a .params file; prints the time of every stage");
-  prove->add_option("--params", prove_args.params, "parameter file from `zkpipe setup`")->required();
+  prove->add_option("--params", prove_args.params, "parameter file from `zkpipe setup`");
   prove->add_option("--circuit", prove_args.circuit, "circuit kind")->capture_default_str();
-  prove->add_option("--constraints", prove_args.constraints, "number of constraints (as at setup)")->required();
+  prove->add_option("--constraints", prove_args.constraints, "number of constraints (as at setup)");
   prove->add_option("--curve", prove_args.curve, "bls12-381 or bn254")->capture_default_str();
   prove->add_option("--seed", prove_args.seed, "witness seed; partition k uses seed + k")->capture_default_str();
   prove->add_option("--partitions", prove_args.partitions, "number of partitions (proofs concatenated)")
       ->capture_default_str();
-  prove->add_option("--out", prove_args.out, "proof file")->required();
+  prove->add_option("--out", prove_args.out, "proof file");
+  prove->add_option("--zkey", prove_args.zkey, "snarkjs Groth16 .zkey (with --witness)");
+  prove->add_option("--witness", prove_args.witness, "snarkjs/circom .wtns witness");
+  prove->add_option("--proof", prove_args.proof_json, "snarkjs mode: proof.json to write");
+  prove->add_option("--public", prove_args.public_json, "snarkjs mode: public.json to write");
+  prove->add_option("files", prove_args.positional,
+                    "rapidsnark form: circuit.zkey witness.wtns proof.json public.json");
   prove->add_option("--public-out", prove_args.public_out, "public inputs as JSON");
   prove->add_flag("--json", prove_args.json, "machine-readable output");
 
   zk::app::VerifyArgs verify_args;
   auto* verify = app.add_subcommand("verify", "verify proofs: exit 0 valid, 1 invalid, 2 malformed input");
-  verify->add_option("--vk", verify_args.vk, "verifying key (bellman layout)")->required();
+  verify->add_option("--vk", verify_args.vk, "verifying key: bellman layout, or snarkjs verification_key.json")
+      ->required();
   verify->add_option("--proof", verify_args.proof, "proof file (one proof per partition)")->required();
   verify->add_option("--public", verify_args.public_inputs, "public inputs JSON (an array per partition)")->required();
   verify->add_option("--curve", verify_args.curve, "bls12-381 or bn254")->capture_default_str();
