@@ -19,8 +19,9 @@ build: deps
 DEMO_N ?= 65533
 DEMO_DIR ?= build/demo
 
-# The demo: self-checks, then a development setup, a 2-partition proof and its verification for the
-# synthetic circuit with DEMO_N constraints (65533 + 3 input rows = a 2^16 domain; seconds on 2 cores).
+# The demo: self-checks; a development setup, a 2-partition proof and its verification for the
+# synthetic circuit with DEMO_N constraints (65533 + 3 input rows = a 2^16 domain); then 3 jobs of 2
+# partitions through the engine's pipeline with self-verification, a report and a timeline plot.
 demo: build
 	./build/$(PRESET)/apps/zkpipe/zkpipe selftest
 	./build/$(PRESET)/apps/zkpipe/zkpipe setup --circuit synthetic --constraints $(DEMO_N) --out $(DEMO_DIR)
@@ -29,6 +30,8 @@ demo: build
 	    --out $(DEMO_DIR)/proof.bin --public-out $(DEMO_DIR)/public.json
 	./build/$(PRESET)/apps/zkpipe/zkpipe verify --vk $(DEMO_DIR)/synthetic-bls12-381-n$(DEMO_N).vk \
 	    --proof $(DEMO_DIR)/proof.bin --public $(DEMO_DIR)/public.json
+	./build/$(PRESET)/apps/zkpipe/zkpipe bench --circuit synthetic --constraints $(DEMO_N) --jobs 3 --partitions 2 \
+	    --verify --plot $(DEMO_DIR)/timeline.svg
 
 test: deps
 	cmake --preset ci

@@ -1,0 +1,240 @@
+#include "circuits/sdr.hpp"
+
+#include <openssl/evp.h>
+#include <openssl/sha.h>
+
+#include <cstring>
+#include <string>
+
+namespace zk::circuits::sdr {
+namespace {
+
+Bytes32 sha256(const std::uint8_t* data, std::size_t n) {
+  Bytes32 out{};
+  SHA256(data, n, out.data());
+  return out;
+}
+
+/// ChaCha with 8 rounds (rand_chacha's ChaCha8Rng): a 32-byte key, a 64-bit block counter from 0 in
+/// words 12-13, a zero stream id in words 14-15; the keystream as little-endian 64-bit draws.
+class ChaCha8 {
+ public:
+  explicit ChaCha8(const std::array<std::uint8_t, 32>& key) {
+    static constexpr std::uint32_t kSigma[4] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};  // "expand 32-byte k"
+    for (int i = 0; i < 4; ++i) state_[i] = kSigma[i];
+    for (int i = 0; i < 8; ++i) {
+      state_[4 + i] = static_cast<std::uint32_t>(key[4 * i]) | static_cast<std::uint32_t>(key[4 * i + 1]) << 8 |
+                      static_cast<std::uint32_t>(key[4 * i + 2]) << 16 |
+                      static_cast<std::uint32_t>(key[4 * i + 3]) << 24;
+    }
+    state_[12] = state_[13] = state_[14] = state_[15] = 0;
+  }
+  std::uint64_t next_u64() {
+    if (pos_ >= 16) refill();
+    const std::uint64_t lo = block_[pos_], hi = block_[pos_ + 1];
+    pos_ += 2;
+    return lo | (hi << 32);
+  }
+
+ private:
+  static std::uint32_t rotl(std::uint32_t x, int n) { return (x << n) | (x >> (32 - n)); }
+  static void quarter(std::uint32_t* x, int a, int b, int c, int d) {
+    x[a] += x[b], x[d] = rotl(x[d] ^ x[a], 16);
+    x[c] += x[d], x[b] = rotl(x[b] ^ x[c], 12);
+    x[a] += x[b], x[d] = rotl(x[d] ^ x[a], 8);
+    x[c] += x[d], x[b] = rotl(x[b] ^ x[c], 7);
+  }
+  void refill() {
+    std::uint32_t x[16];
+    std::memcpy(x, state_, sizeof(x));
+    for (int r = 0; r < 4; ++r) {  // 8 rounds = 4 double rounds
+      quarter(x, 0, 4, 8, 12), quarter(x, 1, 5, 9, 13), quarter(x, 2, 6, 10, 14), quarter(x, 3, 7, 11, 15);
+      quarter(x, 0, 5, 10, 15), quarter(x, 1, 6, 11, 12), quarter(x, 2, 7, 8, 13), quarter(x, 3, 4, 9, 14);
+    }
+    for (int i = 0; i < 16; ++i) block_[i] = x[i] + state_[i];
+    if (++state_[12] == 0) ++state_[13];
+    pos_ = 0;
+  }
+  std::uint32_t state_[16];
+  std::uint32_t block_[16]{};
+  int pos_ = 16;
+};
+
+__extension__ typedef unsigned __int128 u128;  // __extension__: silences -Wpedantic
+
+unsigned bit_length(std::uint64_t x) { return x == 0 ? 0 : 64 - static_cast<unsigned>(__builtin_clzll(x)); }
+
+}  // namespace
+
+Bytes32 porep_id(std::uint64_t registered_proof) {
+  Bytes32 id{};
+  for (int i = 0; i < 8; ++i) id[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(registered_proof >> (8 * i));
+  return id;
+}
+
+Result<ParentGraph> ParentGraph::create(std::uint64_t nodes, const Bytes32& porep_id, bool legacy_v1_0) {
+  if (nodes < 2 || nodes > (std::uint64_t{1} << 40))
+    return Status::invalid_argument("SDR graph: node count out of range");
+  ParentGraph g;
+  g.nodes_ = nodes;
+  g.legacy_ = legacy_v1_0;
+  {
+    std::uint8_t buf[17 + 32];
+    std::memcpy(buf, "Filecoin_DRSample", 17);
+    std::memcpy(buf + 17, porep_id.data(), 32);
+    const auto h = sha256(buf, sizeof(buf));
+    std::memcpy(g.drg_seed_.data(), h.data(), 28);
+  }
+  {
+    std::uint8_t buf[16 + 32];
+    std::memcpy(buf, "Filecoin_Feistel", 16);
+    std::memcpy(buf + 16, porep_id.data(), 32);
+    const auto h = sha256(buf, sizeof(buf));
+    for (int k = 0; k < 4; ++k) {
+      std::uint64_t v = 0;
+      for (int b = 7; b >= 0; --b) v = (v << 8) | h[static_cast<std::size_t>(8 * k + b)];
+      g.feistel_keys_[static_cast<std::size_t>(k)] = v;
+    }
+  }
+  const std::uint64_t n = nodes * kExpansionDegree;
+  g.half_bits_ = 1;
+  while ((std::uint64_t{1} << (2 * g.half_bits_)) < n) ++g.half_bits_;
+  return g;
+}
+
+std::array<std::uint64_t, kBaseDegree> ParentGraph::base_parents(std::uint64_t i) const {
+  std::array<std::uint64_t, kBaseDegree> p{};
+  if (i < 2) return p;
+  std::array<std::uint8_t, 32> seed{};
+  std::memcpy(seed.data(), drg_seed_.data(), 28);
+  for (int b = 0; b < 4; ++b)
+    seed[static_cast<std::size_t>(28 + b)] = static_cast<std::uint8_t>(static_cast<std::uint32_t>(i) >> (8 * b));
+  ChaCha8 rng(seed);
+  constexpr std::uint64_t m = kBaseDegree - 1;  // 5 sampled parents
+  const std::uint64_t meta = i * m;
+  const unsigned n_buckets = bit_length(meta - 1);  // ceil(log2(meta))
+  std::array<std::uint64_t, m> draws{};
+  for (std::uint64_t k = 0; k < m; ++k) {
+    const std::uint64_t bucket = rng.next_u64() % n_buckets + 1;
+    const std::uint64_t hi = std::min<std::uint64_t>(meta, std::uint64_t{1} << bucket);
+    const std::uint64_t lo = std::max<std::uint64_t>(2, hi >> 1);
+    const std::uint64_t dist = lo + rng.next_u64() % (hi - lo + 1);
+    std::uint64_t parent = static_cast<std::uint32_t>((meta - dist) / m);
+    if (parent == i) parent = i - 1;
+    draws[k] = parent;
+  }
+  if (legacy_) {
+    for (std::uint64_t k = 0; k < m; ++k) p[k] = draws[k];
+    p[m] = i - 1;
+  } else {
+    p[0] = i - 1;
+    for (std::uint64_t k = 0; k < m; ++k) p[k + 1] = draws[k];
+  }
+  return p;
+}
+
+std::uint64_t ParentGraph::feistel_permute(std::uint64_t a) const {
+  const unsigned h = half_bits_;
+  const std::uint64_t right_mask = (std::uint64_t{1} << h) - 1, left_mask = right_mask << h;
+  auto round = [&](std::uint64_t r, std::uint64_t key) {
+    std::uint8_t in[16];
+    for (int b = 0; b < 8; ++b) in[b] = static_cast<std::uint8_t>(r >> (56 - 8 * b));
+    for (int b = 0; b < 8; ++b) in[8 + b] = static_cast<std::uint8_t>(key >> (56 - 8 * b));
+    std::uint8_t out[64];
+    unsigned int len = 0;
+    EVP_Digest(in, sizeof(in), out, &len, EVP_blake2b512(), nullptr);
+    std::uint64_t v = 0;
+    for (int b = 0; b < 8; ++b) v = (v << 8) | out[b];
+    return v & right_mask;
+  };
+  auto encode = [&](std::uint64_t x) {
+    std::uint64_t l = (x & left_mask) >> h, r = x & right_mask;
+    for (int k = 0; k < 3; ++k) {  // FEISTEL_ROUNDS = 3: keys 0..2
+      const std::uint64_t nl = r;
+      r = l ^ round(r, feistel_keys_[static_cast<std::size_t>(k)]);
+      l = nl;
+    }
+    return (l << h) | r;
+  };
+  const std::uint64_t n = nodes_ * kExpansionDegree;
+  std::uint64_t u = encode(a);
+  while (u >= n) u = encode(u);  // cycle walking back into [0, n)
+  return u;
+}
+
+std::array<std::uint64_t, kExpansionDegree> ParentGraph::expander_parents(std::uint64_t i) const {
+  std::array<std::uint64_t, kExpansionDegree> p{};
+  for (unsigned j = 0; j < kExpansionDegree; ++j) {
+    const std::uint64_t t = feistel_permute(i * kExpansionDegree + j);
+    p[j] = legacy_ ? static_cast<std::uint32_t>(t) / kExpansionDegree : t / kExpansionDegree;
+  }
+  return p;
+}
+
+Bytes32 label(const ParentGraph& g, const Bytes32& replica_id, std::uint32_t layer, std::uint64_t i,
+              const std::vector<Bytes32>& current, const std::vector<Bytes32>& previous) {
+  std::vector<std::uint8_t> m(64, 0);
+  std::memcpy(m.data(), replica_id.data(), 32);
+  for (int b = 0; b < 4; ++b) m[static_cast<std::size_t>(32 + b)] = static_cast<std::uint8_t>(layer >> (24 - 8 * b));
+  for (int b = 0; b < 8; ++b) m[static_cast<std::size_t>(36 + b)] = static_cast<std::uint8_t>(i >> (56 - 8 * b));
+  if (i > 0) {
+    std::vector<const Bytes32*> parents;
+    for (auto p : g.base_parents(i)) parents.push_back(&current[p]);
+    if (layer > 1) {
+      for (auto p : g.expander_parents(i)) parents.push_back(&previous[p]);
+    }
+    for (unsigned k = 0; k < kParentSlots; ++k) {
+      const Bytes32& p = *parents[k % parents.size()];
+      m.insert(m.end(), p.begin(), p.end());
+    }
+  }
+  Bytes32 out = sha256(m.data(), m.size());
+  out[31] &= 0x3f;
+  return out;
+}
+
+std::vector<std::vector<Bytes32>> label_layers(const ParentGraph& g, const Bytes32& replica_id, std::uint32_t layers) {
+  std::vector<std::vector<Bytes32>> out;
+  for (std::uint32_t l = 1; l <= layers; ++l) {
+    std::vector<Bytes32> cur(g.nodes());
+    static const std::vector<Bytes32> kNone;
+    const auto& prev = l > 1 ? out.back() : kNone;
+    for (std::uint64_t i = 0; i < g.nodes(); ++i) cur[i] = label(g, replica_id, l, i, cur, prev);
+    out.push_back(std::move(cur));
+  }
+  return out;
+}
+
+Bytes32 replica_id(const Bytes32& prover_id, std::uint64_t sector_id, const Bytes32& ticket, const Bytes32& comm_d,
+                   const Bytes32& porep_id) {
+  std::uint8_t buf[32 + 8 + 32 + 32 + 32];
+  std::memcpy(buf, prover_id.data(), 32);
+  for (int b = 0; b < 8; ++b) buf[32 + b] = static_cast<std::uint8_t>(sector_id >> (56 - 8 * b));
+  std::memcpy(buf + 40, ticket.data(), 32);
+  std::memcpy(buf + 72, comm_d.data(), 32);
+  std::memcpy(buf + 104, porep_id.data(), 32);
+  Bytes32 out = sha256(buf, sizeof(buf));
+  out[31] &= 0x3f;
+  return out;
+}
+
+std::vector<std::uint64_t> challenges(const Bytes32& replica_id, const Bytes32& seed, std::uint64_t nodes,
+                                      std::uint32_t partition, std::uint32_t cpp) {
+  std::vector<std::uint64_t> out;
+  for (std::uint32_t i = 0; i < cpp; ++i) {
+    const std::uint32_t j = cpp * partition + i;
+    std::uint8_t buf[68];
+    std::memcpy(buf, replica_id.data(), 32);
+    std::memcpy(buf + 32, seed.data(), 32);
+    for (int b = 0; b < 4; ++b) buf[64 + b] = static_cast<std::uint8_t>(j >> (8 * b));
+    const Bytes32 h = sha256(buf, sizeof(buf));
+    // (h as a 256-bit little-endian integer) mod (nodes - 1), by Horner from the top byte.
+    const u128 mod = nodes - 1;
+    u128 r = 0;
+    for (int b = 31; b >= 0; --b) r = ((r << 8) | h[static_cast<std::size_t>(b)]) % mod;
+    out.push_back(static_cast<std::uint64_t>(r) + 1);
+  }
+  return out;
+}
+
+}  // namespace zk::circuits::sdr

@@ -1,0 +1,65 @@
+#pragma once
+
+// Stacked DRG (SDR) replication, natively, following Filecoin's rust-fil-proofs byte for byte
+// (docs/porep-spec.md has the layouts and where each was established): the porep id, the parent
+// graph (6 DRG parents by ChaCha8 bucket sampling in the same layer, 8 expander parents by a
+// 3-round Feistel permutation with BLAKE2b in the previous layer), labels (SHA-256 over a 64-byte
+// header and 37 parent slots, truncated to Fr32), replica ids and interactive challenges.
+// The graph version matters: V1_0 (registered proofs 0..4) orders DRG parents differently and
+// truncates expander indices to 32 bits (a known legacy quirk); V1_1 and later fix both.
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "base/status.hpp"
+
+namespace zk::circuits::sdr {
+
+using Bytes32 = std::array<std::uint8_t, 32>;
+
+inline constexpr unsigned kBaseDegree = 6;
+inline constexpr unsigned kExpansionDegree = 8;
+inline constexpr unsigned kParentSlots = 37;
+
+/// porep_id for a registered-proof id: the id as u64 little-endian, then zeros.
+Bytes32 porep_id(std::uint64_t registered_proof);
+
+class ParentGraph {
+ public:
+  /// `legacy_v1_0`: the V1_0 graph (registered proofs 0..4).
+  static Result<ParentGraph> create(std::uint64_t nodes, const Bytes32& porep_id, bool legacy_v1_0);
+
+  std::uint64_t nodes() const { return nodes_; }
+  /// The 6 DRG parents of node i (all < i, or 0 for nodes 0 and 1).
+  std::array<std::uint64_t, kBaseDegree> base_parents(std::uint64_t i) const;
+  /// The 8 expander parents of node i (indices into the previous layer).
+  std::array<std::uint64_t, kExpansionDegree> expander_parents(std::uint64_t i) const;
+
+ private:
+  std::uint64_t feistel_permute(std::uint64_t a) const;
+  std::uint64_t nodes_ = 0;
+  bool legacy_ = false;
+  std::array<std::uint8_t, 28> drg_seed_{};
+  std::array<std::uint64_t, 4> feistel_keys_{};
+  unsigned half_bits_ = 0;
+};
+
+/// Label of node i of layer l (1-based) given the labels of layer l (for DRG parents, all < i)
+/// and of layer l - 1 (for expander parents; empty for layer 1).
+Bytes32 label(const ParentGraph& g, const Bytes32& replica_id, std::uint32_t layer, std::uint64_t i,
+              const std::vector<Bytes32>& current, const std::vector<Bytes32>& previous);
+
+/// All layers' labels (layers x nodes).
+std::vector<std::vector<Bytes32>> label_layers(const ParentGraph& g, const Bytes32& replica_id, std::uint32_t layers);
+
+/// SHA-256(prover_id || sector_id (u64 BE) || ticket || comm_d || porep_id), byte 31 & 0x3f.
+Bytes32 replica_id(const Bytes32& prover_id, std::uint64_t sector_id, const Bytes32& ticket, const Bytes32& comm_d,
+                   const Bytes32& porep_id);
+
+/// Interactive PoRep challenges of partition k: node = (SHA-256(replica_id || seed || u32 LE(cpp k + i))
+/// as a little-endian integer mod (nodes - 1)) + 1, for i < challenges_per_partition.
+std::vector<std::uint64_t> challenges(const Bytes32& replica_id, const Bytes32& seed, std::uint64_t nodes,
+                                      std::uint32_t partition, std::uint32_t challenges_per_partition);
+
+}  // namespace zk::circuits::sdr
