@@ -276,6 +276,69 @@ Result<Zkey<E>> read_zkey(std::span<const std::uint8_t> bytes) {
 }
 
 template <class E>
+Result<R1csFile<E>> read_r1cs(std::span<const std::uint8_t> bytes) {
+  using Fr = typename E::Fr;
+  auto c = parse_container(bytes, "r1cs");
+  if (!c.ok()) return c.status();
+  if (!c->sections.count(1) || !c->sections.count(2))
+    return Status::invalid_argument("r1cs: sections 1 and 2 are required");
+  Cursor h(c->sections[1], "r1cs header");
+  auto n8 = h.uint(4);
+  if (!n8.ok() || *n8 != 32) return Status::invalid_argument("r1cs: field size must be 32 bytes");
+  auto prime = h.take(32);
+  if (!prime.ok() || le_limbs<Fr>(*prime) != Fr::Params::kModulus) {
+    return Status::invalid_argument(std::string("r1cs: the circuit is not over ") + E::kName + "'s scalar field");
+  }
+  R1csFile<E> r;
+  auto nw = h.uint(4), po = h.uint(4), pi = h.uint(4), pr = h.uint(4), nl = h.uint(8), nc = h.uint(4);
+  if (!nc.ok()) return Status::invalid_argument("r1cs: truncated header");
+  r.n_wires = static_cast<std::uint32_t>(*nw), r.n_pub_out = static_cast<std::uint32_t>(*po);
+  r.n_pub_in = static_cast<std::uint32_t>(*pi), r.n_prv_in = static_cast<std::uint32_t>(*pr), r.n_labels = *nl;
+  if (std::uint64_t{r.n_pub_out} + r.n_pub_in + r.n_prv_in + 1 > r.n_wires)
+    return Status::invalid_argument("r1cs: inconsistent wire counts");
+  Cursor cs(c->sections[2], "r1cs constraints");
+  // Each constraint has at least three 4-byte term counts: bound the count by the section size.
+  if (*nc > cs.remaining() / 12) return Status::invalid_argument("r1cs: constraint count exceeds the section");
+  auto lc = [&](std::vector<typename R1csFile<E>::Term>& out) -> Status {
+    auto n = cs.uint(4);
+    if (!n.ok()) return n.status();
+    if (*n > cs.remaining() / 36) return Status::invalid_argument("r1cs: term count exceeds the section");
+    for (std::uint64_t t = 0; t < *n; ++t) {
+      auto wire = cs.uint(4);
+      auto v = cs.take(32);
+      if (!v.ok()) return v.status();
+      if (*wire >= r.n_wires) return Status::invalid_argument("r1cs: wire " + std::to_string(*wire) + " out of range");
+      auto x = Fr::from_bytes(*v, field::Endian::kLittle);
+      if (!x.ok()) return Status::invalid_argument("r1cs: non-canonical coefficient");
+      out.push_back({static_cast<std::uint32_t>(*wire), *x});
+    }
+    return {};
+  };
+  r.constraints.resize(*nc);
+  for (auto& con : r.constraints) {
+    for (auto* v : {&con.a, &con.b, &con.c}) {
+      if (Status st = lc(*v); !st.ok()) return st;
+    }
+  }
+  return r;
+}
+
+template <class E>
+long R1csFile<E>::first_unsatisfied(std::span<const typename E::Fr> w) const {
+  using Fr = typename E::Fr;
+  auto eval = [&](const std::vector<Term>& t) {
+    Fr acc = Fr::zero();
+    for (const auto& x : t) acc = acc + x.coeff * w[x.wire];
+    return acc;
+  };
+  if (w.size() != n_wires) return 0;
+  for (std::size_t i = 0; i < constraints.size(); ++i) {
+    if (!(eval(constraints[i].a) * eval(constraints[i].b) == eval(constraints[i].c))) return static_cast<long>(i);
+  }
+  return -1;
+}
+
+template <class E>
 Result<std::vector<typename E::Fr>> read_wtns(std::span<const std::uint8_t> bytes) {
   using Fr = typename E::Fr;
   auto c = parse_container(bytes, "wtns");
@@ -472,5 +535,10 @@ Result<VerifyingKey<E>> verifying_key_from_json(std::string_view text) {
 ZK_INSTANTIATE_SNARKJS(Bls12_381)
 ZK_INSTANTIATE_SNARKJS(Bn254)
 #undef ZK_INSTANTIATE_SNARKJS
+
+template struct R1csFile<Bls12_381>;
+template struct R1csFile<Bn254>;
+template Result<R1csFile<Bls12_381>> read_r1cs<Bls12_381>(std::span<const std::uint8_t>);
+template Result<R1csFile<Bn254>> read_r1cs<Bn254>(std::span<const std::uint8_t>);
 
 }  // namespace zk::groth16::snarkjs

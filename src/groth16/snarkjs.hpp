@@ -45,6 +45,27 @@ struct Zkey {
   std::vector<typename E::G2Affine> b2;
 };
 
+/// A circom .r1cs: wires (0 = ONE, then outputs, public inputs, private inputs, internals) and
+/// constraints A * B - C = 0 over canonical coefficients.
+template <class E>
+struct R1csFile {
+  std::uint32_t n_wires = 0, n_pub_out = 0, n_pub_in = 0, n_prv_in = 0;
+  std::uint64_t n_labels = 0;
+  struct Term {
+    std::uint32_t wire;
+    typename E::Fr coeff;
+  };
+  struct Constraint {
+    std::vector<Term> a, b, c;
+  };
+  std::vector<Constraint> constraints;
+  std::uint32_t n_public() const { return n_pub_out + n_pub_in; }
+  /// The index of the first unsatisfied constraint for a witness, or -1.
+  long first_unsatisfied(std::span<const typename E::Fr> witness) const;
+};
+template <class E>
+Result<R1csFile<E>> read_r1cs(std::span<const std::uint8_t> bytes);
+
 template <class E>
 Result<Zkey<E>> read_zkey(std::span<const std::uint8_t> bytes);
 template <class E>

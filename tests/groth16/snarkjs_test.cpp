@@ -43,6 +43,15 @@ void check_circuit(const std::string& prefix, const std::string& file_prefix) {
   auto w = read_wtns<E>(test::read_file(dir / (file_prefix + "witness.wtns")));
   ASSERT_TRUE(w.ok()) << w.status().to_string();
   ASSERT_EQ(w->size(), zk->n_vars);
+  // The circuit's constraints hold for the witness; breaking one wire breaks a named constraint.
+  auto r1cs = read_r1cs<E>(test::read_file(dir / (prefix + ".r1cs")));
+  ASSERT_TRUE(r1cs.ok()) << r1cs.status().to_string();
+  EXPECT_EQ(r1cs->n_wires, zk->n_vars);
+  EXPECT_EQ(r1cs->n_public(), zk->n_public);
+  EXPECT_EQ(r1cs->first_unsatisfied(*w), -1);
+  auto broken = *w;
+  broken.back() = broken.back() + Fr::one();
+  EXPECT_GE(r1cs->first_unsatisfied(broken), 0);
   auto vk_json = verifying_key_from_json<E>(text(dir / (file_prefix + "verification_key.json")));
   ASSERT_TRUE(vk_json.ok()) << vk_json.status().to_string();
   // The zkey's verifying key and snarkjs's JSON export agree.
