@@ -7,32 +7,15 @@
 #include <vector>
 
 #include "field/fields.hpp"
+#include "naive_poly.hpp"
 #include "ntt/ntt.hpp"
 #include "test_util.hpp"
 
 namespace zk::ntt {
 namespace {
 
-template <class F>
-std::vector<F> random_vector(std::size_t n, Rng& rng) {
-  std::vector<F> v(n);
-  for (auto& x : v) x = F::random(rng);
-  return v;
-}
-
-/// out[k] = sum_i in[i] (shift omega^k)^i.
-template <class F>
-std::vector<F> naive_eval(const std::vector<F>& coeffs, const F& omega, const F& shift) {
-  const std::size_t n = coeffs.size();
-  std::vector<F> out(n);
-  F x = shift;
-  for (std::size_t k = 0; k < n; ++k, x = x * omega) {
-    F acc = F::zero();
-    for (std::size_t i = n; i-- > 0;) acc = acc * x + coeffs[i];
-    out[k] = acc;
-  }
-  return out;
-}
+using test_support::naive_eval;
+using test_support::random_vector;
 
 template <class F>
 std::vector<F> bit_reversed(std::vector<F> v) {

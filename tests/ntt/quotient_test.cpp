@@ -7,33 +7,16 @@
 #include <vector>
 
 #include "field/fields.hpp"
+#include "naive_poly.hpp"
 #include "ntt/quotient.hpp"
 #include "test_util.hpp"
 
 namespace zk::ntt {
 namespace {
 
-template <class F>
-std::vector<F> random_vector(std::size_t n, Rng& rng) {
-  std::vector<F> v(n);
-  for (auto& x : v) x = F::random(rng);
-  return v;
-}
+using test_support::naive_eval;
+using test_support::random_vector;
 
-/// out[k] = sum_i in[i] (shift omega^k)^i.
-template <class F>
-std::vector<F> naive_eval(const std::vector<F>& coeffs, const F& omega, const F& shift) {
-  std::vector<F> out(coeffs.size());
-  F x = shift;
-  for (std::size_t k = 0; k < coeffs.size(); ++k, x = x * omega) {
-    F acc = F::zero();
-    for (std::size_t i = coeffs.size(); i-- > 0;) acc = acc * x + coeffs[i];
-    out[k] = acc;
-  }
-  return out;
-}
-
-/// Coefficients of the polynomial taking values[k] at shift omega^k.
 template <class F>
 std::vector<F> naive_interpolate(const std::vector<F>& values, const F& omega, const F& shift) {
   auto c = naive_eval(values, omega.inverse(), F::one());
