@@ -26,8 +26,11 @@ using Fr32 = std::array<std::uint8_t, 32>;
 
 /// SHA-256(left || right) truncated to Fr32.
 Fr32 sha256_node(const Fr32& left, const Fr32& right);
-/// An Fr32 as a field element (it is always < r: the top two bits are clear).
+/// An Fr32 as a field element (byte 31 & 0x3f first, so always < r). Only for Fr32 values (hash
+/// digests, data nodes): a general field element (a replica node, a Poseidon root) may use those
+/// two bits and must be read with Fr::from_bytes instead.
 Fr fr32_to_field(const Fr32& x);
+/// The canonical 32 little-endian bytes of a field element (an Fr32 only when it is below 2^254).
 Fr32 field_to_fr32(const Fr& x);
 
 /// A complete tree over `leaves` (a power of the arity), every level kept: levels[0] = leaves.

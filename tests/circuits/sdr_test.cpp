@@ -103,3 +103,50 @@ TEST(Sdr, ChallengesNeverHitNodeZero) {
 
 }  // namespace
 }  // namespace zk::circuits::sdr
+
+#include "circuits/replicate.hpp"
+
+namespace zk::circuits::sdr {
+namespace {
+
+// Replica nodes and Poseidon roots are canonical Fr values, not Fr32: read them without masking.
+gadgets::Fr as_field(const Bytes32& b) { return *gadgets::Fr::from_bytes(b, field::Endian::kLittle); }
+
+TEST(Sdr, ReplicatingATinySectorIsConsistentAndDecodes) {
+  auto g = ParentGraph::create(64, porep_id(5), false);
+  ASSERT_TRUE(g.ok());
+  std::vector<Bytes32> data(64);
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    for (std::size_t b = 0; b < 32; ++b) data[i][b] = static_cast<std::uint8_t>(i * 31 + b * 7);
+    data[i][31] &= 0x3f;
+  }
+  SealInputs in;
+  in.prover_id.fill(1), in.ticket.fill(2), in.porep_id = porep_id(5), in.sector_id = 42, in.layers = 2;
+  auto r = replicate(*g, data, in);
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  EXPECT_EQ(r->labels.size(), 2u);
+  EXPECT_EQ(r->replica_id, replica_id(in.prover_id, 42, in.ticket, r->comm_d, in.porep_id));
+  EXPECT_EQ(r->labels, label_layers(*g, r->replica_id, 2));
+  for (std::size_t i = 0; i < data.size(); ++i) {  // decoding: data = replica - key
+    const auto key = gadgets::fr32_to_field(r->labels.back()[i]);
+    EXPECT_EQ(as_field(r->replica[i]) - key, gadgets::fr32_to_field(data[i])) << i;
+  }
+  const gadgets::Fr pair[2] = {as_field(r->comm_c), as_field(r->comm_r_last)};
+  EXPECT_EQ(as_field(r->comm_r), *gadgets::poseidon_hash(pair));
+  // Another sector id changes the replica id, hence every label and comm_r, but not comm_d.
+  in.sector_id = 43;
+  auto r2 = replicate(*g, data, in);
+  ASSERT_TRUE(r2.ok());
+  EXPECT_EQ(r2->comm_d, r->comm_d);
+  EXPECT_NE(r2->comm_r, r->comm_r);
+  // Bad inputs: not Fr32, wrong size, a layer count that is no Poseidon arity.
+  auto bad = data;
+  bad[3][31] |= 0x80;
+  EXPECT_FALSE(replicate(*g, bad, in).ok());
+  EXPECT_FALSE(replicate(*g, std::vector<Bytes32>(8), in).ok());
+  in.layers = 3;
+  EXPECT_FALSE(replicate(*g, data, in).ok());
+}
+
+}  // namespace
+}  // namespace zk::circuits::sdr
