@@ -334,6 +334,31 @@ TEST(Engine, FiveHundredConcurrentTinyJobsAreEachAnsweredOnce) {
   expect_ledger_idle(e);
 }
 
+// Submits a job of `partitions` partitions of the synthetic workload and checks that every
+// partition's proof verifies with its own public inputs.
+template <class E>
+void prove_and_verify(Engine& e, const SyntheticWorkload<E>& w, const groth16::PreparedVerifyingKey<E>& pvk,
+                      std::uint64_t seed, std::size_t partitions) {
+  JobRequest job;
+  job.circuit = "synthetic";
+  job.shape = w.shape();
+  job.input = SyntheticWorkload<E>::seed_input(seed);
+  job.partitions = partitions;
+  auto id = e.submit(job);
+  ASSERT_TRUE(id.ok()) << id.status().to_string();
+  auto r = e.await(*id, 60s);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->state, JobState::kDone) << r->error;
+  auto proofs = groth16::read_proofs<E>(r->proof);
+  ASSERT_TRUE(proofs.ok());
+  ASSERT_EQ(proofs->size(), partitions);
+  for (std::size_t k = 0; k < partitions; ++k) {
+    auto pub = w.public_inputs(job, k);
+    ASSERT_TRUE(pub.ok());
+    EXPECT_TRUE(*groth16::verify(pvk, (*proofs)[k], *pub)) << "partition " << k;
+  }
+}
+
 TEST(Engine, RealProofsVerifyForOneToFourSynthesisWorkers) {
   using E = groth16::Bls12_381;
   auto w = SyntheticWorkload<E>::create(300, 7);
@@ -342,24 +367,8 @@ TEST(Engine, RealProofsVerifyForOneToFourSynthesisWorkers) {
   for (unsigned workers = 1; workers <= 4; ++workers) {
     Engine e({.budget_bytes = std::uint64_t{1} << 30, .synthesis_workers = workers, .prover_workers = 2},
              {{"synthetic", *w}});
-    JobRequest job;
-    job.circuit = "synthetic";
-    job.shape = (*w)->shape();
-    job.input = SyntheticWorkload<E>::seed_input(40 + workers);
-    job.partitions = 3;
-    auto id = e.submit(job);
-    ASSERT_TRUE(id.ok()) << id.status().to_string();
-    auto r = e.await(*id, 60s);
-    ASSERT_TRUE(r.ok());
-    ASSERT_EQ(r->state, JobState::kDone) << r->error;
-    auto proofs = groth16::read_proofs<E>(r->proof);
-    ASSERT_TRUE(proofs.ok());
-    ASSERT_EQ(proofs->size(), 3u);
-    for (std::size_t k = 0; k < 3; ++k) {
-      auto pub = (*w)->public_inputs(job, k);
-      ASSERT_TRUE(pub.ok());
-      EXPECT_TRUE(*groth16::verify(pvk, (*proofs)[k], *pub)) << "workers " << workers << " partition " << k;
-    }
+    SCOPED_TRACE("synthesis workers " + std::to_string(workers));
+    prove_and_verify<E>(e, **w, pvk, 40 + workers, 3);
     expect_ledger_idle(e);
   }
 }
@@ -381,19 +390,7 @@ TEST(Engine, KeysLoadedThroughTheParamsCacheShareTheBudget) {
                       SyntheticWorkload<E>::load_params_file);
     auto w = std::make_shared<SyntheticWorkload<E>>(200, cache, path);
     e.add_workload("synthetic", w);
-    JobRequest job;
-    job.circuit = "synthetic";
-    job.shape = w->shape();
-    job.input = SyntheticWorkload<E>::seed_input(5);
-    job.partitions = 2;
-    auto id = e.submit(job);
-    ASSERT_TRUE(id.ok()) << id.status().to_string();
-    auto r = e.await(*id, 60s);
-    ASSERT_TRUE(r.ok());
-    ASSERT_EQ(r->state, JobState::kDone) << r->error;
-    auto proofs = groth16::read_proofs<E>(r->proof);
-    ASSERT_TRUE(proofs.ok());
-    for (std::size_t k = 0; k < 2; ++k) EXPECT_TRUE(*groth16::verify(pvk, (*proofs)[k], *w->public_inputs(job, k)));
+    prove_and_verify<E>(e, *w, pvk, 5, 2);
     // The key is cached, counted in the ledger and in the budget; unused now, so evictable.
     const auto s = e.status();
     EXPECT_GT(s.ledger.bytes[BufferClass::kParams], 0);
