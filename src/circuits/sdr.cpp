@@ -72,10 +72,15 @@ Bytes32 porep_id(std::uint64_t registered_proof) {
   return id;
 }
 
-Result<ParentGraph> ParentGraph::create(std::uint64_t nodes, const Bytes32& porep_id, bool legacy_v1_0) {
+Result<ParentGraph> ParentGraph::create(std::uint64_t nodes, const Bytes32& porep_id, bool legacy_v1_0,
+                                        unsigned base_degree, unsigned expansion_degree) {
   if (nodes < 2 || nodes > (std::uint64_t{1} << 40))
     return Status::invalid_argument("SDR graph: node count out of range");
+  if (base_degree < 2 || base_degree > 64 || expansion_degree < 1 || expansion_degree > 64)
+    return Status::invalid_argument("SDR graph: degrees must be base 2..64 and expansion 1..64");
   ParentGraph g;
+  g.base_degree_ = base_degree;
+  g.expansion_degree_ = expansion_degree;
   g.nodes_ = nodes;
   g.legacy_ = legacy_v1_0;
   {
@@ -96,24 +101,24 @@ Result<ParentGraph> ParentGraph::create(std::uint64_t nodes, const Bytes32& pore
       g.feistel_keys_[static_cast<std::size_t>(k)] = v;
     }
   }
-  const std::uint64_t n = nodes * kExpansionDegree;
+  const std::uint64_t n = nodes * expansion_degree;
   g.half_bits_ = 1;
   while ((std::uint64_t{1} << (2 * g.half_bits_)) < n) ++g.half_bits_;
   return g;
 }
 
-std::array<std::uint64_t, kBaseDegree> ParentGraph::base_parents(std::uint64_t i) const {
-  std::array<std::uint64_t, kBaseDegree> p{};
+std::vector<std::uint64_t> ParentGraph::base_parents(std::uint64_t i) const {
+  std::vector<std::uint64_t> p(base_degree_, 0);
   if (i < 2) return p;
   std::array<std::uint8_t, 32> seed{};
   std::memcpy(seed.data(), drg_seed_.data(), 28);
   for (int b = 0; b < 4; ++b)
     seed[static_cast<std::size_t>(28 + b)] = static_cast<std::uint8_t>(static_cast<std::uint32_t>(i) >> (8 * b));
   ChaCha8 rng(seed);
-  constexpr std::uint64_t m = kBaseDegree - 1;  // 5 sampled parents
+  const std::uint64_t m = base_degree_ - 1;  // 5 sampled parents in Filecoin's graph
   const std::uint64_t meta = i * m;
   const unsigned n_buckets = bit_length(meta - 1);  // ceil(log2(meta))
-  std::array<std::uint64_t, m> draws{};
+  std::vector<std::uint64_t> draws(m);
   for (std::uint64_t k = 0; k < m; ++k) {
     const std::uint64_t bucket = rng.next_u64() % n_buckets + 1;
     const std::uint64_t hi = std::min<std::uint64_t>(meta, std::uint64_t{1} << bucket);
@@ -156,23 +161,23 @@ std::uint64_t ParentGraph::feistel_permute(std::uint64_t a) const {
     }
     return (l << h) | r;
   };
-  const std::uint64_t n = nodes_ * kExpansionDegree;
+  const std::uint64_t n = nodes_ * expansion_degree_;
   std::uint64_t u = encode(a);
   while (u >= n) u = encode(u);  // cycle walking back into [0, n)
   return u;
 }
 
-std::array<std::uint64_t, kExpansionDegree> ParentGraph::expander_parents(std::uint64_t i) const {
-  std::array<std::uint64_t, kExpansionDegree> p{};
-  for (unsigned j = 0; j < kExpansionDegree; ++j) {
-    const std::uint64_t t = feistel_permute(i * kExpansionDegree + j);
-    p[j] = legacy_ ? static_cast<std::uint32_t>(t) / kExpansionDegree : t / kExpansionDegree;
+std::vector<std::uint64_t> ParentGraph::expander_parents(std::uint64_t i) const {
+  std::vector<std::uint64_t> p(expansion_degree_);
+  for (unsigned j = 0; j < expansion_degree_; ++j) {
+    const std::uint64_t t = feistel_permute(i * expansion_degree_ + j);
+    p[j] = legacy_ ? static_cast<std::uint32_t>(t) / expansion_degree_ : t / expansion_degree_;
   }
   return p;
 }
 
 Bytes32 label(const ParentGraph& g, const Bytes32& replica_id, std::uint32_t layer, std::uint64_t i,
-              const std::vector<Bytes32>& current, const std::vector<Bytes32>& previous) {
+              const std::vector<Bytes32>& current, const std::vector<Bytes32>& previous, unsigned slots) {
   std::vector<std::uint8_t> m(64, 0);
   std::memcpy(m.data(), replica_id.data(), 32);
   for (int b = 0; b < 4; ++b) m[static_cast<std::size_t>(32 + b)] = static_cast<std::uint8_t>(layer >> (24 - 8 * b));
@@ -183,7 +188,7 @@ Bytes32 label(const ParentGraph& g, const Bytes32& replica_id, std::uint32_t lay
     if (layer > 1) {
       for (auto p : g.expander_parents(i)) parents.push_back(&previous[p]);
     }
-    for (unsigned k = 0; k < kParentSlots; ++k) {
+    for (unsigned k = 0; k < slots; ++k) {
       const Bytes32& p = *parents[k % parents.size()];
       m.insert(m.end(), p.begin(), p.end());
     }
@@ -193,13 +198,14 @@ Bytes32 label(const ParentGraph& g, const Bytes32& replica_id, std::uint32_t lay
   return out;
 }
 
-std::vector<std::vector<Bytes32>> label_layers(const ParentGraph& g, const Bytes32& replica_id, std::uint32_t layers) {
+std::vector<std::vector<Bytes32>> label_layers(const ParentGraph& g, const Bytes32& replica_id, std::uint32_t layers,
+                                               unsigned slots) {
   std::vector<std::vector<Bytes32>> out;
   for (std::uint32_t l = 1; l <= layers; ++l) {
     std::vector<Bytes32> cur(g.nodes());
     static const std::vector<Bytes32> kNone;
     const auto& prev = l > 1 ? out.back() : kNone;
-    for (std::uint64_t i = 0; i < g.nodes(); ++i) cur[i] = label(g, replica_id, l, i, cur, prev);
+    for (std::uint64_t i = 0; i < g.nodes(); ++i) cur[i] = label(g, replica_id, l, i, cur, prev, slots);
     out.push_back(std::move(cur));
   }
   return out;

@@ -27,31 +27,39 @@ Bytes32 porep_id(std::uint64_t registered_proof);
 
 class ParentGraph {
  public:
-  /// `legacy_v1_0`: the V1_0 graph (registered proofs 0..4).
-  static Result<ParentGraph> create(std::uint64_t nodes, const Bytes32& porep_id, bool legacy_v1_0);
+  /// `legacy_v1_0`: the V1_0 graph (registered proofs 0..4). Filecoin's degrees are 6 and 8; other
+  /// degrees (base >= 2, expansion >= 1) run the same algorithms with base - 1 sampled DRG parents
+  /// and `expansion` Feistel draws per node, for the reduced shapes of docs/porep.md.
+  static Result<ParentGraph> create(std::uint64_t nodes, const Bytes32& porep_id, bool legacy_v1_0,
+                                    unsigned base_degree = kBaseDegree, unsigned expansion_degree = kExpansionDegree);
 
   std::uint64_t nodes() const { return nodes_; }
-  /// The 6 DRG parents of node i (all < i, or 0 for nodes 0 and 1).
-  std::array<std::uint64_t, kBaseDegree> base_parents(std::uint64_t i) const;
-  /// The 8 expander parents of node i (indices into the previous layer).
-  std::array<std::uint64_t, kExpansionDegree> expander_parents(std::uint64_t i) const;
+  unsigned base_degree() const { return base_degree_; }
+  unsigned expansion_degree() const { return expansion_degree_; }
+  /// The DRG parents of node i (all < i, or 0 for nodes 0 and 1).
+  std::vector<std::uint64_t> base_parents(std::uint64_t i) const;
+  /// The expander parents of node i (indices into the previous layer).
+  std::vector<std::uint64_t> expander_parents(std::uint64_t i) const;
 
  private:
   std::uint64_t feistel_permute(std::uint64_t a) const;
   std::uint64_t nodes_ = 0;
   bool legacy_ = false;
+  unsigned base_degree_ = kBaseDegree, expansion_degree_ = kExpansionDegree;
   std::array<std::uint8_t, 28> drg_seed_{};
   std::array<std::uint64_t, 4> feistel_keys_{};
   unsigned half_bits_ = 0;
 };
 
 /// Label of node i of layer l (1-based) given the labels of layer l (for DRG parents, all < i)
-/// and of layer l - 1 (for expander parents; empty for layer 1).
+/// and of layer l - 1 (for expander parents; empty for layer 1). `slots` parent labels are hashed:
+/// slot k holds parent k mod (number of parents of this layer); Filecoin uses 37.
 Bytes32 label(const ParentGraph& g, const Bytes32& replica_id, std::uint32_t layer, std::uint64_t i,
-              const std::vector<Bytes32>& current, const std::vector<Bytes32>& previous);
+              const std::vector<Bytes32>& current, const std::vector<Bytes32>& previous, unsigned slots = kParentSlots);
 
 /// All layers' labels (layers x nodes).
-std::vector<std::vector<Bytes32>> label_layers(const ParentGraph& g, const Bytes32& replica_id, std::uint32_t layers);
+std::vector<std::vector<Bytes32>> label_layers(const ParentGraph& g, const Bytes32& replica_id, std::uint32_t layers,
+                                               unsigned slots = kParentSlots);
 
 /// SHA-256(prover_id || sector_id (u64 BE) || ticket || comm_d || porep_id), byte 31 & 0x3f.
 Bytes32 replica_id(const Bytes32& prover_id, std::uint64_t sector_id, const Bytes32& ticket, const Bytes32& comm_d,

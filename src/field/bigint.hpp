@@ -59,7 +59,7 @@ template <std::size_t N>
 constexpr std::array<std::uint64_t, N> select_limbs(std::uint64_t mask, const std::array<std::uint64_t, N>& a,
                                                     const std::array<std::uint64_t, N>& b) {
   std::array<std::uint64_t, N> r{};
-  #pragma GCC unroll 16
+#pragma GCC unroll 16
   for (std::size_t i = 0; i < N; ++i) r[i] = (a[i] & mask) | (b[i] & ~mask);
   return r;
 }
@@ -67,7 +67,7 @@ constexpr std::array<std::uint64_t, N> select_limbs(std::uint64_t mask, const st
 template <std::size_t N>
 constexpr std::uint64_t add_limbs(Limbs<N>& r, const Limbs<N>& a, const Limbs<N>& b) {
   std::uint64_t c = 0;
-  #pragma GCC unroll 16
+#pragma GCC unroll 16
   for (std::size_t i = 0; i < N; ++i) c = add_carry(a[i], b[i], c, r[i]);
   return c;
 }
@@ -75,7 +75,7 @@ constexpr std::uint64_t add_limbs(Limbs<N>& r, const Limbs<N>& a, const Limbs<N>
 template <std::size_t N>
 constexpr std::uint64_t sub_limbs(Limbs<N>& r, const Limbs<N>& a, const Limbs<N>& b) {
   std::uint64_t c = 0;
-  #pragma GCC unroll 16
+#pragma GCC unroll 16
   for (std::size_t i = 0; i < N; ++i) c = sub_borrow(a[i], b[i], c, r[i]);
   return c;
 }
@@ -92,7 +92,7 @@ constexpr int cmp_limbs(const Limbs<N>& a, const Limbs<N>& b) {
 template <std::size_t N>
 constexpr bool is_zero_limbs(const Limbs<N>& a) {
   std::uint64_t acc = 0;
-  #pragma GCC unroll 16
+#pragma GCC unroll 16
   for (auto l : a) acc |= l;
   return acc == 0;
 }
@@ -114,7 +114,7 @@ constexpr std::size_t bit_length(const Limbs<N>& a) {
 /// a >>= 1.
 template <std::size_t N>
 constexpr void shr1(Limbs<N>& a) {
-  #pragma GCC unroll 16
+#pragma GCC unroll 16
   for (std::size_t i = 0; i < N; ++i) a[i] = (a[i] >> 1) | (i + 1 < N ? a[i + 1] << 63 : 0);
 }
 

@@ -153,7 +153,7 @@ class MontField {
     Repr d{};
     const std::uint64_t borrow = sub_limbs(d, a.v_, b.v_);
     Repr p_or_zero{};
-    #pragma GCC unroll 16
+#pragma GCC unroll 16
     for (std::size_t i = 0; i < kLimbs; ++i) p_or_zero[i] = P::kModulus[i] & (0 - borrow);
     add_limbs(d, d, p_or_zero);
     return from_mont(d);

@@ -27,7 +27,7 @@ constexpr Limbs<N> reduce_once_branchless(const Limbs<N>& t, const Limbs<N>& p) 
 template <std::size_t N>
 constexpr Limbs<N> mont_mul_portable(const Limbs<N>& a, const Limbs<N>& b, const Limbs<N>& p, std::uint64_t inv) {
   Limbs<N> t{};
-  #pragma GCC unroll 16
+#pragma GCC unroll 16
   for (std::size_t i = 0; i < N; ++i) {
     u128 acc = static_cast<u128>(a[0]) * b[i] + t[0];
     t[0] = static_cast<std::uint64_t>(acc);
@@ -35,7 +35,7 @@ constexpr Limbs<N> mont_mul_portable(const Limbs<N>& a, const Limbs<N>& b, const
     const std::uint64_t m = t[0] * inv;
     u128 red = static_cast<u128>(m) * p[0] + t[0];
     std::uint64_t carry_c = static_cast<std::uint64_t>(red >> 64);
-    #pragma GCC unroll 16
+#pragma GCC unroll 16
     for (std::size_t j = 1; j < N; ++j) {
       acc = static_cast<u128>(a[j]) * b[i] + t[j] + carry_a;
       carry_a = static_cast<std::uint64_t>(acc >> 64);
@@ -101,7 +101,8 @@ constexpr Limbs<N> mont_mul_portable(const Limbs<N>& a, const Limbs<N>& b, const
   "adoxq %[A], %[" tlast "]\n\t"
 
 /// MULX/ADX Montgomery multiplication, 4 limbs. Requires BMI2 and ADX (see cpu::has_mulx_adx).
-[[gnu::always_inline]] inline Limbs<4> mont_mul_mulx4(const Limbs<4>& a, const Limbs<4>& b, const Limbs<4>& p, std::uint64_t inv) {
+[[gnu::always_inline]] inline Limbs<4> mont_mul_mulx4(const Limbs<4>& a, const Limbs<4>& b, const Limbs<4>& p,
+                                                      std::uint64_t inv) {
   std::uint64_t t0, t1, t2, t3, A, hi;
   std::uint64_t bi = b[0];
   const std::uint64_t* ap = a.data();

@@ -32,8 +32,9 @@ enum class Order { kNR, kRN, kNN };
 
 /// Tuning of the pass structure (log2 of element counts).
 struct PassPlan {
-  unsigned block_log = 14;   // stages done per contiguous block in the innermost pass (2^14 x 32 B = 512 KiB, half of L2)
-  unsigned column_log = 5;   // width of the strided columns of the outer passes (32 elements = 16 cache lines)
+  unsigned block_log =
+      14;  // stages done per contiguous block in the innermost pass (2^14 x 32 B = 512 KiB, half of L2)
+  unsigned column_log = 5;  // width of the strided columns of the outer passes (32 elements = 16 cache lines)
 };
 
 namespace detail {

@@ -214,7 +214,8 @@ TEST(PublicInputs, DecimalAndJsonRoundTripAndRejectBadValues) {
   EXPECT_EQ(field::to_decimal(Fr::zero()), "0");
   EXPECT_EQ(field::to_decimal(Fr::from_u64(10000000000000000000ull)), "10000000000000000000");
   EXPECT_EQ(*field::from_decimal<Fr>(r_minus_1), -Fr::one());
-  EXPECT_FALSE(field::from_decimal<Fr>("21888242871839275222246405745257275088548364400416034343698204186575808495617").ok());
+  EXPECT_FALSE(
+      field::from_decimal<Fr>("21888242871839275222246405745257275088548364400416034343698204186575808495617").ok());
   EXPECT_FALSE(field::from_decimal<Fr>("1e5").ok());
   EXPECT_FALSE(field::from_decimal<Fr>("").ok());
   EXPECT_FALSE(field::from_decimal<Fr>(std::string(90, '9')).ok());
