@@ -18,19 +18,23 @@ build: deps
 
 DEMO_N ?= 65533
 DEMO_DIR ?= build/demo
+DEMO_SHAPE ?= small
+Z = ./build/$(PRESET)/apps/zkpipe/zkpipe
 
-# The demo: self-checks; a development setup, a 2-partition proof and its verification for the
-# synthetic circuit with DEMO_N constraints (65533 + 3 input rows = a 2^16 domain); then 3 jobs of 2
-# partitions through the engine's pipeline with self-verification, a report and a timeline plot.
+# The demo: self-checks; a PoRep-shaped job (the `small` preset: a 64-node SDR sector with SHA-256
+# labels, 4 partitions of 437,416 constraints) from a generated sector: development keys (about 10 s),
+# its input file, a 4-partition proof and its verification against public inputs derived
+# from the commitments and the seed; then 3 jobs of 2 synthetic partitions (2^16 domain) through the
+# engine's pipeline with self-verification, a report and a timeline plot.
 demo: build
-	./build/$(PRESET)/apps/zkpipe/zkpipe selftest
-	./build/$(PRESET)/apps/zkpipe/zkpipe setup --circuit synthetic --constraints $(DEMO_N) --out $(DEMO_DIR)
-	./build/$(PRESET)/apps/zkpipe/zkpipe prove --params $(DEMO_DIR)/synthetic-bls12-381-n$(DEMO_N).params \
-	    --circuit synthetic --constraints $(DEMO_N) --partitions 2 \
-	    --out $(DEMO_DIR)/proof.bin --public-out $(DEMO_DIR)/public.json
-	./build/$(PRESET)/apps/zkpipe/zkpipe verify --vk $(DEMO_DIR)/synthetic-bls12-381-n$(DEMO_N).vk \
-	    --proof $(DEMO_DIR)/proof.bin --public $(DEMO_DIR)/public.json
-	./build/$(PRESET)/apps/zkpipe/zkpipe bench --circuit synthetic --constraints $(DEMO_N) --jobs 3 --partitions 2 \
+	$(Z) selftest
+	$(Z) setup --circuit porep --shape $(DEMO_SHAPE) --out $(DEMO_DIR)
+	$(Z) gen-input --shape $(DEMO_SHAPE) --seed 1 --out $(DEMO_DIR)/c1.json
+	$(Z) prove --params $(DEMO_DIR)/porep-$(DEMO_SHAPE).params --circuit porep --shape $(DEMO_SHAPE) \
+	    --input $(DEMO_DIR)/c1.json --out $(DEMO_DIR)/porep-proof.bin --public-out $(DEMO_DIR)/porep-public.json
+	$(Z) verify --vk $(DEMO_DIR)/porep-$(DEMO_SHAPE).vk --circuit porep --shape $(DEMO_SHAPE) \
+	    --input $(DEMO_DIR)/c1.json --proof $(DEMO_DIR)/porep-proof.bin
+	$(Z) bench --circuit synthetic --constraints $(DEMO_N) --jobs 3 --partitions 2 \
 	    --verify --plot $(DEMO_DIR)/timeline.svg
 
 test: deps

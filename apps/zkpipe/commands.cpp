@@ -4,11 +4,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "circuits/porep.hpp"
+#include "circuits/porep_input.hpp"
 #include "circuits/synthetic.hpp"
 #include "groth16/io.hpp"
 #include "groth16/prover.hpp"
@@ -42,8 +45,12 @@ Status check_curve(const std::string& curve) {
 }
 
 Status check_synthetic(const std::string& circuit, std::size_t constraints, const std::string& curve) {
+  if (circuit == "porep") {
+    if (curve != "bls12-381") return Status::invalid_argument("the porep circuit is over BLS12-381 (--curve bls12-381)");
+    return {};
+  }
   if (circuit != "synthetic")
-    return Status::invalid_argument("unknown circuit '" + circuit + "' (available: synthetic)");
+    return Status::invalid_argument("unknown circuit '" + circuit + "' (available: synthetic, porep)");
   if (constraints < 2) return Status::invalid_argument("--constraints must be at least 2");
   // QAP rows = constraints + 3 inputs; the domain must fit the field's two-adicity and this tool
   // keeps setups below 2^26 rows (about 30 GiB of keys).
@@ -59,13 +66,51 @@ std::string base_name(const std::string& curve, std::size_t constraints) {
   return "synthetic-" + curve + "-n" + std::to_string(constraints);
 }
 
+/// The porep preset named by --shape (with the circuit's usage in the error).
+Result<circuits::porep::Shape> porep_shape(const std::string& name) {
+  if (name.empty()) return Status::invalid_argument("--circuit porep needs --shape (tiny, small, bench or 32g)");
+  return circuits::porep::preset(name);
+}
+
+Result<std::string> read_text(const std::string& path) {
+  auto bytes = groth16::read_file(path);
+  if (!bytes.ok()) return bytes.status();
+  return std::string(bytes->begin(), bytes->end());
+}
+
+/// Reads and checks a C1 input file for `shape_name`.
+Result<circuits::porep::C1> read_c1(const std::string& path, const std::string& shape_name, bool check_openings) {
+  auto shape = porep_shape(shape_name);
+  if (!shape.ok()) return shape.status();
+  if (path.empty()) return Status::invalid_argument("--circuit porep needs --input c1.json (from zkpipe gen-input)");
+  auto text = read_text(path);
+  if (!text.ok()) return text.status();
+  auto c1 = circuits::porep::c1_from_json(*text, &*shape, check_openings);
+  if (!c1.ok()) return Status::invalid_argument(path + ": " + c1.status().message());
+  return c1;
+}
+
 template <class E>
 int setup(const SetupArgs& a) {
   using Fr = typename E::Fr;
   const auto t0 = Clock::now();
-  circuits::SyntheticCircuit<Fr> circuit(a.constraints, a.seed);
   r1cs::ShapeRecorder<Fr> rec;
-  if (Status s = circuit.synthesize(rec); !s.ok()) return fail(s.to_string(), a.json);
+  std::string name = base_name(a.curve, a.constraints), title = "synthetic";
+  if (a.circuit == "porep") {
+    if constexpr (std::is_same_v<Fr, circuits::porep::Fr>) {
+      auto shape = porep_shape(a.shape);
+      if (!shape.ok()) return fail(shape.status().message(), a.json);
+      if (Status s = circuits::porep::synthesize(rec, *shape, circuits::porep::blank_public_inputs(*shape),
+                                                 circuits::porep::blank_witness(*shape));
+          !s.ok()) {
+        return fail(s.to_string(), a.json);
+      }
+      name = "porep-" + shape->name, title = "porep " + shape->name;
+    }
+  } else {
+    circuits::SyntheticCircuit<Fr> circuit(a.constraints, a.seed);
+    if (Status s = circuit.synthesize(rec); !s.ok()) return fail(s.to_string(), a.json);
+  }
   const double shape_ms = ms_since(t0);
   Rng rng(a.seed ^ 0x736574757021ull);  // development trapdoor, derived from the seed
   const auto t1 = Clock::now();
@@ -75,7 +120,7 @@ int setup(const SetupArgs& a) {
   std::error_code ec;
   std::filesystem::create_directories(a.out_dir, ec);
   if (ec) return fail("cannot create " + a.out_dir + ": " + ec.message(), a.json);
-  const auto stem = std::filesystem::path(a.out_dir) / base_name(a.curve, a.constraints);
+  const auto stem = std::filesystem::path(a.out_dir) / name;
   const auto t2 = Clock::now();
   const auto params = groth16::write_parameters(*pk);
   const auto vk = groth16::write_verifying_key(pk->vk);
@@ -86,6 +131,7 @@ int setup(const SetupArgs& a) {
   const auto& sh = rec.shape();
   if (a.json) {
     Json j{{"ok", true},
+           {"circuit", title},
            {"curve", a.curve},
            {"constraints", sh.num_constraints()},
            {"inputs", sh.num_inputs},
@@ -99,8 +145,8 @@ int setup(const SetupArgs& a) {
     std::printf("%s\n", j.dump().c_str());
   } else {
     std::printf("DEVELOPMENT SETUP: the trapdoor derives from the seed; anyone can forge proofs for these keys.\n");
-    std::printf("circuit synthetic (%s): %zu constraints, %zu inputs (with ONE), %zu aux, domain 2^%u\n",
-                a.curve.c_str(), sh.num_constraints(), sh.num_inputs, sh.num_aux,
+    std::printf("circuit %s (%s): %zu constraints, %zu inputs (with ONE), %zu aux, domain 2^%u\n",
+                title.c_str(), a.curve.c_str(), sh.num_constraints(), sh.num_inputs, sh.num_aux,
                 groth16::domain_log_size(sh.qap_rows()));
     std::printf("wrote %s (%zu bytes) and %s (%zu bytes)\n", params_path.c_str(), params.size(), vk_path.c_str(),
                 vk.size());
@@ -136,26 +182,49 @@ int prove(const ProveArgs& a) {
                 a.json);
   }
   const double load_ms = ms_since(t0);
+  // porep: the input file is read and checked before any proving work.
+  std::optional<circuits::porep::C1> c1;
+  std::size_t partitions = a.partitions;
+  if (a.circuit == "porep") {
+    auto r = read_c1(a.input, a.shape, /*check_openings=*/true);
+    if (!r.ok()) return fail(r.status().message(), a.json);
+    c1 = std::move(*r);
+    partitions = c1->shape.partitions;
+  }
   std::random_device rd;
   std::vector<groth16::Proof<E>> proofs;
   std::vector<std::vector<Fr>> publics;
   Json parts = Json::array();
   double synth_total = 0;
   groth16::ProveTimings sum;
-  for (std::size_t k = 0; k < a.partitions; ++k) {
-    circuits::SyntheticCircuit<Fr> circuit(a.constraints, a.seed + k);
+  for (std::size_t k = 0; k < partitions; ++k) {
     const auto ts = Clock::now();
-    r1cs::ProvingSystem<Fr> cs({.inputs = 3, .aux = pk->l.size(), .constraints = a.constraints});
-    if (Status s = circuit.synthesize(cs); !s.ok()) return fail(s.to_string(), a.json);
+    r1cs::ProvingSystem<Fr> cs({.inputs = pk->vk.ic.size(), .aux = pk->l.size(), .constraints = a.constraints});
+    std::vector<Fr> pub;
+    if (c1) {
+      if constexpr (std::is_same_v<Fr, circuits::porep::Fr>) {
+        auto p = c1->public_inputs(static_cast<std::uint32_t>(k));
+        if (!p.ok()) return fail(p.status().message(), a.json);
+        if (Status s = circuits::porep::synthesize(cs, c1->shape, *p, c1->partitions[k]); !s.ok())
+          return fail(s.to_string(), a.json);
+        pub = p->to_field();
+      }
+    } else {
+      circuits::SyntheticCircuit<Fr> circuit(a.constraints, a.seed + k);
+      if (Status s = circuit.synthesize(cs); !s.ok()) return fail(s.to_string(), a.json);
+      pub = circuit.public_inputs();
+    }
     auto partition = std::move(cs).finish();
+    const auto pbytes = partition.bytes();
     const double synth_ms = ms_since(ts);
     synth_total += synth_ms;
     groth16::ProveTimings t;
     auto proof = groth16::prove(*pk, std::move(partition), random_scalar<E>(rd), random_scalar<E>(rd), &t);
     if (!proof.ok()) return fail("partition " + std::to_string(k) + ": " + proof.status().message(), a.json);
     proofs.push_back(*proof);
-    publics.push_back(circuit.public_inputs());
+    publics.push_back(std::move(pub));
     parts.push_back({{"partition", k},
+                     {"bytes", {{"abc", pbytes.abc}, {"assignment", pbytes.assignment}, {"density", pbytes.density}}},
                      {"synthesis", synth_ms},
                      {"quotient", t.quotient},
                      {"msm_h", t.msm_h},
@@ -168,9 +237,9 @@ int prove(const ProveArgs& a) {
     sum.msm_b_g1 += t.msm_b_g1, sum.msm_b_g2 += t.msm_b_g2, sum.assembly += t.assembly;
     if (!a.json) {
       std::printf(
-          "partition %zu: synthesis %.1f ms | quotient H %.1f | MSM H %.1f, L %.1f, A %.1f, B_G1 %.1f | B_G2 %.1f | "
-          "assembly %.1f ms\n",
-          k, synth_ms, t.quotient, t.msm_h, t.msm_l, t.msm_a, t.msm_b_g1, t.msm_b_g2, t.assembly);
+          "partition %zu: synthesis %.1f ms (a/b/c %.1f MiB, assignment %.1f MiB) | quotient H %.1f | MSM H %.1f, "
+          "L %.1f, A %.1f, B_G1 %.1f | B_G2 %.1f | assembly %.1f ms\n",
+          k, synth_ms, static_cast<double>(pbytes.abc) / (1 << 20), static_cast<double>(pbytes.assignment) / (1 << 20), t.quotient, t.msm_h, t.msm_l, t.msm_a, t.msm_b_g1, t.msm_b_g2, t.assembly);
     }
   }
   if (Status s = groth16::write_file(a.out, groth16::write_proofs<E>(proofs)); !s.ok())
@@ -187,7 +256,7 @@ int prove(const ProveArgs& a) {
   if (a.json) {
     std::printf("%s\n", Json{{"ok", true},
                              {"curve", a.curve},
-                             {"partitions", a.partitions},
+                             {"partitions", partitions},
                              {"proof", a.out},
                              {"public", a.public_out},
                              {"ms", {{"load_params", load_ms}, {"total", total}}},
@@ -216,14 +285,31 @@ int verify(const VerifyArgs& a) {
   if (!proof_bytes.ok()) return fail(proof_bytes.status().message(), a.json);
   auto proofs = groth16::read_proofs<E>(*proof_bytes);
   if (!proofs.ok()) return fail(a.proof + ": " + proofs.status().message(), a.json);
-  auto pub_bytes = groth16::read_file(a.public_inputs);
-  if (!pub_bytes.ok()) return fail(pub_bytes.status().message(), a.json);
-  auto publics = groth16::public_inputs_from_json<Fr>(
-      std::string_view(reinterpret_cast<const char*>(pub_bytes->data()), pub_bytes->size()));
-  if (!publics.ok()) return fail(a.public_inputs + ": " + publics.status().message(), a.json);
+  Result<std::vector<std::vector<Fr>>> publics = std::vector<std::vector<Fr>>{};
+  if (a.circuit == "porep") {
+    // The verifier's own public inputs: from the commitments and the seed, never from the openings.
+    if constexpr (std::is_same_v<Fr, circuits::porep::Fr>) {
+      auto c1 = read_c1(a.input, a.shape, /*check_openings=*/false);
+      if (!c1.ok()) return fail(c1.status().message(), a.json);
+      for (std::uint32_t k = 0; k < c1->shape.partitions; ++k) {
+        auto p = c1->public_inputs(k);
+        if (!p.ok()) return fail(p.status().message(), a.json);
+        publics->push_back(p->to_field());
+      }
+    } else {
+      return fail("the porep circuit is over BLS12-381", a.json);
+    }
+  } else {
+    if (a.public_inputs.empty()) return fail("verify needs --public (or --circuit porep with --input)", a.json);
+    auto pub_bytes = groth16::read_file(a.public_inputs);
+    if (!pub_bytes.ok()) return fail(pub_bytes.status().message(), a.json);
+    publics = groth16::public_inputs_from_json<Fr>(
+        std::string_view(reinterpret_cast<const char*>(pub_bytes->data()), pub_bytes->size()));
+    if (!publics.ok()) return fail(a.public_inputs + ": " + publics.status().message(), a.json);
+  }
   if (publics->size() != proofs->size()) {
-    return fail(a.proof + " holds " + std::to_string(proofs->size()) + " proofs but " + a.public_inputs + " has " +
-                    std::to_string(publics->size()) + " input sets",
+    return fail(a.proof + " holds " + std::to_string(proofs->size()) + " proofs but there are " +
+                    std::to_string(publics->size()) + " public input sets",
                 a.json);
   }
   const auto pvk = groth16::prepare_verifying_key(*vk);
@@ -368,8 +454,11 @@ int verify_snarkjs(const VerifyArgs& a, const std::string& vk_text) {
 
 int run_prove(const ProveArgs& a) {
   if (!a.zkey.empty() || !a.positional.empty()) return run_prove_zkey(a);
-  if (a.params.empty() || a.out.empty())
-    return fail("prove needs --params, --constraints and --out (or --zkey/--witness)", a.json);
+  if (a.params.empty() || a.out.empty()) {
+    return fail("prove needs --params and --out, with --constraints (synthetic) or --shape and --input (porep); "
+                "or --zkey and --witness",
+                a.json);
+  }
   if (Status s = check_curve(a.curve); !s.ok()) return fail(s.message(), a.json);
   if (Status s = check_synthetic(a.circuit, a.constraints, a.curve); !s.ok()) return fail(s.message(), a.json);
   if (a.partitions == 0 || a.partitions > 1024) return fail("--partitions must be between 1 and 1024", a.json);
@@ -378,6 +467,8 @@ int run_prove(const ProveArgs& a) {
 
 int run_verify(const VerifyArgs& a) {
   if (Status s = check_curve(a.curve); !s.ok()) return fail(s.message(), a.json);
+  if (!a.circuit.empty() && a.circuit != "porep")
+    return fail("verify --circuit only knows porep (other circuits take --public)", a.json);
   // A snarkjs verification_key.json (JSON object) selects the snarkjs mode; its "curve" field says which.
   if (auto vk = groth16::read_file(a.vk); vk.ok() && !vk->empty() && (*vk)[0] == '{') {
     const std::string text(vk->begin(), vk->end());
@@ -406,6 +497,75 @@ int run_inspect(const std::string& path, bool json) {
   } else {
     for (auto& [k, v] : out.items())
       std::printf("%-16s %s\n", k.c_str(), v.is_string() ? v.get<std::string>().c_str() : v.dump().c_str());
+  }
+  return 0;
+}
+
+int run_gen_input(const GenInputArgs& a) {
+  auto shape = porep_shape(a.shape);
+  if (!shape.ok()) return fail(shape.status().message(), a.json);
+  if (a.out.empty()) return fail("gen-input needs --out FILE", a.json);
+  const auto t0 = Clock::now();
+  auto progress = [&](std::string_view stage, std::uint64_t done, std::uint64_t total) {
+    if (!a.json)
+      std::fprintf(stderr, "  %.*s %llu/%llu (%.1f s)\n", static_cast<int>(stage.size()), stage.data(),
+                   static_cast<unsigned long long>(done), static_cast<unsigned long long>(total), ms_since(t0) / 1e3);
+  };
+  auto c1 = circuits::porep::generate_c1(*shape, a.seed, progress);
+  if (!c1.ok()) return fail(c1.status().message(), a.json);
+  const std::string text = circuits::porep::c1_to_json(*c1);
+  if (Status s = groth16::write_file(a.out, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+      !s.ok()) {
+    return fail(s.message(), a.json);
+  }
+  const double total = ms_since(t0);
+  if (a.json) {
+    std::printf("%s\n", Json{{"ok", true},
+                             {"shape", shape->name},
+                             {"out", a.out},
+                             {"bytes", text.size()},
+                             {"partitions", shape->partitions},
+                             {"ms", total}}
+                            .dump()
+                            .c_str());
+  } else {
+    std::printf("sealed a random %llu-node sector (shape %s, seed %llu) and opened %u partition(s) x %u challenge(s)\n",
+                static_cast<unsigned long long>(shape->nodes), shape->name.c_str(),
+                static_cast<unsigned long long>(a.seed), shape->partitions, shape->challenges);
+    std::printf("wrote %s (%zu bytes) in %.1f ms\n", a.out.c_str(), text.size(), total);
+  }
+  return 0;
+}
+
+int run_count(const CountArgs& a) {
+  if (a.circuit != "porep") return fail("count knows the porep circuit (--circuit porep)", a.json);
+  auto shape = porep_shape(a.shape);
+  if (!shape.ok()) return fail(shape.status().message(), a.json);
+  const auto t0 = Clock::now();
+  r1cs::MetricsSystem<circuits::porep::Fr> m;
+  if (Status s = circuits::porep::synthesize(m, *shape, circuits::porep::blank_public_inputs(*shape),
+                                             circuits::porep::blank_witness(*shape));
+      !s.ok()) {
+    return fail(s.to_string(), a.json);
+  }
+  const double ms = ms_since(t0);
+  const unsigned log = groth16::domain_log_size(m.num_constraints() + m.num_inputs());
+  if (a.json) {
+    std::printf("%s\n", Json{{"ok", true},
+                             {"shape", shape->name},
+                             {"constraints", m.num_constraints()},
+                             {"inputs", m.num_inputs()},
+                             {"aux", m.num_aux()},
+                             {"terms", m.num_terms()},
+                             {"domain_log", log},
+                             {"partitions", shape->partitions},
+                             {"ms", ms}}
+                            .dump()
+                            .c_str());
+  } else {
+    std::printf("porep %s, per partition: %zu constraints, %zu inputs (with ONE), %zu aux, %zu terms, domain 2^%u\n",
+                shape->name.c_str(), m.num_constraints(), m.num_inputs(), m.num_aux(), m.num_terms(), log);
+    std::printf("%u partitions; counted in %.1f s\n", shape->partitions, ms / 1e3);
   }
   return 0;
 }

@@ -1,5 +1,6 @@
 // zkpipe: the command-line entry point. Subcommands arrive with the issues that build them; today:
-// selftest, version, and the Groth16 commands setup, prove, verify and inspect (commands.cpp).
+// selftest, version, the Groth16 commands setup, prove, verify and inspect, the porep helpers
+// gen-input and count (commands.cpp), bench and plan.
 
 #include <CLI/CLI.hpp>
 
@@ -22,8 +23,9 @@ int main(int argc, char** argv) {
   zk::app::SetupArgs setup_args;
   auto* setup = app.add_subcommand(
       "setup", "DEVELOPMENT (insecure) Groth16 setup for a built-in circuit: writes .params and .vk");
-  setup->add_option("--circuit", setup_args.circuit, "circuit kind")->capture_default_str();
-  setup->add_option("--constraints", setup_args.constraints, "number of constraints")->required();
+  setup->add_option("--circuit", setup_args.circuit, "circuit kind: synthetic or porep")->capture_default_str();
+  setup->add_option("--constraints", setup_args.constraints, "synthetic: number of constraints");
+  setup->add_option("--shape", setup_args.shape, "porep: tiny, small, bench or 32g");
   setup->add_option("--curve", setup_args.curve, "bls12-381 or bn254")->capture_default_str();
   setup->add_option("--seed", setup_args.seed, "derives the trapdoor (development only)")->capture_default_str();
   setup->add_option("--out", setup_args.out_dir, "output directory")->required();
@@ -33,8 +35,10 @@ int main(int argc, char** argv) {
   auto* prove =
       app.add_subcommand("prove", "prove a built-in circuit with a .params file; prints the time of every stage");
   prove->add_option("--params", prove_args.params, "parameter file from `zkpipe setup`");
-  prove->add_option("--circuit", prove_args.circuit, "circuit kind")->capture_default_str();
-  prove->add_option("--constraints", prove_args.constraints, "number of constraints (as at setup)");
+  prove->add_option("--circuit", prove_args.circuit, "circuit kind: synthetic or porep")->capture_default_str();
+  prove->add_option("--constraints", prove_args.constraints, "synthetic: number of constraints (as at setup)");
+  prove->add_option("--shape", prove_args.shape, "porep: the shape (as at setup)");
+  prove->add_option("--input", prove_args.input, "porep: the input file from `zkpipe gen-input`");
   prove->add_option("--curve", prove_args.curve, "bls12-381 or bn254")->capture_default_str();
   prove->add_option("--seed", prove_args.seed, "witness seed; partition k uses seed + k")->capture_default_str();
   prove->add_option("--partitions", prove_args.partitions, "number of partitions (proofs concatenated)")
@@ -54,7 +58,10 @@ int main(int argc, char** argv) {
   verify->add_option("--vk", verify_args.vk, "verifying key: bellman layout, or snarkjs verification_key.json")
       ->required();
   verify->add_option("--proof", verify_args.proof, "proof file (one proof per partition)")->required();
-  verify->add_option("--public", verify_args.public_inputs, "public inputs JSON (an array per partition)")->required();
+  verify->add_option("--public", verify_args.public_inputs, "public inputs JSON (an array per partition)");
+  verify->add_option("--circuit", verify_args.circuit, "porep: derive the public inputs from --input");
+  verify->add_option("--shape", verify_args.shape, "porep: the shape");
+  verify->add_option("--input", verify_args.input, "porep: the input file (its commitments and seed)");
   verify->add_option("--curve", verify_args.curve, "bls12-381 or bn254")->capture_default_str();
   verify->add_flag("--json", verify_args.json, "machine-readable output");
 
@@ -63,6 +70,20 @@ int main(int argc, char** argv) {
   auto* inspect = app.add_subcommand("inspect", "what a params/vk/proof file holds");
   inspect->add_option("file", inspect_path, "file to inspect")->required();
   inspect->add_flag("--json", inspect_json, "machine-readable output");
+
+  zk::app::GenInputArgs gen_args;
+  auto* gen_input = app.add_subcommand(
+      "gen-input", "porep: seal a random sector and write every partition's openings (the C1 input JSON)");
+  gen_input->add_option("--shape", gen_args.shape, "tiny, small or bench")->required();
+  gen_input->add_option("--seed", gen_args.seed, "derives the data, ids and challenge seed")->capture_default_str();
+  gen_input->add_option("--out", gen_args.out, "output JSON file")->required();
+  gen_input->add_flag("--json", gen_args.json, "machine-readable output");
+
+  zk::app::CountArgs count_args;
+  auto* count = app.add_subcommand("count", "constraints, inputs and aux variables per partition of a circuit shape");
+  count->add_option("--circuit", count_args.circuit, "circuit kind")->capture_default_str();
+  count->add_option("--shape", count_args.shape, "porep: tiny, small, bench or 32g")->required();
+  count->add_flag("--json", count_args.json, "machine-readable output");
 
   zk::app::BenchArgs bench_args;
   auto* bench =
@@ -117,6 +138,8 @@ int main(int argc, char** argv) {
   if (*prove) return zk::app::run_prove(prove_args);
   if (*verify) return zk::app::run_verify(verify_args);
   if (*inspect) return zk::app::run_inspect(inspect_path, inspect_json);
+  if (*gen_input) return zk::app::run_gen_input(gen_args);
+  if (*count) return zk::app::run_count(count_args);
   if (*plan) return zk::app::run_plan(plan_args);
   if (*bench) {
     if (!sweep.empty()) {
