@@ -7,10 +7,14 @@
 PRESET ?= release
 JOBS ?= $(shell nproc)
 
-.PHONY: deps build demo test test-slow bench asan format clean
+.PHONY: deps node-tools build demo test test-slow bench asan format clean
 
 deps:
 	bash scripts/install-deps.sh
+
+# The independent checkers' npm packages (@noble/curves, snarkjs): best effort, tests skip without.
+node-tools:
+	bash scripts/install-node-tools.sh
 
 build: deps
 	cmake --preset $(PRESET)
@@ -37,7 +41,7 @@ demo: build
 	$(Z) bench --circuit synthetic --constraints $(DEMO_N) --jobs 3 --partitions 2 \
 	    --verify --plot $(DEMO_DIR)/timeline.svg
 
-test: deps
+test: deps node-tools
 	cmake --preset ci
 	cmake --build --preset ci -j $(JOBS)
 	ctest --preset ci

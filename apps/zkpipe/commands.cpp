@@ -360,10 +360,81 @@ bool describe(std::span<const std::uint8_t> b, Json& out) {
   return false;
 }
 
+template <class E>
+int setup_r1cs(const SetupArgs& a, const std::vector<std::uint8_t>& bytes) {
+  const auto t0 = Clock::now();
+  auto r1cs = groth16::snarkjs::read_r1cs<E>(bytes);
+  if (!r1cs.ok()) return fail(a.r1cs + ": " + r1cs.status().message(), a.json);
+  const double read_ms = ms_since(t0);
+  if (!a.json) {
+    std::fprintf(stderr, "read %s: %zu constraints, %u wires, %u public signals (%.0f ms); making keys...\n",
+                 a.r1cs.c_str(), r1cs->constraints.size(), r1cs->n_wires, r1cs->n_public(), read_ms);
+  }
+  std::random_device rd;
+  Rng rng(a.seed_given ? a.seed ^ 0x736574757021ull : (std::uint64_t{rd()} << 32 | rd()));
+  const auto t1 = Clock::now();
+  auto zk = groth16::snarkjs::setup_zkey<E>(*r1cs, groth16::Trapdoor<E>::random(rng));
+  if (!zk.ok()) return fail(zk.status().message(), a.json);
+  const double keys_ms = ms_since(t1);
+  const auto t2 = Clock::now();
+  const auto zkey = groth16::snarkjs::write_zkey<E>(*zk);
+  const auto vk = groth16::snarkjs::verifying_key_to_json<E>(zk->vk);
+  if (Status s = groth16::write_file(a.zkey_out, zkey); !s.ok()) return fail(s.message(), a.json);
+  if (Status s = groth16::write_file(a.vk_out, std::span(reinterpret_cast<const std::uint8_t*>(vk.data()), vk.size()));
+      !s.ok()) {
+    return fail(s.message(), a.json);
+  }
+  const double write_ms = ms_since(t2);
+  if (a.json) {
+    std::printf("%s\n", Json{{"ok", true},
+                             {"curve", groth16::snarkjs::curve_name<E>()},
+                             {"constraints", r1cs->constraints.size()},
+                             {"wires", r1cs->n_wires},
+                             {"public", r1cs->n_public()},
+                             {"domain", zk->domain_size},
+                             {"zkey", a.zkey_out},
+                             {"zkey_bytes", zkey.size()},
+                             {"vk", a.vk_out},
+                             {"ms", {{"read", read_ms}, {"keys", keys_ms}, {"write", write_ms}, {"total", ms_since(t0)}}},
+                             {"insecure_development_setup", true}}
+                            .dump()
+                            .c_str());
+  } else {
+    std::printf("DEVELOPMENT SETUP: %s; anyone who knows it can forge proofs. Never use this key in production.\n",
+                a.seed_given ? "the trapdoor derives from --seed" : "the trapdoor was drawn and thrown away, but no ceremony vouches for it");
+    std::printf("circuit %s (%s): %zu constraints, %u wires, %u public, domain %u\n", a.r1cs.c_str(),
+                groth16::snarkjs::curve_name<E>(), r1cs->constraints.size(), r1cs->n_wires, r1cs->n_public(),
+                zk->domain_size);
+    std::printf("wrote %s (%zu bytes) and %s\n", a.zkey_out.c_str(), zkey.size(), a.vk_out.c_str());
+    std::printf("time: read %.1f ms, keys %.1f ms, write %.1f ms, total %.1f ms\n", read_ms, keys_ms, write_ms,
+                ms_since(t0));
+  }
+  return 0;
+}
+
+int run_setup_r1cs(const SetupArgs& a) {
+  if (a.zkey_out.empty() || a.vk_out.empty())
+    return fail("--r1cs needs --zkey-out circuit.zkey and --vk-out verification_key.json", a.json);
+  if (!a.out_dir.empty()) return fail("--out is for built-in circuits; with --r1cs use --zkey-out and --vk-out", a.json);
+  auto bytes = groth16::read_file(a.r1cs);
+  if (!bytes.ok()) return fail(bytes.status().message(), a.json);
+  auto curve = groth16::snarkjs::detect_curve(*bytes);
+  if (!curve.ok()) return fail(a.r1cs + ": " + curve.status().message(), a.json);
+  const std::string ours = *curve == "bn128" ? "bn254" : "bls12-381";
+  if (a.curve_given && a.curve != ours) {
+    return fail(a.r1cs + " is a circuit over " + ours + "'s scalar field, not " + a.curve +
+                    " (circom --prime bn128 or bls12381 decides)",
+                a.json);
+  }
+  return ours == "bn254" ? setup_r1cs<groth16::Bn254>(a, *bytes) : setup_r1cs<groth16::Bls12_381>(a, *bytes);
+}
+
 }  // namespace
 
 int run_setup(const SetupArgs& a) {
   if (Status s = check_curve(a.curve); !s.ok()) return fail(s.message(), a.json);
+  if (!a.r1cs.empty()) return run_setup_r1cs(a);
+  if (a.out_dir.empty()) return fail("setup needs --out DIR (or --r1cs with --zkey-out and --vk-out)", a.json);
   if (Status s = check_synthetic(a.circuit, a.constraints, a.curve); !s.ok()) return fail(s.message(), a.json);
   return a.curve == "bn254" ? setup<groth16::Bn254>(a) : setup<groth16::Bls12_381>(a);
 }

@@ -16,6 +16,9 @@ struct SetupArgs {
   std::string curve = "bls12-381";
   std::uint64_t seed = 1;
   std::string out_dir;
+  // circom mode: --r1cs writes a snarkjs zkey (--zkey-out) and verification_key.json (--vk-out).
+  std::string r1cs, zkey_out, vk_out;
+  bool curve_given = false, seed_given = false;  // without --seed, the r1cs mode draws the trapdoor from the OS
   bool json = false;
 };
 int run_setup(const SetupArgs& a);

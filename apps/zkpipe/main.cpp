@@ -28,7 +28,10 @@ int main(int argc, char** argv) {
   setup->add_option("--shape", setup_args.shape, "porep: tiny, small, bench or 32g");
   setup->add_option("--curve", setup_args.curve, "bls12-381 or bn254")->capture_default_str();
   setup->add_option("--seed", setup_args.seed, "derives the trapdoor (development only)")->capture_default_str();
-  setup->add_option("--out", setup_args.out_dir, "output directory")->required();
+  setup->add_option("--out", setup_args.out_dir, "output directory (built-in circuits)");
+  setup->add_option("--r1cs", setup_args.r1cs, "circom .r1cs: write a snarkjs zkey instead (with --zkey-out, --vk-out)");
+  setup->add_option("--zkey-out", setup_args.zkey_out, "circom mode: the .zkey to write");
+  setup->add_option("--vk-out", setup_args.vk_out, "circom mode: the verification_key.json to write");
   setup->add_flag("--json", setup_args.json, "machine-readable output");
 
   zk::app::ProveArgs prove_args;
@@ -134,7 +137,11 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (*selftest) return zk::app::run_selftest(json);
-  if (*setup) return zk::app::run_setup(setup_args);
+  if (*setup) {
+    setup_args.curve_given = setup->count("--curve") > 0;
+    setup_args.seed_given = setup->count("--seed") > 0;
+    return zk::app::run_setup(setup_args);
+  }
   if (*prove) return zk::app::run_prove(prove_args);
   if (*verify) return zk::app::run_verify(verify_args);
   if (*inspect) return zk::app::run_inspect(inspect_path, inspect_json);

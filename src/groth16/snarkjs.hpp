@@ -17,6 +17,7 @@
 
 #include "base/status.hpp"
 #include "groth16/keys.hpp"
+#include "groth16/setup.hpp"
 
 namespace zk::groth16::snarkjs {
 
@@ -76,6 +77,18 @@ Result<std::vector<typename E::Fr>> read_wtns(std::span<const std::uint8_t> byte
 template <class E>
 Result<Proof<E>> prove(const Zkey<E>& zk, std::span<const typename E::Fr> witness, const typename E::Fr& r,
                        const typename E::Fr& s);
+
+/// A DEVELOPMENT (insecure) Groth16 setup in snarkjs's convention: whoever knows the trapdoor can
+/// forge proofs. The zkey is what `snarkjs groth16 setup` would make from the same tau, alpha, beta,
+/// delta (gamma = 1, as snarkjs; t.gamma is ignored); see snarkjs_setup.cpp.
+template <class E>
+Result<Zkey<E>> setup_zkey(const R1csFile<E>& r1cs, const Trapdoor<E>& t);
+/// The .zkey bytes (sections 1-10 in order; section 10 holds no contributions).
+template <class E>
+std::vector<std::uint8_t> write_zkey(const Zkey<E>& zk);
+/// verification_key.json as `snarkjs zkey export verificationkey` writes it (vk_alphabeta_12 included).
+template <class E>
+std::string verifying_key_to_json(const VerifyingKey<E>& vk);
 
 /// snarkjs JSON.
 template <class E>

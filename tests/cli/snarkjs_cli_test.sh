@@ -28,7 +28,36 @@ for c in bn128 bls12381; do
   else
     echo "snarkjs not installed (cd tools/snarkjs && npm ci): its check skipped"
   fi
+  # The development setup: zkpipe's zkey and verification_key.json for snarkjs's r1cs. zkpipe proves
+  # and verifies with them; snarkjs proves with the zkey, verifies with the JSON key and exports the
+  # same key from the zkey.
+  "$Z" setup --r1cs "$V/chain.r1cs" --seed 5 --zkey-out "$D/dev.zkey" --vk-out "$D/dev-vk.json" > /dev/null \
+    || fail "setup --r1cs ($c)"
+  "$Z" prove "$D/dev.zkey" "$V/chain-witness.wtns" "$D/p3.json" "$D/pub3.json" > /dev/null || fail "prove with dev zkey ($c)"
+  "$Z" verify --vk "$D/dev-vk.json" --proof "$D/p3.json" --public "$D/pub3.json" > /dev/null || fail "verify dev proof ($c)"
+  "$Z" verify --vk "$D/dev-vk.json" --proof "$D/p.json" --public "$D/pub.json" > /dev/null
+  [ $? -eq 1 ] || fail "a proof for snarkjs's key must not verify under the dev key ($c)"
+  if [ -x "$SNARKJS" ] && command -v node > /dev/null 2>&1; then
+    "$SNARKJS" groth16 verify "$D/dev-vk.json" "$D/pub3.json" "$D/p3.json" | grep -q "OK" || fail "snarkjs rejects the dev proof ($c)"
+    "$SNARKJS" groth16 prove "$D/dev.zkey" "$V/chain-witness.wtns" "$D/p4.json" "$D/pub4.json" > /dev/null \
+      || fail "snarkjs cannot prove with zkpipe's zkey ($c)"
+    "$SNARKJS" groth16 verify "$D/dev-vk.json" "$D/pub4.json" "$D/p4.json" | grep -q "OK" || fail "snarkjs's proof with zkpipe's zkey ($c)"
+    "$Z" verify --vk "$D/dev-vk.json" --proof "$D/p4.json" --public "$D/pub4.json" > /dev/null || fail "zkpipe rejects snarkjs's dev proof ($c)"
+    "$SNARKJS" zkey export verificationkey "$D/dev.zkey" "$D/exported.json" > /dev/null || fail "snarkjs cannot export ($c)"
+    python3 -c "import json,sys; assert json.load(open(sys.argv[1]))==json.load(open(sys.argv[2]))" "$D/exported.json" "$D/dev-vk.json" \
+      || fail "snarkjs's export of zkpipe's zkey differs from zkpipe's verification_key.json ($c)"
+    echo "snarkjs proves with zkpipe's $c zkey and accepts its verification key"
+  fi
 done
+# setup --r1cs errors: wrong curve, missing outputs, not an r1cs, truncated.
+B="$ROOT/tests/data/snarkjs/bn128"
+expect2() { "$@" > /dev/null 2> "$D/err"; [ $? -eq 2 ] || fail "exit 2 expected: $*"; [ -s "$D/err" ] || fail "no message: $*"; }
+expect2 "$Z" setup --r1cs "$B/mul.r1cs" --curve bls12-381 --zkey-out "$D/x.zkey" --vk-out "$D/x.json"
+expect2 "$Z" setup --r1cs "$B/mul.r1cs" --zkey-out "$D/x.zkey"
+expect2 "$Z" setup --r1cs "$B/witness.wtns" --zkey-out "$D/x.zkey" --vk-out "$D/x.json"
+head -c 200 "$B/chain.r1cs" > "$D/trunc.r1cs"
+expect2 "$Z" setup --r1cs "$D/trunc.r1cs" --zkey-out "$D/x.zkey" --vk-out "$D/x.json"
+expect2 "$Z" setup --r1cs "$D/missing.r1cs" --zkey-out "$D/x.zkey" --vk-out "$D/x.json"
 "$Z" prove a b c 2> /dev/null
 [ $? -eq 2 ] || fail "three positional files must exit 2"
 echo "snarkjs cli ok"
