@@ -440,25 +440,34 @@ int run_setup(const SetupArgs& a) {
 }
 
 template <class E>
-int prove_zkey(const ProveArgs& a, const std::vector<std::uint8_t>& zkey_bytes, const std::string& proof_path,
-               const std::string& public_path) {
+int prove_zkey(const ProveArgs& a, const std::string& proof_path, const std::string& public_path) {
   const auto t0 = Clock::now();
-  auto zk = groth16::snarkjs::read_zkey<E>(zkey_bytes);
-  if (!zk.ok()) return fail(a.zkey + ": " + zk.status().message(), a.json);
-  auto wbytes = groth16::read_file(a.witness);
-  if (!wbytes.ok()) return fail(wbytes.status().message(), a.json);
-  auto w = groth16::snarkjs::read_wtns<E>(*wbytes);
-  if (!w.ok()) return fail(a.witness + ": " + w.status().message(), a.json);
+  auto zk = groth16::snarkjs::read_zkey_file<E>(a.zkey);
+  if (!zk.ok()) return fail(zk.status().message(), a.json);
   const double load_ms = ms_since(t0);
+  const auto tw = Clock::now();
+  Result<std::vector<typename E::Fr>> w = Status::internal("unread");
+  {
+    auto wbytes = groth16::read_file(a.witness);
+    if (!wbytes.ok()) return fail(wbytes.status().message(), a.json);
+    w = groth16::snarkjs::read_wtns<E>(*wbytes);
+  }
+  if (!w.ok()) return fail(a.witness + ": " + w.status().message(), a.json);
+  auto rows = groth16::snarkjs::evaluate_rows<E>(*zk, *w);
+  if (!rows.ok()) return fail(a.witness + ": " + rows.status().message() + " (a witness for another circuit?)", a.json);
+  const double witness_ms = ms_since(tw);
   std::random_device rd;
   const auto t1 = Clock::now();
-  auto proof = groth16::snarkjs::prove<E>(*zk, *w, random_scalar<E>(rd), random_scalar<E>(rd));
-  if (!proof.ok()) return fail(proof.status().message(), a.json);
+  groth16::ProveTimings t;
+  auto pending = groth16::snarkjs::prove_start<E>(*zk, *w, std::move(*rows), random_scalar<E>(rd),
+                                                  random_scalar<E>(rd), &t);
+  if (!pending.ok()) return fail(pending.status().message(), a.json);
+  const auto proof = groth16::snarkjs::prove_finish<E>(*zk, *w, *pending, &t);
   const double prove_ms = ms_since(t1);
-  const auto pj = groth16::snarkjs::proof_to_json<E>(*proof);
+  const auto pj = groth16::snarkjs::proof_to_json<E>(proof);
   const auto pub = groth16::snarkjs::public_to_json<E>(std::span(*w).subspan(1, zk->n_public));
-  auto as_bytes = [](const std::string& t) {
-    return std::span(reinterpret_cast<const std::uint8_t*>(t.data()), t.size());
+  auto as_bytes = [](const std::string& text) {
+    return std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
   };
   if (Status s = groth16::write_file(proof_path, as_bytes(pj)); !s.ok()) return fail(s.message(), a.json);
   if (Status s = groth16::write_file(public_path, as_bytes(pub)); !s.ok()) return fail(s.message(), a.json);
@@ -467,13 +476,25 @@ int prove_zkey(const ProveArgs& a, const std::vector<std::uint8_t>& zkey_bytes, 
                              {"curve", groth16::snarkjs::curve_name<E>()},
                              {"proof", proof_path},
                              {"public", public_path},
-                             {"ms", {{"load", load_ms}, {"prove", prove_ms}}}}
+                             {"ms",
+                              {{"load", load_ms},
+                               {"witness", witness_ms},
+                               {"quotient", t.quotient},
+                               {"msm_h", t.msm_h},
+                               {"msm_c", t.msm_l},
+                               {"msm_a", t.msm_a},
+                               {"msm_b_g1", t.msm_b_g1},
+                               {"msm_b_g2", t.msm_b_g2},
+                               {"prove", prove_ms},
+                               {"total", ms_since(t0)}}}}
                             .dump()
                             .c_str());
   } else {
-    std::printf("wrote %s and %s (%s, domain %u, %u signals, %u public): load %.1f ms, prove %.1f ms\n",
-                proof_path.c_str(), public_path.c_str(), groth16::snarkjs::curve_name<E>(), zk->domain_size, zk->n_vars,
-                zk->n_public, load_ms, prove_ms);
+    std::printf("wrote %s and %s (%s, domain %u, %u signals, %u public)\n", proof_path.c_str(), public_path.c_str(),
+                groth16::snarkjs::curve_name<E>(), zk->domain_size, zk->n_vars, zk->n_public);
+    std::printf("time: load zkey %.1f ms, witness + rows %.1f ms | quotient H %.1f | MSM H %.1f, C %.1f, A %.1f, "
+                "B1 %.1f | B2 %.1f ms | total %.1f ms\n",
+                load_ms, witness_ms, t.quotient, t.msm_h, t.msm_l, t.msm_a, t.msm_b_g1, t.msm_b_g2, ms_since(t0));
   }
   return 0;
 }
@@ -489,12 +510,10 @@ int run_prove_zkey(ProveArgs a) {
   if (a.zkey.empty() || a.witness.empty() || a.proof_json.empty() || a.public_json.empty()) {
     return fail("snarkjs mode needs --zkey, --witness, --proof and --public", a.json);
   }
-  auto bytes = groth16::read_file(a.zkey);
-  if (!bytes.ok()) return fail(bytes.status().message(), a.json);
-  auto curve = groth16::snarkjs::detect_curve(*bytes);
+  auto curve = groth16::snarkjs::detect_zkey_file_curve(a.zkey);
   if (!curve.ok()) return fail(a.zkey + ": " + curve.status().message(), a.json);
-  return *curve == "bn128" ? prove_zkey<groth16::Bn254>(a, *bytes, a.proof_json, a.public_json)
-                           : prove_zkey<groth16::Bls12_381>(a, *bytes, a.proof_json, a.public_json);
+  return *curve == "bn128" ? prove_zkey<groth16::Bn254>(a, a.proof_json, a.public_json)
+                           : prove_zkey<groth16::Bls12_381>(a, a.proof_json, a.public_json);
 }
 
 template <class E>

@@ -1,6 +1,13 @@
 #include "groth16/snarkjs.hpp"
 
+#include <atomic>
+#include <fstream>
+#include <functional>
+
 #include <nlohmann/json.hpp>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
 
 #include "field/decimal.hpp"
 #include "msm/pippenger.hpp"
@@ -112,21 +119,91 @@ auto read_points(std::span<const std::uint8_t> sec, std::size_t count, const std
     return Status::invalid_argument(what + ": section holds " + std::to_string(sec.size()) + " bytes, expected " +
                                     std::to_string(count) + " points of " + std::to_string(size) + " bytes");
   }
-  std::vector<std::conditional_t<kG2, typename E::G2Affine, typename E::G1Affine>> out;
-  out.reserve(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    auto p = [&] {
-      if constexpr (kG2) {
-        return g2_at<E>(sec.subspan(i * size, size));
-      } else {
-        return g1_at<E>(sec.subspan(i * size, size));
+  // Decoded and checked in parallel; the first bad point (lowest index) is reported.
+  std::vector<std::conditional_t<kG2, typename E::G2Affine, typename E::G1Affine>> out(count);
+  std::atomic<std::size_t> first_bad{count};
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+      auto p = [&] {
+        if constexpr (kG2) {
+          return g2_at<E>(sec.subspan(i * size, size));
+        } else {
+          return g1_at<E>(sec.subspan(i * size, size));
+        }
+      }();
+      if (!p.ok()) {
+        std::size_t cur = first_bad.load();
+        while (i < cur && !first_bad.compare_exchange_weak(cur, i)) {
+        }
+        return;
       }
-    }();
-    if (!p.ok()) return Status::invalid_argument(what + "[" + std::to_string(i) + "]: " + p.status().message());
-    out.push_back(*p);
+      out[i] = *p;
+    }
+  });
+  if (const std::size_t i = first_bad.load(); i < count) {
+    auto p = kG2 ? g2_at<E>(sec.subspan(i * size, size)).status() : g1_at<E>(sec.subspan(i * size, size)).status();
+    return Status::invalid_argument(what + "[" + std::to_string(i) + "]: " + p.message());
   }
   return out;
 }
+
+/// Sections by type: the span stays valid until the next call.
+using SectionFn = std::function<Result<std::span<const std::uint8_t>>(std::uint32_t type)>;
+
+/// A zkey's sections read from a file one at a time (into one reused buffer).
+class FileSections {
+ public:
+  static Result<FileSections> open(const std::string& path) {
+    FileSections f;
+    f.in_.open(path, std::ios::binary);
+    if (!f.in_) return Status::io_error("cannot open " + path);
+    f.in_.seekg(0, std::ios::end);
+    const auto file_size = static_cast<std::uint64_t>(f.in_.tellg());
+    f.in_.seekg(0);
+    auto u = [&](int n) -> Result<std::uint64_t> {
+      std::uint8_t b[8] = {};
+      if (!f.in_.read(reinterpret_cast<char*>(b), n)) return Status::invalid_argument("truncated zkey header");
+      std::uint64_t v = 0;
+      for (int i = n; i-- > 0;) v = (v << 8) | b[i];
+      return v;
+    };
+    char magic[4] = {};
+    if (!f.in_.read(magic, 4) || std::string_view(magic, 4) != "zkey")
+      return Status::invalid_argument("not a .zkey file (magic \"" + std::string(magic, 4) + "\")");
+    auto version = u(4), n = u(4);
+    if (!version.ok() || !n.ok()) return Status::invalid_argument("truncated .zkey header");
+    std::uint64_t pos = 12;
+    for (std::uint64_t i = 0; i < *n; ++i) {
+      auto type = u(4), size = u(8);
+      if (!type.ok() || !size.ok()) return Status::invalid_argument("truncated section table in .zkey");
+      pos += 12;
+      if (*size > file_size - pos) {
+        return Status::invalid_argument("section " + std::to_string(*type) + " claims " + std::to_string(*size) +
+                                        " bytes but only " + std::to_string(file_size - pos) + " remain");
+      }
+      if (!f.sections_.emplace(static_cast<std::uint32_t>(*type), std::pair{pos, *size}).second)
+        return Status::invalid_argument("section " + std::to_string(*type) + " appears twice");
+      pos += *size;
+      f.in_.seekg(static_cast<std::streamoff>(pos));
+    }
+    return f;
+  }
+  Result<std::span<const std::uint8_t>> get(std::uint32_t type) {
+    auto it = sections_.find(type);
+    if (it == sections_.end()) return Status::invalid_argument("zkey: section " + std::to_string(type) + " is missing");
+    buf_.resize(it->second.second);
+    in_.clear();
+    in_.seekg(static_cast<std::streamoff>(it->second.first));
+    if (!in_.read(reinterpret_cast<char*>(buf_.data()), static_cast<std::streamsize>(buf_.size())))
+      return Status::io_error("zkey: cannot read section " + std::to_string(type));
+    return std::span<const std::uint8_t>(buf_);
+  }
+
+ private:
+  std::ifstream in_;
+  std::map<std::uint32_t, std::pair<std::uint64_t, std::uint64_t>> sections_;  // type -> offset, size
+  std::vector<std::uint8_t> buf_;
+};
 
 }  // namespace
 
@@ -190,18 +267,19 @@ Result<std::string> detect_curve(std::span<const std::uint8_t> bytes) {
   return Status::invalid_argument("unsupported prime (n8 = " + std::to_string(*n8) + ")");
 }
 
+namespace {
 template <class E>
-Result<Zkey<E>> read_zkey(std::span<const std::uint8_t> bytes) {
+Result<Zkey<E>> parse_zkey(const SectionFn& section) {
   using Fr = typename E::Fr;
-  auto c = parse_container(bytes, "zkey");
-  if (!c.ok()) return c.status();
-  for (std::uint32_t s = 1; s <= 9; ++s) {
-    if (!c->sections.count(s)) return Status::invalid_argument("zkey: section " + std::to_string(s) + " is missing");
+  {
+    auto proto = section(1);
+    if (!proto.ok()) return proto.status();
+    if (proto->size() < 4 || (*proto)[0] != 1) return Status::invalid_argument("zkey: not Groth16 (protocol != 1)");
   }
-  if (c->sections[1].size() < 4 || c->sections[1][0] != 1)
-    return Status::invalid_argument("zkey: not Groth16 (protocol != 1)");
   Zkey<E> zk;
-  Cursor h(c->sections[2], "zkey header");
+  auto header = section(2);
+  if (!header.ok()) return header.status();
+  Cursor h(*header, "zkey header");
   auto n8q = h.uint(4);
   if (!n8q.ok()) return n8q.status();
   if (*n8q != Curve<E>::kN8q)
@@ -242,14 +320,19 @@ Result<Zkey<E>> read_zkey(std::span<const std::uint8_t> bytes) {
                    take_g1(zk.vk.delta_g1), take_g2(zk.vk.delta_g2)}) {
     if (!s.ok()) return Status::invalid_argument("zkey header: " + s.message());
   }
-  auto ic = read_points<E, false>(c->sections[3], zk.n_public + 1, "zkey IC");
+  auto sec = section(3);
+  if (!sec.ok()) return sec.status();
+  auto ic = read_points<E, false>(*sec, zk.n_public + 1, "zkey IC");
   if (!ic.ok()) return ic.status();
   zk.vk.ic = std::move(*ic);
   {
-    Cursor cs(c->sections[4], "zkey coefficients");
+    sec = section(4);
+    if (!sec.ok()) return sec.status();
+    Cursor cs(*sec, "zkey coefficients");
     auto n = cs.uint(4);
     if (!n.ok()) return n.status();
     if (*n > cs.remaining() / (12 + 32)) return Status::invalid_argument("zkey: coefficient count exceeds the section");
+    zk.coefs.reserve(*n);
     const Fr r_inv = Fr::from_mont(typename Fr::Repr{1});  // the value R^-1: stored values are c R^2
     for (std::uint64_t i = 0; i < *n; ++i) {
       auto m = cs.uint(4), k = cs.uint(4), sig = cs.uint(4);
@@ -263,17 +346,77 @@ Result<Zkey<E>> read_zkey(std::span<const std::uint8_t> bytes) {
                           static_cast<std::uint32_t>(*sig), Fr::from_mont(raw) * r_inv});
     }
   }
-  auto a = read_points<E, false>(c->sections[5], zk.n_vars, "zkey A");
-  auto b1 = read_points<E, false>(c->sections[6], zk.n_vars, "zkey B1");
-  auto b2 = read_points<E, true>(c->sections[7], zk.n_vars, "zkey B2");
-  auto cc = read_points<E, false>(c->sections[8], zk.n_vars - zk.n_public - 1, "zkey C");
-  auto hh = read_points<E, false>(c->sections[9], zk.domain_size, "zkey H");
-  for (const Status& s : {a.status(), b1.status(), b2.status(), cc.status(), hh.status()}) {
-    if (!s.ok()) return s;
+  auto g1s = [&](std::uint32_t type, std::size_t count, const char* what,
+                 std::vector<typename E::G1Affine>& out) -> Status {
+    auto b = section(type);
+    if (!b.ok()) return b.status();
+    auto p = read_points<E, false>(*b, count, what);
+    if (!p.ok()) return p.status();
+    out = std::move(*p);
+    return {};
+  };
+  if (Status st = g1s(5, zk.n_vars, "zkey A", zk.a); !st.ok()) return st;
+  if (Status st = g1s(6, zk.n_vars, "zkey B1", zk.b1); !st.ok()) return st;
+  {
+    auto b = section(7);
+    if (!b.ok()) return b.status();
+    auto p = read_points<E, true>(*b, zk.n_vars, "zkey B2");
+    if (!p.ok()) return p.status();
+    zk.b2 = std::move(*p);
   }
-  zk.a = std::move(*a), zk.b1 = std::move(*b1), zk.b2 = std::move(*b2), zk.c = std::move(*cc), zk.h = std::move(*hh);
+  if (Status st = g1s(8, zk.n_vars - zk.n_public - 1, "zkey C", zk.c); !st.ok()) return st;
+  if (Status st = g1s(9, zk.domain_size, "zkey H", zk.h); !st.ok()) return st;
   return zk;
 }
+}  // namespace
+
+Result<std::string> detect_zkey_file_curve(const std::string& path) {
+  auto f = FileSections::open(path);
+  if (!f.ok()) return f.status();
+  auto proto = f->get(1);
+  if (!proto.ok()) return proto.status();
+  if (proto->size() < 4 || (*proto)[0] != 1)
+    return Status::invalid_argument("not a Groth16 zkey (protocol section missing or not 1)");
+  auto header = f->get(2);
+  if (!header.ok()) return header.status();
+  Cursor h(*header, "zkey header");
+  auto n8 = h.uint(4);
+  if (!n8.ok()) return n8.status();
+  auto q = h.take(static_cast<std::size_t>(std::min<std::uint64_t>(*n8, 64)));
+  if (!q.ok()) return q.status();
+  if (*n8 == 48 && le_limbs<curve::bls12_381::Fq>(*q) == curve::bls12_381::Fq::Params::kModulus)
+    return std::string("bls12381");
+  if (*n8 == 32 && le_limbs<curve::bn254::Fq>(*q) == curve::bn254::Fq::Params::kModulus) return std::string("bn128");
+  return Status::invalid_argument("unsupported base field (n8q = " + std::to_string(*n8) + ")");
+}
+
+template <class E>
+Result<Zkey<E>> read_zkey(std::span<const std::uint8_t> bytes) {
+  auto c = parse_container(bytes, "zkey");
+  if (!c.ok()) return c.status();
+  return parse_zkey<E>([&](std::uint32_t type) -> Result<std::span<const std::uint8_t>> {
+    auto it = c->sections.find(type);
+    if (it == c->sections.end()) return Status::invalid_argument("zkey: section " + std::to_string(type) + " is missing");
+    return it->second;
+  });
+}
+
+template <class E>
+Result<Zkey<E>> read_zkey_file(const std::string& path) {
+  auto f = FileSections::open(path);
+  if (!f.ok()) return Status(f.status().code(), path + ": " + f.status().message());
+  auto zk = parse_zkey<E>([&](std::uint32_t type) { return f->get(type); });
+  if (!zk.ok()) return Status(zk.status().code(), path + ": " + zk.status().message());
+  return zk;
+}
+
+std::uint64_t zkey_memory_bytes(std::uint64_t file_bytes) {
+  // Per byte on disk at most 72/64 in memory (BN254 G1; BLS12-381 G1 is 104/96, coefficients
+  // 44/44), plus vectors' slack.
+  return file_bytes / 64 * 72 + (1 << 20);
+}
+
+
 
 template <class E>
 Result<R1csFile<E>> read_r1cs(std::span<const std::uint8_t> bytes) {
@@ -368,41 +511,96 @@ Result<std::vector<typename E::Fr>> read_wtns(std::span<const std::uint8_t> byte
 }
 
 template <class E>
-Result<Proof<E>> prove(const Zkey<E>& zk, std::span<const typename E::Fr> w, const typename E::Fr& r,
-                       const typename E::Fr& s) {
+Result<Rows<E>> evaluate_rows(const Zkey<E>& zk, std::span<const typename E::Fr> w) {
   using Fr = typename E::Fr;
-  using G1C = typename E::G1Config;
-  using G2C = typename E::G2Config;
   if (w.size() != zk.n_vars) {
     return Status::invalid_argument("witness has " + std::to_string(w.size()) + " values but the zkey expects " +
                                     std::to_string(zk.n_vars));
   }
   if (!w.empty() && !w[0].is_one()) return Status::invalid_argument("witness[0] must be 1");
   const std::size_t n = zk.domain_size;
-  std::vector<Fr> a(n), b(n), c(n);
-  for (const auto& co : zk.coefs) (co.matrix == 0 ? a : b)[co.constraint] += co.value * w[co.signal];
-  for (std::size_t i = 0; i < n; ++i) c[i] = a[i] * b[i];
+  Rows<E> rows;
+  rows.a.assign(n, Fr::zero());
+  rows.b.assign(n, Fr::zero());
+  rows.c.resize(n);
+  // A and B rows concurrently (each coefficient list is one pass), then c = a b in parallel.
+  auto accumulate = [&](std::uint32_t matrix, std::vector<Fr>& out) {
+    for (const auto& co : zk.coefs) {
+      if (co.matrix == matrix) out[co.constraint] += co.value * w[co.signal];
+    }
+  };
+  tbb::parallel_invoke([&] { accumulate(0, rows.a); }, [&] { accumulate(1, rows.b); });
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) rows.c[i] = rows.a[i] * rows.b[i];
+  });
+  return rows;
+}
+
+template <class E>
+Result<PendingZkeyProof<E>> prove_start(const Zkey<E>& zk, std::span<const typename E::Fr> w, Rows<E> rows,
+                                        const typename E::Fr& r, const typename E::Fr& s, ProveTimings* timings) {
+  ProveTimings local;
+  ProveTimings& t = timings != nullptr ? *timings : local;
+  detail::Stopwatch clock;
+  using Fr = typename E::Fr;
+  using G1C = typename E::G1Config;
+  const std::size_t n = zk.domain_size;
+  if (w.size() != zk.n_vars || rows.a.size() != n || rows.b.size() != n || rows.c.size() != n)
+    return Status::invalid_argument("zkey prover: witness or rows do not match the key");
   unsigned log_n = 0;
   while ((std::size_t{1} << log_n) < n) ++log_n;
   auto domain = ntt::Domain<Fr>::create(log_n, ntt::DomainConfig::snarkjs());
   if (!domain.ok()) return domain.status();
-  if (Status st = ntt::compute_h_odd_coset(*domain, std::span<Fr>(a), std::span<Fr>(b), std::span<Fr>(c)); !st.ok())
+  if (Status st = ntt::compute_h_odd_coset(*domain, std::span<Fr>(rows.a), std::span<Fr>(rows.b),
+                                           std::span<Fr>(rows.c));
+      !st.ok()) {
     return st;
+  }
+  std::vector<Fr>().swap(rows.b);
+  std::vector<Fr>().swap(rows.c);
+  t.quotient = clock.lap();
   auto msm1 = [](std::span<const typename E::G1Affine> bases, std::span<const Fr> k) {
     return *msm::msm<G1C>(bases, k);
   };
-  const auto sum_a = msm1(zk.a, w);
-  const auto sum_b1 = msm1(zk.b1, w);
-  const auto sum_b2 = *msm::msm<G2C>(std::span(zk.b2), w);
-  const auto sum_c = msm1(zk.c, w.subspan(zk.n_public + 1));
-  const auto sum_h = msm1(zk.h, a);
+  PendingZkeyProof<E> p;
+  p.r = r, p.s = s;
+  p.c = msm1(zk.h, rows.a);
+  std::vector<Fr>().swap(rows.a);
+  t.msm_h = clock.lap();
+  p.c += msm1(zk.c, w.subspan(zk.n_public + 1));
+  t.msm_l = clock.lap();
+  p.a = msm1(zk.a, w);
+  t.msm_a = clock.lap();
+  p.b1 = msm1(zk.b1, w);
+  t.msm_b_g1 = clock.lap();
+  return p;
+}
+
+template <class E>
+Proof<E> prove_finish(const Zkey<E>& zk, std::span<const typename E::Fr> w, const PendingZkeyProof<E>& p,
+                      ProveTimings* timings) {
+  detail::Stopwatch clock;
+  const auto sum_b2 = *msm::msm<typename E::G2Config>(std::span(zk.b2), w);
+  const double b2_ms = clock.lap();
   const auto& vk = zk.vk;
   const auto delta1 = vk.delta_g1.to_jacobian();
-  const auto pa = vk.alpha_g1.to_jacobian() + sum_a + delta1 * r;
-  const auto pb = vk.beta_g2.to_jacobian() + sum_b2 + vk.delta_g2.to_jacobian() * s;
-  const auto b1 = vk.beta_g1.to_jacobian() + sum_b1 + delta1 * s;
-  const auto pc = sum_c + sum_h + pa * s + b1 * r - delta1 * (r * s);
-  return Proof<E>{pa.to_affine(), pb.to_affine(), pc.to_affine()};
+  const auto pa = vk.alpha_g1.to_jacobian() + p.a + delta1 * p.r;
+  const auto pb = vk.beta_g2.to_jacobian() + sum_b2 + vk.delta_g2.to_jacobian() * p.s;
+  const auto b1 = vk.beta_g1.to_jacobian() + p.b1 + delta1 * p.s;
+  const auto pc = p.c + pa * p.s + b1 * p.r - delta1 * (p.r * p.s);
+  Proof<E> proof{pa.to_affine(), pb.to_affine(), pc.to_affine()};
+  if (timings != nullptr) timings->msm_b_g2 = b2_ms, timings->assembly = clock.lap();
+  return proof;
+}
+
+template <class E>
+Result<Proof<E>> prove(const Zkey<E>& zk, std::span<const typename E::Fr> w, const typename E::Fr& r,
+                       const typename E::Fr& s) {
+  auto rows = evaluate_rows<E>(zk, w);
+  if (!rows.ok()) return rows.status();
+  auto pending = prove_start<E>(zk, w, std::move(*rows), r, s);
+  if (!pending.ok()) return pending.status();
+  return prove_finish<E>(zk, w, *pending);
 }
 
 template <>
@@ -528,6 +726,12 @@ Result<VerifyingKey<E>> verifying_key_from_json(std::string_view text) {
   template Result<Zkey<E>> read_zkey<E>(std::span<const std::uint8_t>);                                   \
   template Result<std::vector<E::Fr>> read_wtns<E>(std::span<const std::uint8_t>);                        \
   template Result<Proof<E>> prove<E>(const Zkey<E>&, std::span<const E::Fr>, const E::Fr&, const E::Fr&); \
+  template Result<Rows<E>> evaluate_rows<E>(const Zkey<E>&, std::span<const E::Fr>);                      \
+  template Result<PendingZkeyProof<E>> prove_start<E>(const Zkey<E>&, std::span<const E::Fr>, Rows<E>,     \
+                                                      const E::Fr&, const E::Fr&, ProveTimings*);           \
+  template Proof<E> prove_finish<E>(const Zkey<E>&, std::span<const E::Fr>, const PendingZkeyProof<E>&,   \
+                                    ProveTimings*);                                                        \
+  template Result<Zkey<E>> read_zkey_file<E>(const std::string&);                                         \
   template std::string proof_to_json<E>(const Proof<E>&);                                                 \
   template Result<Proof<E>> proof_from_json<E>(std::string_view);                                         \
   template std::string public_to_json<E>(std::span<const E::Fr>);                                         \

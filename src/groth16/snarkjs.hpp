@@ -17,6 +17,7 @@
 
 #include "base/status.hpp"
 #include "groth16/keys.hpp"
+#include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
 
 namespace zk::groth16::snarkjs {
@@ -30,6 +31,8 @@ Result<Container> parse_container(std::span<const std::uint8_t> bytes, std::stri
 
 /// Which curve a zkey or wtns file is for (from its prime): "bn128" or "bls12381".
 Result<std::string> detect_curve(std::span<const std::uint8_t> bytes);
+/// The same for a zkey file, reading only its section table and header.
+Result<std::string> detect_zkey_file_curve(const std::string& path);
 
 template <class E>
 struct Zkey {
@@ -69,6 +72,13 @@ Result<R1csFile<E>> read_r1cs(std::span<const std::uint8_t> bytes);
 
 template <class E>
 Result<Zkey<E>> read_zkey(std::span<const std::uint8_t> bytes);
+/// The same from a file, one section in memory at a time (peak: the key plus its largest section),
+/// points decoded and checked on all threads of the caller's arena.
+template <class E>
+Result<Zkey<E>> read_zkey_file(const std::string& path);
+/// Bytes a Zkey read from a file of `file_bytes` holds in memory (an upper bound: in-memory points
+/// carry an infinity flag, 72 B per BN254 G1 point against 64 B on disk).
+std::uint64_t zkey_memory_bytes(std::uint64_t file_bytes);
 template <class E>
 Result<std::vector<typename E::Fr>> read_wtns(std::span<const std::uint8_t> bytes);
 
@@ -77,6 +87,30 @@ Result<std::vector<typename E::Fr>> read_wtns(std::span<const std::uint8_t> byte
 template <class E>
 Result<Proof<E>> prove(const Zkey<E>& zk, std::span<const typename E::Fr> witness, const typename E::Fr& r,
                        const typename E::Fr& s);
+
+/// The same prover in the engine's three stages. evaluate_rows: the witness checked against the key
+/// and the rows a, b, c = a b over the domain (synthesis). prove_start: H on the odd coset (a is
+/// overwritten by it; the rows are freed) and the G1 MSMs. prove_finish: the B2 MSM on G2 and the
+/// assembly of the proof.
+template <class E>
+struct Rows {
+  std::vector<typename E::Fr> a, b, c;
+};
+template <class E>
+struct PendingZkeyProof {
+  typename E::G1 a, b1, c;  // sum w A, sum w B1, sum_private w C + sum h H
+  typename E::Fr r, s;
+};
+template <class E>
+Result<Rows<E>> evaluate_rows(const Zkey<E>& zk, std::span<const typename E::Fr> witness);
+/// Timings (optional) use ProveTimings' names: msm_l is the C-section (private signals) MSM.
+template <class E>
+Result<PendingZkeyProof<E>> prove_start(const Zkey<E>& zk, std::span<const typename E::Fr> witness, Rows<E> rows,
+                                        const typename E::Fr& r, const typename E::Fr& s,
+                                        ProveTimings* timings = nullptr);
+template <class E>
+Proof<E> prove_finish(const Zkey<E>& zk, std::span<const typename E::Fr> witness, const PendingZkeyProof<E>& p,
+                      ProveTimings* timings = nullptr);
 
 /// A DEVELOPMENT (insecure) Groth16 setup in snarkjs's convention: whoever knows the trapdoor can
 /// forge proofs. The zkey is what `snarkjs groth16 setup` would make from the same tau, alpha, beta,
