@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -15,6 +16,8 @@
 
 #include "engine/engine.hpp"
 #include "engine/synthetic_workload.hpp"
+#include "engine/zkey_workload.hpp"
+#include "groth16/io.hpp"
 
 namespace zk::app {
 namespace {
@@ -65,6 +68,8 @@ struct RunResult {
   std::vector<engine::TraceSpan> spans;
   std::vector<RssSample> rss;
   std::string trace_json;
+  std::uint64_t key_bytes = 0;
+  Result<engine::WorkingSet> working_set = Status::internal("not run");
 };
 
 /// SVG: one lane per worker with a box per stage span, and under it the RSS curve with the budget
@@ -134,9 +139,21 @@ std::string plot_svg(const RunResult& r, const std::string& title) {
   return o.str();
 }
 
-template <class E>
-RunResult run_once(const BenchArgs& a, const std::shared_ptr<engine::SyntheticWorkload<E>>& wl, unsigned synth_workers,
-                   bool record) {
+/// What a bench run proves: a workload of one kind and the request of job j.
+struct Target {
+  std::string kind;
+  std::shared_ptr<engine::Workload> workload;
+  std::function<engine::JobRequest(std::size_t job)> request;
+  std::function<std::uint64_t()> key_bytes;
+  std::string what;  // "2 partitions of 65533 constraints (bn254)"
+  std::size_t partitions = 1;
+  /// For keys that load through a cache: made with the engine's budget and ledger (attach sets
+  /// `workload`), dropped before the engine goes (detach).
+  std::function<Status(engine::Engine&)> attach;
+  std::function<void()> detach;
+};
+
+RunResult run_once(const BenchArgs& a, Target& target, unsigned synth_workers, bool record) {
   RunResult out;
   engine::EngineConfig cfg{.budget_bytes = static_cast<std::uint64_t>(a.budget_gib * (1ull << 30)),
                            .synthesis_workers = synth_workers,
@@ -144,7 +161,15 @@ RunResult run_once(const BenchArgs& a, const std::shared_ptr<engine::SyntheticWo
                            .channel_capacity = a.channel_capacity,
                            .self_verify = a.verify,
                            .trace = record};
-  engine::Engine eng(cfg, {{"synthetic", wl}});
+  engine::Engine eng(cfg, {});
+  if (target.attach) {
+    if (Status st = target.attach(eng); !st.ok()) {
+      std::fprintf(stderr, "zkpipe: %s\n", st.to_string().c_str());
+      out.ok = false;
+      return out;
+    }
+  }
+  eng.add_workload(target.kind, target.workload);
   out.idle_rss = rss_bytes();
   const auto t0 = Clock::now();
   std::atomic<bool> sampling{true};
@@ -163,12 +188,7 @@ RunResult run_once(const BenchArgs& a, const std::shared_ptr<engine::SyntheticWo
   });
   std::vector<std::uint64_t> ids;
   for (std::size_t j = 0; j < a.jobs; ++j) {
-    engine::JobRequest req;
-    req.circuit = "synthetic";
-    req.shape = wl->shape();
-    req.input = engine::SyntheticWorkload<E>::seed_input(1000 * (j + 1));
-    req.partitions = a.partitions;
-    auto id = eng.submit(req);
+    auto id = eng.submit(target.request(j));
     if (!id.ok()) {
       std::fprintf(stderr, "zkpipe: %s\n", id.status().to_string().c_str());
       out.ok = false;
@@ -209,21 +229,14 @@ RunResult run_once(const BenchArgs& a, const std::shared_ptr<engine::SyntheticWo
     out.spans = eng.trace_spans();
     out.trace_json = eng.chrome_trace_json();
   }
+  out.key_bytes = target.key_bytes();
+  out.working_set = target.workload->working_set(target.request(0));
+  eng.shutdown();
+  if (target.detach) target.detach();
   return out;
 }
 
-template <class E>
-int bench(const BenchArgs& a) {
-  const auto t_setup = Clock::now();
-  if (!a.json)
-    std::fprintf(stderr, "bench: development setup for %zu constraints (%s)...\n", a.constraints, a.curve.c_str());
-  auto wl = engine::SyntheticWorkload<E>::create(a.constraints, 1);
-  if (!wl.ok()) {
-    std::fprintf(stderr, "zkpipe: %s\n", wl.status().to_string().c_str());
-    return 2;
-  }
-  const double setup_ms = std::chrono::duration<double, std::milli>(Clock::now() - t_setup).count();
-
+int report(const BenchArgs& a, Target& target, double setup_ms) {
   if (a.sweep_max > 0) {
     Json rows = Json::array();
     if (!a.json)
@@ -231,7 +244,7 @@ int bench(const BenchArgs& a) {
                   "peak RSS");
     bool ok = true;
     for (unsigned w = 1; w <= a.sweep_max; ++w) {
-      const RunResult r = run_once<E>(a, *wl, w, false);
+      const RunResult r = run_once(a, target, w, false);
       ok = ok && r.ok;
       rows.push_back({{"synthesis_workers", w},
                       {"s_per_partition", r.s_per_partition},
@@ -248,13 +261,12 @@ int bench(const BenchArgs& a) {
     return ok ? 0 : 1;
   }
 
-  const RunResult r = run_once<E>(a, *wl, a.synthesis_workers, !a.trace.empty() || !a.plot.empty());
+  const RunResult r = run_once(a, target, a.synthesis_workers, !a.trace.empty() || !a.plot.empty());
   if (!a.trace.empty()) std::ofstream(a.trace) << r.trace_json;
   if (!a.plot.empty()) {
     char title[256];
-    std::snprintf(title, sizeof(title),
-                  "zkpipe bench: %zu x %zu partitions of %zu constraints (%s), %u synthesis / %u prover workers",
-                  a.jobs, a.partitions, a.constraints, a.curve.c_str(), a.synthesis_workers, a.prover_workers);
+    std::snprintf(title, sizeof(title), "zkpipe bench: %zu jobs x %s, %u synthesis / %u prover workers", a.jobs,
+                  target.what.c_str(), a.synthesis_workers, a.prover_workers);
     std::ofstream(a.plot) << plot_svg(r, title);
   }
   Json hw;
@@ -262,17 +274,15 @@ int bench(const BenchArgs& a) {
     hw[engine::buffer_class_name(static_cast<engine::BufferClass>(c))] = r.status.ledger.high_water.bytes[c];
   }
   auto js = [](const Stats& s) { return Json{{"mean", s.mean}, {"p50", s.p50}, {"p95", s.p95}}; };
-  engine::JobRequest probe;
-  probe.circuit = "synthetic";
-  probe.shape = (*wl)->shape();
-  probe.input = engine::SyntheticWorkload<E>::seed_input(1);
-  const auto ws = (*wl)->working_set(probe);
+  const auto& ws = r.working_set;
   if (a.json) {
     Json j{{"ok", r.ok},
+           {"circuit", target.kind},
+           {"what", target.what},
            {"curve", a.curve},
            {"constraints", a.constraints},
            {"jobs", a.jobs},
-           {"partitions_per_job", a.partitions},
+           {"partitions_per_job", target.partitions},
            {"synthesis_workers", a.synthesis_workers},
            {"prover_workers", a.prover_workers},
            {"budget_bytes", r.status.budget_total},
@@ -290,13 +300,13 @@ int bench(const BenchArgs& a) {
            {"rss", {{"idle", r.idle_rss}, {"peak", r.peak_rss}}},
            {"budget_high_water", r.status.budget_high_water},
            {"ledger_high_water", hw},
-           {"params_bytes", (*wl)->key_bytes()}};
+           {"params_bytes", r.key_bytes}};
     if (ws.ok())
       j["working_set"] = {{"abc", ws->abc}, {"aux", ws->aux}, {"density", ws->density}, {"pending", ws->pending}};
     std::printf("%s\n", j.dump().c_str());
   } else {
-    std::printf("%zu partitions of %zu constraints (%s) in %.2f s: %.3f s/partition (bound %.3f, %.0f %%)\n", r.parts,
-                a.constraints, a.curve.c_str(), r.wall_s, r.s_per_partition, r.bound,
+    std::printf("%zu jobs x %s in %.2f s: %.3f s/partition (bound %.3f, %.0f %%)\n", a.jobs, target.what.c_str(),
+                r.wall_s, r.s_per_partition, r.bound,
                 r.s_per_partition > 0 ? 100.0 * r.bound / r.s_per_partition : 0.0);
     std::printf("workers: %u synthesis, %u prover; prover busy %.0f %%\n", a.synthesis_workers, a.prover_workers,
                 100 * r.busy);
@@ -317,11 +327,101 @@ int bench(const BenchArgs& a) {
   return r.ok ? 0 : 1;
 }
 
+
+template <class E>
+int bench_synthetic(const BenchArgs& a) {
+  const auto t_setup = Clock::now();
+  if (!a.json)
+    std::fprintf(stderr, "bench: development setup for %zu constraints (%s)...\n", a.constraints, a.curve.c_str());
+  auto wl = engine::SyntheticWorkload<E>::create(a.constraints, 1);
+  if (!wl.ok()) {
+    std::fprintf(stderr, "zkpipe: %s\n", wl.status().to_string().c_str());
+    return 2;
+  }
+  const double setup_ms = std::chrono::duration<double, std::milli>(Clock::now() - t_setup).count();
+  Target t;
+  t.kind = "synthetic";
+  t.workload = *wl;
+  t.partitions = a.partitions;
+  t.what = std::to_string(a.partitions) + " partitions of " + std::to_string(a.constraints) + " constraints (" +
+           a.curve + ")";
+  t.request = [shape = (*wl)->shape(), parts = a.partitions](std::size_t j) {
+    engine::JobRequest req;
+    req.circuit = "synthetic";
+    req.shape = shape;
+    req.input = engine::SyntheticWorkload<E>::seed_input(1000 * (j + 1));
+    req.partitions = parts;
+    return req;
+  };
+  t.key_bytes = [w = *wl] { return w->key_bytes(); };
+  return report(a, t, setup_ms);
+}
+
+/// circom circuits: every job proves the same witness with the zkey, loaded through a ParamsCache
+/// that shares the engine's budget (its load is part of the first job).
+template <class E>
+int bench_zkey(BenchArgs a, const groth16::snarkjs::ZkeyInfo& info) {
+  auto input = groth16::read_file(a.witness);
+  if (!input.ok()) {
+    std::fprintf(stderr, "zkpipe: %s\n", input.status().to_string().c_str());
+    return 2;
+  }
+  a.curve = info.curve == "bn128" ? "bn254" : "bls12-381";
+  a.constraints = info.domain_size;
+  std::shared_ptr<engine::ParamsCache> cache;
+  std::shared_ptr<engine::ZkeyWorkload<E>> wl;
+  Target t;
+  t.kind = "zkey";
+  t.what = "1 partition of " + a.zkey + " (" + info.curve + ", domain " + std::to_string(info.domain_size) + ", " +
+           std::to_string(info.n_vars) + " signals)";
+  t.attach = [&](engine::Engine& eng) -> Status {
+    wl.reset();
+    cache = std::make_shared<engine::ParamsCache>(eng.budget(), eng.ledger(), engine::ZkeyWorkload<E>::zkey_file_bytes,
+                                                  engine::ZkeyWorkload<E>::load_zkey_file);
+    auto w = engine::ZkeyWorkload<E>::open(*cache, a.zkey);
+    if (!w.ok()) return w.status();
+    wl = *w;
+    t.workload = wl;
+    return {};
+  };
+  t.request = [&](std::size_t) {
+    engine::JobRequest req;
+    req.circuit = "zkey";
+    req.shape = a.zkey;
+    req.input = *input;
+    return req;
+  };
+  t.key_bytes = [&]() -> std::uint64_t { return cache ? cache->bytes() : 0; };
+  t.detach = [&] {
+    wl.reset();
+    t.workload.reset();
+    if (cache) cache->evict_unused();
+    cache.reset();
+  };
+  return report(a, t, 0);
+}
+
 }  // namespace
 
 int run_bench(const BenchArgs& a) {
+  if (a.circuit == "zkey") {
+    if (a.zkey.empty() || a.witness.empty()) {
+      std::fprintf(stderr, "zkpipe: --circuit zkey needs --zkey circuit.zkey and --witness witness.wtns\n");
+      return 2;
+    }
+    if (a.jobs == 0 || a.jobs > 100000) {
+      std::fprintf(stderr, "zkpipe: --jobs must be in [1, 100000]\n");
+      return 2;
+    }
+    auto info = groth16::snarkjs::read_zkey_info(a.zkey);
+    if (!info.ok()) {
+      std::fprintf(stderr, "zkpipe: %s: %s\n", a.zkey.c_str(), info.status().message().c_str());
+      return 2;
+    }
+    return info->curve == "bn128" ? bench_zkey<groth16::Bn254>(a, *info) : bench_zkey<groth16::Bls12_381>(a, *info);
+  }
   if (a.circuit != "synthetic") {
-    std::fprintf(stderr, "zkpipe: unknown circuit '%s' (available: synthetic)\n", a.circuit.c_str());
+    std::fprintf(stderr, "zkpipe: unknown circuit '%s' (available: synthetic, zkey)\n", a.circuit.c_str());
     return 2;
   }
   if (a.constraints < 2 || a.constraints > (1u << 24) || a.jobs == 0 || a.partitions == 0 ||
@@ -329,8 +429,8 @@ int run_bench(const BenchArgs& a) {
     std::fprintf(stderr, "zkpipe: --constraints must be in [2, 2^24], --jobs and --partitions at least 1\n");
     return 2;
   }
-  if (a.curve == "bn254") return bench<groth16::Bn254>(a);
-  if (a.curve == "bls12-381") return bench<groth16::Bls12_381>(a);
+  if (a.curve == "bn254") return bench_synthetic<groth16::Bn254>(a);
+  if (a.curve == "bls12-381") return bench_synthetic<groth16::Bls12_381>(a);
   std::fprintf(stderr, "zkpipe: unknown curve '%s'\n", a.curve.c_str());
   return 2;
 }

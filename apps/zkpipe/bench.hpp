@@ -6,7 +6,8 @@
 namespace zk::app {
 
 struct BenchArgs {
-  std::string circuit = "synthetic";
+  std::string circuit = "synthetic";  // synthetic, or zkey (with zkey and witness)
+  std::string zkey, witness;
   std::size_t constraints = 1 << 14;
   std::string curve = "bls12-381";
   std::size_t jobs = 4;
@@ -22,8 +23,9 @@ struct BenchArgs {
   bool json = false;
 };
 
-/// `zkpipe bench`: the engine in-process on the synthetic circuit; prints throughput, per-stage
-/// statistics, the prover's busy fraction, peak RSS and the ledger's high-water marks.
+/// `zkpipe bench`: the engine in-process on the synthetic circuit or a circom zkey + witness;
+/// prints throughput, per-stage statistics, the prover's busy fraction, peak RSS and the ledger's
+/// high-water marks.
 int run_bench(const BenchArgs& a);
 
 }  // namespace zk::app

@@ -510,9 +510,9 @@ int run_prove_zkey(ProveArgs a) {
   if (a.zkey.empty() || a.witness.empty() || a.proof_json.empty() || a.public_json.empty()) {
     return fail("snarkjs mode needs --zkey, --witness, --proof and --public", a.json);
   }
-  auto curve = groth16::snarkjs::detect_zkey_file_curve(a.zkey);
-  if (!curve.ok()) return fail(a.zkey + ": " + curve.status().message(), a.json);
-  return *curve == "bn128" ? prove_zkey<groth16::Bn254>(a, a.proof_json, a.public_json)
+  auto info = groth16::snarkjs::read_zkey_info(a.zkey);
+  if (!info.ok()) return fail(a.zkey + ": " + info.status().message(), a.json);
+  return info->curve == "bn128" ? prove_zkey<groth16::Bn254>(a, a.proof_json, a.public_json)
                            : prove_zkey<groth16::Bls12_381>(a, a.proof_json, a.public_json);
 }
 

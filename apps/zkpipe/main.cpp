@@ -90,8 +90,10 @@ int main(int argc, char** argv) {
 
   zk::app::BenchArgs bench_args;
   auto* bench =
-      app.add_subcommand("bench", "run the proving engine in-process on the synthetic circuit and report throughput");
-  bench->add_option("--circuit", bench_args.circuit, "circuit kind")->capture_default_str();
+      app.add_subcommand("bench", "run the proving engine in-process (synthetic circuit or a zkey) and report throughput");
+  bench->add_option("--circuit", bench_args.circuit, "circuit kind: synthetic or zkey")->capture_default_str();
+  bench->add_option("--zkey", bench_args.zkey, "zkey kind: the snarkjs Groth16 .zkey");
+  bench->add_option("--witness", bench_args.witness, "zkey kind: the .wtns every job proves");
   bench->add_option("--constraints", bench_args.constraints, "constraints per partition")->capture_default_str();
   bench->add_option("--curve", bench_args.curve, "bls12-381 or bn254")->capture_default_str();
   bench->add_option("--jobs", bench_args.jobs, "jobs submitted at once")->capture_default_str();

@@ -159,6 +159,7 @@ class FileSections {
     if (!f.in_) return Status::io_error("cannot open " + path);
     f.in_.seekg(0, std::ios::end);
     const auto file_size = static_cast<std::uint64_t>(f.in_.tellg());
+    f.file_bytes_ = file_size;
     f.in_.seekg(0);
     auto u = [&](int n) -> Result<std::uint64_t> {
       std::uint8_t b[8] = {};
@@ -198,9 +199,11 @@ class FileSections {
       return Status::io_error("zkey: cannot read section " + std::to_string(type));
     return std::span<const std::uint8_t>(buf_);
   }
+  std::uint64_t file_bytes() const { return file_bytes_; }
 
  private:
   std::ifstream in_;
+  std::uint64_t file_bytes_ = 0;
   std::map<std::uint32_t, std::pair<std::uint64_t, std::uint64_t>> sections_;  // type -> offset, size
   std::vector<std::uint8_t> buf_;
 };
@@ -370,7 +373,7 @@ Result<Zkey<E>> parse_zkey(const SectionFn& section) {
 }
 }  // namespace
 
-Result<std::string> detect_zkey_file_curve(const std::string& path) {
+Result<ZkeyInfo> read_zkey_info(const std::string& path) {
   auto f = FileSections::open(path);
   if (!f.ok()) return f.status();
   auto proto = f->get(1);
@@ -384,10 +387,24 @@ Result<std::string> detect_zkey_file_curve(const std::string& path) {
   if (!n8.ok()) return n8.status();
   auto q = h.take(static_cast<std::size_t>(std::min<std::uint64_t>(*n8, 64)));
   if (!q.ok()) return q.status();
-  if (*n8 == 48 && le_limbs<curve::bls12_381::Fq>(*q) == curve::bls12_381::Fq::Params::kModulus)
-    return std::string("bls12381");
-  if (*n8 == 32 && le_limbs<curve::bn254::Fq>(*q) == curve::bn254::Fq::Params::kModulus) return std::string("bn128");
-  return Status::invalid_argument("unsupported base field (n8q = " + std::to_string(*n8) + ")");
+  ZkeyInfo info;
+  if (*n8 == 48 && le_limbs<curve::bls12_381::Fq>(*q) == curve::bls12_381::Fq::Params::kModulus) {
+    info.curve = "bls12381";
+  } else if (*n8 == 32 && le_limbs<curve::bn254::Fq>(*q) == curve::bn254::Fq::Params::kModulus) {
+    info.curve = "bn128";
+  } else {
+    return Status::invalid_argument("unsupported base field (n8q = " + std::to_string(*n8) + ")");
+  }
+  auto n8r = h.uint(4);
+  if (!n8r.ok() || *n8r != 32 || !h.take(32).ok()) return Status::invalid_argument("zkey: bad scalar field size");
+  auto nv = h.uint(4), np = h.uint(4), ds = h.uint(4);
+  if (!nv.ok() || !np.ok() || !ds.ok()) return Status::invalid_argument("zkey: truncated header");
+  info.n_vars = static_cast<std::uint32_t>(*nv), info.n_public = static_cast<std::uint32_t>(*np);
+  info.domain_size = static_cast<std::uint32_t>(*ds);
+  if (info.n_public + 1 > info.n_vars || info.domain_size == 0 || (info.domain_size & (info.domain_size - 1)) != 0)
+    return Status::invalid_argument("zkey: inconsistent counts in the header");
+  info.file_bytes = f->file_bytes();
+  return info;
 }
 
 template <class E>

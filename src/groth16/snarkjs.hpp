@@ -31,8 +31,13 @@ Result<Container> parse_container(std::span<const std::uint8_t> bytes, std::stri
 
 /// Which curve a zkey or wtns file is for (from its prime): "bn128" or "bls12381".
 Result<std::string> detect_curve(std::span<const std::uint8_t> bytes);
-/// The same for a zkey file, reading only its section table and header.
-Result<std::string> detect_zkey_file_curve(const std::string& path);
+/// What a zkey file's header says (its section table and header only are read).
+struct ZkeyInfo {
+  std::string curve;  // "bn128" or "bls12381"
+  std::uint32_t n_vars = 0, n_public = 0, domain_size = 0;
+  std::uint64_t file_bytes = 0;
+};
+Result<ZkeyInfo> read_zkey_info(const std::string& path);
 
 template <class E>
 struct Zkey {

@@ -49,9 +49,18 @@ for c in bn128 bls12381; do
     echo "snarkjs proves with zkpipe's $c zkey and accepts its verification key"
   fi
 done
-# setup --r1cs errors: wrong curve, missing outputs, not an r1cs, truncated.
 B="$ROOT/tests/data/snarkjs/bn128"
+# The zkey kind through the engine: 3 jobs, every proof verified before it is answered.
+"$Z" bench --circuit zkey --zkey "$B/chain.zkey" --witness "$B/chain-witness.wtns" --jobs 3 --verify --json > "$D/bench.json" \
+  || fail "bench --circuit zkey"
+python3 -c "import json,sys; j=json.load(open(sys.argv[1])); assert j['ok'] and j['circuit']=='zkey' and j['params_bytes']>0, j" "$D/bench.json" \
+  || fail "bench --circuit zkey report"
 expect2() { "$@" > /dev/null 2> "$D/err"; [ $? -eq 2 ] || fail "exit 2 expected: $*"; [ -s "$D/err" ] || fail "no message: $*"; }
+expect2 "$Z" bench --circuit zkey --zkey "$B/chain.zkey"
+expect2 "$Z" bench --circuit zkey --zkey "$B/chain-witness.wtns" --witness "$B/chain-witness.wtns"
+"$Z" bench --circuit zkey --zkey "$B/chain.zkey" --witness "$B/witness.wtns" --jobs 1 > /dev/null 2>&1
+[ $? -eq 1 ] || fail "bench with another circuit's witness must fail its job (exit 1)"
+# setup --r1cs errors: wrong curve, missing outputs, not an r1cs, truncated.
 expect2 "$Z" setup --r1cs "$B/mul.r1cs" --curve bls12-381 --zkey-out "$D/x.zkey" --vk-out "$D/x.json"
 expect2 "$Z" setup --r1cs "$B/mul.r1cs" --zkey-out "$D/x.zkey"
 expect2 "$Z" setup --r1cs "$B/witness.wtns" --zkey-out "$D/x.zkey" --vk-out "$D/x.json"

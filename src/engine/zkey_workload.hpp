@@ -1,0 +1,55 @@
+#pragma once
+
+// The `zkey` circuit kind: circom circuits proved from a snarkjs Groth16 .zkey, on either curve.
+// Shape = the zkey's id (its path); input = the .wtns bytes; one partition per job. The key loads
+// through the ParamsCache (budgeted, shared, evictable like every other key). Stages: synthesis =
+// the witness parsed and checked, rows a, b, c = a b evaluated; prove_start = H on the odd coset and
+// the G1 MSMs; prove_finish = the B2 MSM on G2 and the proof (write_proofs layout, 1 proof).
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "engine/params_cache.hpp"
+#include "engine/workload.hpp"
+#include "groth16/snarkjs.hpp"
+
+namespace zk::engine {
+
+template <class E>
+class ZkeyWorkload : public Workload {
+ public:
+  /// Reads only the zkey's header now; the key loads through `cache` when a job needs it.
+  static Result<std::shared_ptr<ZkeyWorkload>> open(ParamsCache& cache, const std::string& zkey_path);
+  /// The cache callbacks for zkey files of this curve.
+  static Result<std::uint64_t> zkey_file_bytes(const std::string& path);
+  static Result<LoadedParams> load_zkey_file(const std::string& path);
+
+  Status validate(const JobRequest& job) override;
+  Result<WorkingSet> working_set(const JobRequest& job) override;
+  Result<std::unique_ptr<Synthesized>> synthesize(const JobRequest& job, std::size_t partition) override;
+  Result<std::unique_ptr<Pending>> prove_start(std::unique_ptr<Synthesized> s) override;
+  Result<std::vector<std::uint8_t>> prove_finish(std::unique_ptr<Pending> p) override;
+  /// Checks the proof against the zkey's verifying key and the witness's public signals.
+  Result<bool> verify(const JobRequest& job, std::size_t partition, const std::vector<std::uint8_t>& proof) override;
+
+  const std::string& shape() const { return path_; }
+  const groth16::snarkjs::ZkeyInfo& info() const { return info_; }
+  /// The public signals of a job (witness values 1..nPublic).
+  Result<std::vector<typename E::Fr>> public_inputs(const JobRequest& job) const;
+
+  ZkeyWorkload(ParamsCache& cache, std::string path, groth16::snarkjs::ZkeyInfo info)
+      : cache_(cache), path_(std::move(path)), info_(std::move(info)) {}
+
+ private:
+  Result<std::vector<typename E::Fr>> witness(const JobRequest& job) const;
+  Result<std::shared_ptr<const groth16::snarkjs::Zkey<E>>> key() const;
+  ParamsCache& cache_;
+  std::string path_;
+  groth16::snarkjs::ZkeyInfo info_;
+  std::mutex pvk_m_;
+  std::shared_ptr<const void> pvk_;  // PreparedVerifyingKey<E>, made on first use
+};
+
+}  // namespace zk::engine
