@@ -67,6 +67,14 @@ expect2 "$Z" setup --r1cs "$B/witness.wtns" --zkey-out "$D/x.zkey" --vk-out "$D/
 head -c 200 "$B/chain.r1cs" > "$D/trunc.r1cs"
 expect2 "$Z" setup --r1cs "$D/trunc.r1cs" --zkey-out "$D/x.zkey" --vk-out "$D/x.json"
 expect2 "$Z" setup --r1cs "$D/missing.r1cs" --zkey-out "$D/x.zkey" --vk-out "$D/x.json"
+# prove: another circuit's witness, the other curve's witness, a truncated zkey, a witness as zkey.
+L="$ROOT/tests/data/snarkjs/bls12381"
+expect2 "$Z" prove "$B/chain.zkey" "$B/witness.wtns" "$D/x.json" "$D/y.json"
+expect2 "$Z" prove "$B/chain.zkey" "$L/chain-witness.wtns" "$D/x.json" "$D/y.json"
+expect2 "$Z" prove "$L/chain.zkey" "$B/chain-witness.wtns" "$D/x.json" "$D/y.json"
+head -c 3000 "$B/chain.zkey" > "$D/trunc.zkey"
+expect2 "$Z" prove "$D/trunc.zkey" "$B/chain-witness.wtns" "$D/x.json" "$D/y.json"
+expect2 "$Z" prove "$B/chain-witness.wtns" "$B/chain-witness.wtns" "$D/x.json" "$D/y.json"
 "$Z" prove a b c 2> /dev/null
 [ $? -eq 2 ] || fail "three positional files must exit 2"
 echo "snarkjs cli ok"
