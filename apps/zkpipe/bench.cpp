@@ -16,6 +16,7 @@
 
 #include "engine/engine.hpp"
 #include "engine/synthetic_workload.hpp"
+#include "engine/porep_workload.hpp"
 #include "engine/zkey_workload.hpp"
 #include "groth16/io.hpp"
 
@@ -321,6 +322,12 @@ int report(const BenchArgs& a, Target& target, double setup_ms) {
     std::printf("RSS: idle %s, peak %s; budget %s, high water %s\n", engine::format_bytes(r.idle_rss).c_str(),
                 engine::format_bytes(r.peak_rss).c_str(), engine::format_bytes(r.status.budget_total).c_str(),
                 engine::format_bytes(r.status.budget_high_water).c_str());
+    std::printf("ledger high water:");
+    for (std::size_t c = 0; c < engine::kBufferClasses; ++c) {
+      std::printf(" %s %s", engine::buffer_class_name(static_cast<engine::BufferClass>(c)),
+                  engine::format_bytes(r.status.ledger.high_water.bytes[c]).c_str());
+    }
+    std::printf("\n");
     if (!a.trace.empty()) std::printf("trace: %s (open in https://ui.perfetto.dev)\n", a.trace.c_str());
     if (!a.plot.empty()) std::printf("plot: %s\n", a.plot.c_str());
   }
@@ -401,9 +408,62 @@ int bench_zkey(BenchArgs a, const groth16::snarkjs::ZkeyInfo& info) {
   return report(a, t, 0);
 }
 
+/// The porep family: every job proves the same C1 input (all the shape's partitions) with keys from
+/// a .params file, loaded through a ParamsCache that shares the engine's budget.
+int bench_porep(BenchArgs a) {
+  auto shape = circuits::porep::preset(a.shape);
+  if (!shape.ok()) {
+    std::fprintf(stderr, "zkpipe: %s\n", shape.status().message().c_str());
+    return 2;
+  }
+  auto text = groth16::read_file(a.input);
+  if (!text.ok()) {
+    std::fprintf(stderr, "zkpipe: %s\n", text.status().message().c_str());
+    return 2;
+  }
+  a.curve = "bls12-381";
+  std::shared_ptr<engine::ParamsCache> cache;
+  Target t;
+  t.kind = "porep";
+  t.partitions = shape->partitions;
+  t.what = std::to_string(shape->partitions) + " partitions of porep " + shape->name;
+  t.attach = [&](engine::Engine& eng) -> Status {
+    cache = std::make_shared<engine::ParamsCache>(eng.budget(), eng.ledger(), engine::PorepWorkload::params_file_bytes,
+                                                  engine::PorepWorkload::load_params_file);
+    t.workload = std::make_shared<engine::PorepWorkload>(*shape, *cache, a.params);
+    return {};
+  };
+  t.detach = [&] {
+    t.workload.reset();
+    if (cache) cache->evict_unused();
+    cache.reset();
+  };
+  t.request = [&](std::size_t) {
+    engine::JobRequest req;
+    req.circuit = "porep";
+    req.shape = shape->name;
+    req.input = *text;
+    req.partitions = shape->partitions;
+    return req;
+  };
+  t.key_bytes = [&]() -> std::uint64_t { return cache ? cache->bytes() : 0; };
+  return report(a, t, 0);
+}
+
 }  // namespace
 
 int run_bench(const BenchArgs& a) {
+  if (a.circuit == "porep") {
+    if (a.shape.empty() || a.input.empty() || a.params.empty()) {
+      std::fprintf(stderr, "zkpipe: --circuit porep needs --shape, --input c1.json and --params porep-SHAPE.params\n");
+      return 2;
+    }
+    if (a.jobs == 0 || a.jobs > 10000) {
+      std::fprintf(stderr, "zkpipe: --jobs must be in [1, 10000]\n");
+      return 2;
+    }
+    return bench_porep(a);
+  }
   if (a.circuit == "zkey") {
     if (a.zkey.empty() || a.witness.empty()) {
       std::fprintf(stderr, "zkpipe: --circuit zkey needs --zkey circuit.zkey and --witness witness.wtns\n");
@@ -421,7 +481,7 @@ int run_bench(const BenchArgs& a) {
     return info->curve == "bn128" ? bench_zkey<groth16::Bn254>(a, *info) : bench_zkey<groth16::Bls12_381>(a, *info);
   }
   if (a.circuit != "synthetic") {
-    std::fprintf(stderr, "zkpipe: unknown circuit '%s' (available: synthetic, zkey)\n", a.circuit.c_str());
+    std::fprintf(stderr, "zkpipe: unknown circuit '%s' (available: synthetic, porep, zkey)\n", a.circuit.c_str());
     return 2;
   }
   if (a.constraints < 2 || a.constraints > (1u << 24) || a.jobs == 0 || a.partitions == 0 ||

@@ -8,6 +8,7 @@ namespace zk::app {
 struct BenchArgs {
   std::string circuit = "synthetic";  // synthetic, or zkey (with zkey and witness)
   std::string zkey, witness;
+  std::string shape, input, params;  // porep: preset, C1 JSON, .params file
   std::size_t constraints = 1 << 14;
   std::string curve = "bls12-381";
   std::size_t jobs = 4;

@@ -91,9 +91,12 @@ int main(int argc, char** argv) {
   zk::app::BenchArgs bench_args;
   auto* bench =
       app.add_subcommand("bench", "run the proving engine in-process (synthetic circuit or a zkey) and report throughput");
-  bench->add_option("--circuit", bench_args.circuit, "circuit kind: synthetic or zkey")->capture_default_str();
+  bench->add_option("--circuit", bench_args.circuit, "circuit kind: synthetic, porep or zkey")->capture_default_str();
   bench->add_option("--zkey", bench_args.zkey, "zkey kind: the snarkjs Groth16 .zkey");
   bench->add_option("--witness", bench_args.witness, "zkey kind: the .wtns every job proves");
+  bench->add_option("--shape", bench_args.shape, "porep kind: the preset (tiny, small, bench)");
+  bench->add_option("--input", bench_args.input, "porep kind: the C1 JSON every job proves (zkpipe gen-input)");
+  bench->add_option("--params", bench_args.params, "porep kind: the .params file (zkpipe setup --circuit porep)");
   bench->add_option("--constraints", bench_args.constraints, "constraints per partition")->capture_default_str();
   bench->add_option("--curve", bench_args.curve, "bls12-381 or bn254")->capture_default_str();
   bench->add_option("--jobs", bench_args.jobs, "jobs submitted at once")->capture_default_str();

@@ -97,6 +97,9 @@ Engine::Engine(EngineConfig config, std::map<std::string, std::shared_ptr<Worklo
   config_.channel_capacity = std::max<std::size_t>(1, config_.channel_capacity);
   config_.budget_bytes = budget_.total();
   synth_idle_ = config_.synthesis_workers;
+  for (unsigned i = 0; i < config_.synthesis_workers; ++i) workers_["synthesis-" + std::to_string(i)];
+  for (unsigned i = 0; i < config_.prover_workers; ++i) workers_["prover-" + std::to_string(i)];
+  for (unsigned i = 0; i < config_.finalizer_workers; ++i) workers_["finalizer-" + std::to_string(i)];
   threads_.emplace_back([this] { scheduler_loop(); });
   for (unsigned i = 0; i < config_.synthesis_workers; ++i) {
     threads_.emplace_back([this, i] { synthesis_loop("synthesis-" + std::to_string(i)); });
@@ -320,7 +323,30 @@ EngineStatus Engine::status() {
   for (auto& [id, j] : jobs_) (j->dead ? s.jobs_kept : s.jobs_active)++;
   s.partitions_queued = queue_.size();
   s.jobs_submitted = submitted_, s.jobs_done = done_, s.jobs_failed = failed_, s.jobs_cancelled = cancelled_;
+  const auto now = Clock::now();
+  s.uptime_s = std::chrono::duration<double>(now - started_).count();
+  for (const auto& [name, w] : workers_) {
+    s.workers.push_back({name, w.job, w.partition, w.circuit, w.job != 0 ? ms_between(w.since, now) : 0.0});
+  }
+  for (const auto& [id, j] : jobs_) {
+    if (j->dead) continue;
+    auto& k = s.kinds[j->req.circuit];
+    (j->state == JobState::kQueued ? k.jobs_queued : k.jobs_running)++;
+  }
+  for (const auto& q : queue_) {
+    auto it = jobs_.find(q.job);
+    if (it != jobs_.end()) s.kinds[it->second->req.circuit].partitions_queued++;
+  }
   return s;
+}
+
+void Engine::set_worker(const std::string& name, const Task* t) {
+  std::lock_guard lock(m_);
+  auto& w = workers_[name];
+  w.job = t != nullptr ? t->job->id : 0;
+  w.partition = t != nullptr ? t->partition : 0;
+  w.circuit = t != nullptr ? t->job->req.circuit : std::string();
+  w.since = Clock::now();
 }
 
 void Engine::forget_expired() {
@@ -393,7 +419,9 @@ void Engine::synthesis_loop(std::string name) {
     }
     task->held = class_bytes(job.ws);
     ledger_.record(Event::kSynthStart, task->held, counts_of(task->held, +1), std::nullopt, Stage::kSynthesizing);
+    set_worker(name, task.get());
     auto s = job.workload->synthesize(job.req, task->partition);
+    set_worker(name, nullptr);
     const auto now = Clock::now();
     span(name, "synthesis", *task, task->mark, now);
     task->t.synthesis_ms = ms_between(task->mark, now);
@@ -444,7 +472,9 @@ void Engine::prover_loop(std::string name) {
     const auto begin = Clock::now();
     task->t.channel_ms = ms_between(task->mark, begin);
     ledger_.record(Event::kProveStartBegin, {}, {}, Stage::kInChannel, Stage::kProving);
+    set_worker(name, task.get());
     auto p = job.workload->prove_start(std::move(task->synth));
+    set_worker(name, nullptr);
     // a/b/c are gone (freed inside prove_start, or with the failed stage's state).
     task->reservation.release(job.ws.abc);
     ClassBytes abc;
@@ -489,7 +519,9 @@ void Engine::finalizer_loop(std::string name) {
       continue;
     }
     const auto begin = Clock::now();
+    set_worker(name, task.get());
     auto proof = job.workload->prove_finish(std::move(task->pending));
+    set_worker(name, nullptr);
     task->t.finalize_ms = ms_between(begin, Clock::now());
     span(name, "prove_finish", *task, begin, Clock::now());
     if (!proof.ok()) {

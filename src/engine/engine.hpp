@@ -75,8 +75,24 @@ struct JobResult {
   double total_ms = 0;
 };
 
+/// What a worker is doing now (job 0: idle).
+struct WorkerInfo {
+  std::string name;  // "synthesis-0", "prover-0", "finalizer-0"
+  std::uint64_t job = 0;
+  std::size_t partition = 0;
+  std::string circuit;
+  double busy_ms = 0;  // in the current stage
+};
+/// Jobs and partitions of one circuit kind.
+struct KindInfo {
+  std::size_t jobs_queued = 0, jobs_running = 0, partitions_queued = 0;
+};
+
 struct EngineStatus {
   std::uint64_t budget_total = 0, budget_used = 0, budget_high_water = 0;
+  double uptime_s = 0;
+  std::vector<WorkerInfo> workers;
+  std::map<std::string, KindInfo> kinds;
   std::uint64_t rss_bytes = 0, rss_peak_bytes = 0;  // /proc/self/status VmRSS and VmHWM
   LedgerSnapshot ledger;
   std::size_t jobs_active = 0, jobs_kept = 0, partitions_queued = 0;
@@ -155,6 +171,14 @@ class Engine {
   std::uint64_t submitted_ = 0, done_ = 0, failed_ = 0, cancelled_ = 0;
   std::vector<std::thread> threads_;
   Clock::time_point started_ = Clock::now();
+  struct WorkerSlot {
+    std::uint64_t job = 0;
+    std::size_t partition = 0;
+    std::string circuit;
+    Clock::time_point since;
+  };
+  std::map<std::string, WorkerSlot> workers_;  // under m_
+  void set_worker(const std::string& name, const Task* t);
   // Stage latency histograms (seconds), filled when a partition completes.
   static constexpr std::array<double, 11> kBuckets = {0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300};
   struct Histogram {

@@ -1,0 +1,150 @@
+#include "engine/groth16_workload.hpp"
+
+#include <filesystem>
+#include <random>
+
+#include "groth16/io.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/verifier.hpp"
+#include "msm/pippenger.hpp"
+
+namespace zk::engine {
+namespace {
+
+template <class E>
+struct SynthOut : Synthesized {
+  std::shared_ptr<const groth16::ProvingKey<E>> pk;  // held until the proof is done (no eviction)
+  r1cs::Partition<typename E::Fr> partition;
+};
+template <class E>
+struct PendingOut : Pending {
+  std::shared_ptr<const groth16::ProvingKey<E>> pk;
+  groth16::PendingProof<E> pending;
+};
+
+template <class E>
+std::uint64_t held_bytes(const groth16::ProvingKey<E>& pk) {
+  return (pk.h.size() + pk.l.size() + pk.a.size() + pk.b_g1.size() + pk.vk.ic.size()) * sizeof(typename E::G1Affine) +
+         pk.b_g2.size() * sizeof(typename E::G2Affine) + 4096;
+}
+
+}  // namespace
+
+template <class Fr>
+Fr os_random_scalar() {
+  thread_local std::random_device rd;
+  for (;;) {
+    typename Fr::Repr limbs{};
+    for (auto& l : limbs) l = (std::uint64_t{rd()} << 32) | rd();
+    limbs.back() &= (std::uint64_t{1} << (Fr::kBits - 64 * (Fr::kLimbs - 1))) - 1;
+    if (auto x = Fr::from_canonical(limbs); x.ok()) return *x;
+  }
+}
+
+template <class E>
+Result<std::shared_ptr<const groth16::ProvingKey<E>>> Groth16Workload<E>::proving_key() const {
+  if (cache_ == nullptr) return pk_;
+  auto obj = cache_->acquire(params_path_);
+  if (!obj.ok()) return obj.status();
+  return std::static_pointer_cast<const groth16::ProvingKey<E>>(*obj);
+}
+
+template <class E>
+std::uint64_t Groth16Workload<E>::key_bytes() const {
+  auto pk = proving_key();
+  return pk.ok() ? held_bytes(**pk) : 0;
+}
+
+template <class E>
+Result<std::uint64_t> Groth16Workload<E>::params_file_bytes(const std::string& path) {
+  // In memory a key holds about as many bytes as its file (affine points: 104 B per G1 point in
+  // memory vs 96 on disk, 200 vs 192 for G2), plus the file buffer while it is decoded.
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) return Status::not_found("cannot stat " + path + ": " + ec.message());
+  return static_cast<std::uint64_t>(size) * 2 + (1 << 20);
+}
+
+template <class E>
+Result<LoadedParams> Groth16Workload<E>::load_params_file(const std::string& path) {
+  auto bytes = groth16::read_file(path);
+  if (!bytes.ok()) return bytes.status();
+  auto pk = groth16::read_parameters<E>(*bytes, {.check_subgroup = false});
+  if (!pk.ok()) return Status(pk.status().code(), path + ": " + pk.status().message());
+  const std::uint64_t held = held_bytes(*pk);
+  return LoadedParams{std::make_shared<const groth16::ProvingKey<E>>(std::move(*pk)), held};
+}
+
+template <class E>
+Result<WorkingSet> Groth16Workload<E>::working_set(const JobRequest&) {
+  auto pk = proving_key();
+  if (!pk.ok()) return pk.status();
+  const std::uint64_t n = (*pk)->domain_size();
+  const std::uint64_t vars = (*pk)->vk.ic.size() + (*pk)->l.size();
+  WorkingSet w;
+  w.abc = 3 * n * sizeof(Fr);  // a, b, c zero-padded to the domain
+  w.aux = vars * sizeof(Fr);
+  w.density = 3 * ((vars + 63) / 64) * 8 + (vars / 64 + 1) * 8;  // bitmaps + MSM prefix counts
+  // Pending: the largest MSM's scratch (the H query) plus the pending proof's own copies.
+  const auto plan = msm::make_plan<typename E::G1Config>(n, {}, 2);
+  w.pending = msm::scratch_bytes<typename E::G1Config>(plan) + (1 << 20);
+  return w;
+}
+
+template <class E>
+std::unique_ptr<Synthesized> Groth16Workload<E>::wrap(std::shared_ptr<const groth16::ProvingKey<E>> pk,
+                                                      r1cs::Partition<Fr> partition) {
+  auto out = std::make_unique<SynthOut<E>>();
+  out->pk = std::move(pk);
+  out->partition = std::move(partition);
+  return out;
+}
+
+template <class E>
+Result<std::unique_ptr<Pending>> Groth16Workload<E>::prove_start(std::unique_ptr<Synthesized> s) {
+  auto* in = dynamic_cast<SynthOut<E>*>(s.get());
+  if (in == nullptr) return Status::internal("workload: foreign partition object");
+  auto pending =
+      groth16::prove_start(*in->pk, std::move(in->partition), os_random_scalar<Fr>(), os_random_scalar<Fr>());
+  if (!pending.ok()) return pending.status();
+  auto out = std::make_unique<PendingOut<E>>();
+  out->pk = std::move(in->pk);
+  out->pending = std::move(*pending);
+  return std::unique_ptr<Pending>(std::move(out));
+}
+
+template <class E>
+Result<std::vector<std::uint8_t>> Groth16Workload<E>::prove_finish(std::unique_ptr<Pending> p) {
+  auto* in = dynamic_cast<PendingOut<E>*>(p.get());
+  if (in == nullptr) return Status::internal("workload: foreign pending object");
+  auto proof = groth16::prove_finish(*in->pk, std::move(in->pending));
+  if (!proof.ok()) return proof.status();
+  return groth16::write_proofs<E>(std::span(&*proof, 1));
+}
+
+template <class E>
+Result<bool> Groth16Workload<E>::verify(const JobRequest& job, std::size_t partition,
+                                        const std::vector<std::uint8_t>& proof) {
+  std::shared_ptr<const groth16::PreparedVerifyingKey<E>> pvk;
+  {
+    std::lock_guard lock(pvk_m_);
+    if (!pvk_) {
+      auto pk = proving_key();
+      if (!pk.ok()) return pk.status();
+      pvk_ = std::make_shared<const groth16::PreparedVerifyingKey<E>>(groth16::prepare_verifying_key((*pk)->vk));
+    }
+    pvk = std::static_pointer_cast<const groth16::PreparedVerifyingKey<E>>(pvk_);
+  }
+  auto proofs = groth16::read_proofs<E>(proof);
+  if (!proofs.ok()) return proofs.status();
+  auto inputs = public_inputs(job, partition);
+  if (!inputs.ok()) return inputs.status();
+  return groth16::verify(*pvk, (*proofs)[0], *inputs);
+}
+
+template class Groth16Workload<groth16::Bls12_381>;
+template class Groth16Workload<groth16::Bn254>;
+template groth16::Bls12_381::Fr os_random_scalar<groth16::Bls12_381::Fr>();
+template groth16::Bn254::Fr os_random_scalar<groth16::Bn254::Fr>();
+
+}  // namespace zk::engine

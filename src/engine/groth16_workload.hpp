@@ -1,0 +1,63 @@
+#pragma once
+
+// The shared half of every workload whose circuits are synthesized by zkpipe (bellman-style keys,
+// `.params` files): where the proving key comes from (owned, or loaded through the ParamsCache so it
+// is budgeted, shared and evictable), the working set computed from the key, prove_start /
+// prove_finish, and self-verification against public inputs the subclass derives from the job.
+// Subclasses (SyntheticWorkload, PorepWorkload) validate jobs, synthesize partitions and name their
+// public inputs.
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "engine/params_cache.hpp"
+#include "engine/workload.hpp"
+#include "groth16/keys.hpp"
+#include "r1cs/prover_cs.hpp"
+
+namespace zk::engine {
+
+template <class E>
+class Groth16Workload : public Workload {
+ public:
+  using Fr = typename E::Fr;
+  explicit Groth16Workload(std::shared_ptr<const groth16::ProvingKey<E>> pk) : pk_(std::move(pk)) {}
+  Groth16Workload(ParamsCache& cache, std::string params_path)
+      : cache_(&cache), params_path_(std::move(params_path)) {}
+
+  /// The cache callbacks for .params files of this curve (size from the file, then load).
+  static Result<std::uint64_t> params_file_bytes(const std::string& path);
+  static Result<LoadedParams> load_params_file(const std::string& path);
+
+  Result<WorkingSet> working_set(const JobRequest& job) override;
+  Result<std::unique_ptr<Pending>> prove_start(std::unique_ptr<Synthesized> s) override;
+  Result<std::vector<std::uint8_t>> prove_finish(std::unique_ptr<Pending> p) override;
+  Result<bool> verify(const JobRequest& job, std::size_t partition, const std::vector<std::uint8_t>& proof) override;
+
+  /// The public inputs (without ONE) of one partition of a job.
+  virtual Result<std::vector<Fr>> public_inputs(const JobRequest& job, std::size_t partition) const = 0;
+  /// The key (loaded through the cache in the cache-backed mode).
+  Result<std::shared_ptr<const groth16::ProvingKey<E>>> proving_key() const;
+  /// Bytes the proving key holds in memory (0 if it cannot be loaded).
+  std::uint64_t key_bytes() const;
+
+ protected:
+  /// A synthesized partition for prove_start (keeps the key alive until the proof is done).
+  static std::unique_ptr<Synthesized> wrap(std::shared_ptr<const groth16::ProvingKey<E>> pk,
+                                           r1cs::Partition<Fr> partition);
+
+ private:
+  std::shared_ptr<const groth16::ProvingKey<E>> pk_;  // owned mode
+  ParamsCache* cache_ = nullptr;                      // cache-backed mode
+  std::string params_path_;
+  std::mutex pvk_m_;
+  std::shared_ptr<const void> pvk_;  // PreparedVerifyingKey<E>, made on first use
+};
+
+/// Uniform field element from the OS (r and s of a proof).
+template <class Fr>
+Fr os_random_scalar();
+
+}  // namespace zk::engine
