@@ -18,6 +18,7 @@ enum class StatusCode {
   kAlreadyExists,     // e.g. a request id reused with a different payload
   kDeadlineExceeded,  // a wait timed out (the operation itself goes on)
   kCancelled,
+  kResourceExhausted,  // a limit (memory budget, queue length, message size) does not allow it
 };
 
 const char* status_code_name(StatusCode code);
@@ -38,6 +39,7 @@ class [[nodiscard]] Status {
   static Status already_exists(std::string m) { return {StatusCode::kAlreadyExists, std::move(m)}; }
   static Status deadline_exceeded(std::string m) { return {StatusCode::kDeadlineExceeded, std::move(m)}; }
   static Status cancelled(std::string m) { return {StatusCode::kCancelled, std::move(m)}; }
+  static Status resource_exhausted(std::string m) { return {StatusCode::kResourceExhausted, std::move(m)}; }
 
   bool ok() const { return code_ == StatusCode::kOk; }
   StatusCode code() const { return code_; }

@@ -25,7 +25,7 @@ void Reservation::release(std::uint64_t n) {
 Result<Reservation> MemoryBudget::reserve(std::uint64_t bytes, const std::function<bool()>& abandon,
                                           const std::string& what) {
   if (bytes > total_) {
-    return Status(StatusCode::kOutOfRange, what + " needs " + format_bytes(bytes) + " but the whole memory budget is " +
+    return Status(StatusCode::kResourceExhausted, what + " needs " + format_bytes(bytes) + " but the whole memory budget is " +
                                                format_bytes(total_) + "; raise the budget or use a smaller shape");
   }
   std::unique_lock lock(m_);

@@ -142,7 +142,17 @@ void Engine::shutdown() {
     const Stage at = t->pending ? Stage::kFinalizing : t->synth ? Stage::kInChannel : Stage::kQueued;
     drop_task(std::move(t), at);
   }
+  {
+    std::lock_guard lock(m_);
+    ++done_version_;
+  }
   done_cv_.notify_all();
+}
+
+std::uint64_t Engine::wait_for_change(std::uint64_t seen, std::chrono::milliseconds timeout) {
+  std::unique_lock lock(m_);
+  done_cv_.wait_for(lock, timeout, [&] { return done_version_ != seen; });
+  return done_version_;
 }
 
 bool Engine::job_alive(const Job& j) const { return !j.dead && !stopping_; }
@@ -160,6 +170,7 @@ void Engine::fail_job(Job& j, const std::string& why, JobState state) {
   budget_.wake_all();
   synth_cv_.notify_all();
   channel_cv_.notify_all();
+  ++done_version_;
   done_cv_.notify_all();
 }
 
@@ -172,6 +183,7 @@ void Engine::drop_task(std::unique_ptr<Task> t, Stage at) {
                  entered ? std::optional<Stage>(at) : std::nullopt, std::nullopt);
   std::lock_guard lock(m_);
   --t->job->in_flight;
+  ++done_version_;
   done_cv_.notify_all();
 }
 
@@ -199,6 +211,7 @@ void Engine::complete_partition(std::unique_ptr<Task> t, std::vector<std::uint8_
       ++done_;
     }
   }
+  ++done_version_;
   done_cv_.notify_all();
 }
 
@@ -228,7 +241,7 @@ Result<std::uint64_t> Engine::submit(JobRequest req) {
   auto ws = workload->working_set(req);
   if (!ws.ok()) return ws.status();
   if (ws->total() > budget_.total()) {
-    return Status::out_of_range("one partition of this job needs " + format_bytes(ws->total()) +
+    return Status::resource_exhausted("one partition of this job needs " + format_bytes(ws->total()) +
                                 " but the whole memory budget is " + format_bytes(budget_.total()));
   }
   const std::uint64_t digest = fnv1a(req);
@@ -385,7 +398,8 @@ void Engine::scheduler_loop() {
       ++synth_idle_;
       --job->in_flight;
       if (!res.ok() && !job->dead && !stopping_) fail_job(*job, res.status().message(), JobState::kFailed);
-      done_cv_.notify_all();
+      ++done_version_;
+  done_cv_.notify_all();
       continue;
     }
     auto task = std::make_unique<Task>();

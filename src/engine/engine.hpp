@@ -115,6 +115,10 @@ class Engine {
   Result<JobResult> await(std::uint64_t id, std::chrono::milliseconds timeout);
   /// Cancels a queued or running job (a finished one is left as it is).
   Status cancel(std::uint64_t id);
+  /// A counter that moves whenever a job may have become ready for await(); blocks until it differs
+  /// from `seen` or `timeout` passes and returns its value. Lets one watcher thread answer many
+  /// waiters (the daemon's AwaitProof) without a thread per waiter.
+  std::uint64_t wait_for_change(std::uint64_t seen, std::chrono::milliseconds timeout);
   EngineStatus status();
   const EngineConfig& config() const { return config_; }
   /// Stops accepting jobs, cancels what is left, joins the workers. Idempotent.
@@ -169,6 +173,7 @@ class Engine {
   std::size_t synth_idle_ = 0;
   std::deque<std::unique_ptr<Task>> synth_q_, channel_, final_q_;
   std::uint64_t submitted_ = 0, done_ = 0, failed_ = 0, cancelled_ = 0;
+  std::uint64_t done_version_ = 0;  // under m_; bumped with every done_cv_ notification
   std::vector<std::thread> threads_;
   Clock::time_point started_ = Clock::now();
   struct WorkerSlot {

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <random>
 
+#include "field/decimal.hpp"
 #include "groth16/io.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/verifier.hpp"
@@ -140,6 +141,18 @@ Result<bool> Groth16Workload<E>::verify(const JobRequest& job, std::size_t parti
   auto inputs = public_inputs(job, partition);
   if (!inputs.ok()) return inputs.status();
   return groth16::verify(*pvk, (*proofs)[0], *inputs);
+}
+
+template <class E>
+Result<std::vector<std::vector<std::string>>> Groth16Workload<E>::public_inputs_decimal(const JobRequest& job) {
+  std::vector<std::vector<std::string>> out;
+  for (std::size_t k = 0; k < job.partitions; ++k) {
+    auto in = public_inputs(job, k);
+    if (!in.ok()) return in.status();
+    auto& row = out.emplace_back();
+    for (const auto& x : *in) row.push_back(field::to_decimal(x));
+  }
+  return out;
 }
 
 template class Groth16Workload<groth16::Bls12_381>;

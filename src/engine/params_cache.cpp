@@ -31,7 +31,7 @@ Result<std::shared_ptr<const void>> ParamsCache::acquire(const std::string& id) 
   auto need = size_(id);
   if (!need.ok()) return need.status();
   if (*need > budget_.total()) {
-    return Status::out_of_range("parameters '" + id + "' need " + format_bytes(*need) +
+    return Status::resource_exhausted("parameters '" + id + "' need " + format_bytes(*need) +
                                 " but the whole memory budget is " + format_bytes(budget_.total()));
   }
   // Make room: evict unused entries (LRU first) until the reservation succeeds.

@@ -2,6 +2,7 @@
 
 #include <random>
 
+#include "field/decimal.hpp"
 #include "groth16/io.hpp"
 #include "groth16/verifier.hpp"
 #include "msm/pippenger.hpp"
@@ -172,6 +173,15 @@ Result<bool> ZkeyWorkload<E>::verify(const JobRequest& job, std::size_t, const s
   auto inputs = public_inputs(job);
   if (!inputs.ok()) return inputs.status();
   return groth16::verify(*pvk, (*proofs)[0], *inputs);
+}
+
+template <class E>
+Result<std::vector<std::vector<std::string>>> ZkeyWorkload<E>::public_inputs_decimal(const JobRequest& job) {
+  auto in = public_inputs(job);
+  if (!in.ok()) return in.status();
+  std::vector<std::string> row;
+  for (const auto& x : *in) row.push_back(field::to_decimal(x));
+  return std::vector<std::vector<std::string>>{row};
 }
 
 template class ZkeyWorkload<groth16::Bls12_381>;

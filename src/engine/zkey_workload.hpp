@@ -34,6 +34,9 @@ class ZkeyWorkload : public Workload {
   /// Checks the proof against the zkey's verifying key and the witness's public signals.
   Result<bool> verify(const JobRequest& job, std::size_t partition, const std::vector<std::uint8_t>& proof) override;
 
+  Result<std::vector<std::vector<std::string>>> public_inputs_decimal(const JobRequest& job) override;
+  std::string curve() const override { return E::kName; }
+
   const std::string& shape() const { return path_; }
   const groth16::snarkjs::ZkeyInfo& info() const { return info_; }
   /// The public signals of a job (witness values 1..nPublic).

@@ -53,6 +53,7 @@ class FakeWorkload : public Workload {
   };
 
   Status validate(const JobRequest&) override { return {}; }
+  std::string curve() const override { return "none"; }
   Result<WorkingSet> working_set(const JobRequest&) override {
     if (o_.reports_too_little) return WorkingSet{.pending = 1};
     return o_.ws;
@@ -253,7 +254,7 @@ TEST(Engine, SubmitIsIdempotentByRequestIdAndWaitsTimeOut) {
   // Larger than the whole budget: refused at once, with the numbers.
   Engine small({.budget_bytes = 100}, {{"fake", w}});
   auto big = small.submit(fake_job(1));
-  EXPECT_EQ(big.status().code(), StatusCode::kOutOfRange);
+  EXPECT_EQ(big.status().code(), StatusCode::kResourceExhausted);
   EXPECT_NE(big.status().message().find("whole memory budget"), std::string::npos);
 }
 

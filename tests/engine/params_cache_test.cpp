@@ -84,7 +84,7 @@ TEST(ParamsCache, TooLargeForTheWholeBudgetIsRefusedAtOnce) {
       [](const std::string&) -> Result<LoadedParams> { return LoadedParams{}; });
   auto r = cache.acquire("X");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), StatusCode::kOutOfRange);
+  EXPECT_EQ(r.status().code(), StatusCode::kResourceExhausted);
 }
 
 }  // namespace
