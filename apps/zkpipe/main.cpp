@@ -5,11 +5,14 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 
 #include "bench.hpp"
 #include "commands.hpp"
 #include "plan.hpp"
 #include "selftest.hpp"
+#include "serve.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"zkpipe: a pipelined Groth16 proving engine (BLS12-381 and BN254)"};
@@ -54,6 +57,13 @@ int main(int argc, char** argv) {
   prove->add_option("files", prove_args.positional,
                     "rapidsnark form: circuit.zkey witness.wtns proof.json public.json");
   prove->add_option("--public-out", prove_args.public_out, "public inputs as JSON");
+  zk::app::ClientArgs prove_client;
+  std::uint32_t prove_timeout_ms = 0;
+  prove->add_option("--addr", prove_client.addr,
+                    "prove through a daemon (unix:///path or host:port); with --zkey, NAME is the zkey's name in "
+                    "the daemon's params directory");
+  prove->add_option("--token", prove_client.token, "the daemon's token (default: $ZKPIPE_TOKEN)");
+  prove->add_option("--timeout-ms", prove_timeout_ms, "with --addr: give up waiting after this long (0: never)");
   prove->add_flag("--json", prove_args.json, "machine-readable output");
 
   zk::app::VerifyArgs verify_args;
@@ -114,6 +124,35 @@ int main(int argc, char** argv) {
   std::string sweep;
   bench->add_option("--sweep", sweep, "synthesis-workers=1..N: run each worker count and print the table");
   bench->add_flag("--json", bench_args.json, "machine-readable output");
+  zk::app::ClientArgs bench_client;
+  std::size_t bench_clients = 1;
+  bench->add_option("--addr", bench_client.addr, "bench a daemon instead (keys from its params directory)");
+  bench->add_option("--token", bench_client.token, "the daemon's token (default: $ZKPIPE_TOKEN)");
+  bench->add_option("-j,--clients", bench_clients, "with --addr: concurrent clients")->capture_default_str();
+
+  zk::app::ServeArgs serve_args;
+  auto* serve = app.add_subcommand("serve", "run the proving daemon (gRPC zkpipe.v1.ProvingEngine)");
+  serve->add_option("--config", serve_args.config, "TOML configuration (every key: zkpipe.example.toml)");
+  serve->add_option("--listen", serve_args.listen, "unix:///path or host:port (overrides daemon.listen)");
+  serve->add_option("--params-dir", serve_args.params_dir, "where keys are found (overrides daemon.params_dir)");
+  serve->add_option("--token", serve_args.token, "require this shared secret on every call (overrides daemon.token)");
+  serve->add_option("--log-level", serve_args.log_level, "trace, debug, info, warn, error or off");
+  serve->add_option("--log-format", serve_args.log_format, "text or json");
+
+  zk::app::ClientArgs client;
+  auto add_client = [&](CLI::App* c) {
+    c->add_option("--addr", client.addr, "the daemon (default: the default unix socket)");
+    c->add_option("--token", client.token, "the daemon's token (default: $ZKPIPE_TOKEN)");
+    c->add_flag("--json", client.json, "machine-readable output");
+  };
+  auto* status = app.add_subcommand("status", "a daemon's queues, workers, memory, cached keys and totals");
+  add_client(status);
+  auto* metrics = app.add_subcommand("metrics", "a daemon's metrics in Prometheus text format");
+  add_client(metrics);
+  std::uint64_t cancel_job = 0;
+  auto* cancel = app.add_subcommand("cancel", "cancel a job on a daemon");
+  add_client(cancel);
+  cancel->add_option("job", cancel_job, "job id")->required();
 
   zk::app::PlanArgs plan_args;
   auto* plan = app.add_subcommand(
@@ -147,12 +186,85 @@ int main(int argc, char** argv) {
     setup_args.seed_given = setup->count("--seed") > 0;
     return zk::app::run_setup(setup_args);
   }
+  if (*prove && !prove_client.addr.empty()) {
+    zk::app::RemoteProveArgs r;
+    r.timeout_ms = prove_timeout_ms;
+    r.out = prove_args.out, r.public_out = prove_args.public_out;
+    r.proof_json = prove_args.proof_json, r.public_json = prove_args.public_json;
+    prove_client.json = prove_args.json;
+    auto input = [&](const std::string& path) -> bool {
+      std::ifstream in(path, std::ios::binary);
+      if (!in) return false;
+      r.job.input.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+      return true;
+    };
+    if (!prove_args.zkey.empty()) {
+      r.job.circuit = "zkey", r.job.shape = prove_args.zkey;
+      if (prove_args.witness.empty() || r.proof_json.empty() || r.public_json.empty()) {
+        std::fprintf(stderr, "zkpipe: prove --addr --zkey NAME needs --witness, --proof and --public\n");
+        return 2;
+      }
+      if (!input(prove_args.witness)) {
+        std::fprintf(stderr, "zkpipe: cannot read %s\n", prove_args.witness.c_str());
+        return 2;
+      }
+    } else if (prove_args.circuit == "porep") {
+      r.job.circuit = "porep", r.job.shape = prove_args.shape;
+      if (prove_args.shape.empty() || r.out.empty() || !input(prove_args.input)) {
+        std::fprintf(stderr, "zkpipe: prove --addr --circuit porep needs --shape, a readable --input and --out\n");
+        return 2;
+      }
+    } else {
+      r.job.circuit = "synthetic";
+      r.job.shape = prove_args.curve + "-n" + std::to_string(prove_args.constraints);
+      r.job.partitions = static_cast<std::uint32_t>(prove_args.partitions);
+      for (int i = 0; i < 8; ++i) r.job.input.push_back(static_cast<std::uint8_t>(prove_args.seed >> (8 * i)));
+      if (r.out.empty()) {
+        std::fprintf(stderr, "zkpipe: prove --addr needs --out\n");
+        return 2;
+      }
+    }
+    return zk::app::run_remote_prove(prove_client, r);
+  }
   if (*prove) return zk::app::run_prove(prove_args);
+  if (*serve) return zk::app::run_serve(serve_args);
+  if (*status) return zk::app::run_status(client);
+  if (*metrics) return zk::app::run_metrics(client);
+  if (*cancel) return zk::app::run_cancel(client, cancel_job);
   if (*verify) return zk::app::run_verify(verify_args);
   if (*inspect) return zk::app::run_inspect(inspect_path, inspect_json);
   if (*gen_input) return zk::app::run_gen_input(gen_args);
   if (*count) return zk::app::run_count(count_args);
   if (*plan) return zk::app::run_plan(plan_args);
+  if (*bench && !bench_client.addr.empty()) {
+    zk::app::RemoteJob job;
+    job.circuit = bench_args.circuit;
+    bench_client.json = bench_args.json;
+    auto input = [&](const std::string& path) -> bool {
+      std::ifstream in(path, std::ios::binary);
+      if (!in) return false;
+      job.input.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+      return true;
+    };
+    if (job.circuit == "zkey") {
+      job.shape = bench_args.zkey;
+      if (!input(bench_args.witness)) {
+        std::fprintf(stderr, "zkpipe: bench --addr --circuit zkey needs --zkey NAME and a readable --witness\n");
+        return 2;
+      }
+    } else if (job.circuit == "porep") {
+      job.shape = bench_args.shape;
+      if (!input(bench_args.input)) {
+        std::fprintf(stderr, "zkpipe: bench --addr --circuit porep needs --shape and a readable --input\n");
+        return 2;
+      }
+    } else {
+      job.shape = bench_args.curve + "-n" + std::to_string(bench_args.constraints);
+      job.partitions = static_cast<std::uint32_t>(bench_args.partitions);
+      for (int i = 0; i < 8; ++i) job.input.push_back(static_cast<std::uint8_t>(7 >> (8 * i)));
+    }
+    return zk::app::run_remote_bench(bench_client, job, bench_args.jobs, bench_clients);
+  }
   if (*bench) {
     if (!sweep.empty()) {
       const std::string prefix = "synthesis-workers=1..";

@@ -278,7 +278,7 @@ Result<std::uint64_t> Engine::submit(JobRequest req) {
   return job->id;
 }
 
-Result<JobResult> Engine::await(std::uint64_t id, std::chrono::milliseconds timeout) {
+Result<JobResult> Engine::await(std::uint64_t id, std::chrono::milliseconds timeout, bool public_inputs) {
   std::unique_lock lock(m_);
   auto it = jobs_.find(id);
   if (it == jobs_.end()) return Status::not_found("no job " + std::to_string(id) + " (unknown, or its result expired)");
@@ -295,8 +295,16 @@ Result<JobResult> Engine::await(std::uint64_t id, std::chrono::milliseconds time
   r.error = job->error;
   r.partitions = job->timings;
   r.total_ms = ms_between(job->submitted, job->finished);
+  r.circuit = job->req.circuit;
+  r.partition_count = job->req.partitions;
+  r.curve = job->workload->curve();
   if (job->state == JobState::kDone) {
     for (const auto& p : job->proofs) r.proof.insert(r.proof.end(), p.begin(), p.end());
+  }
+  lock.unlock();
+  if (public_inputs && job->state == JobState::kDone) {
+    auto in = job->workload->public_inputs_decimal(job->req);
+    if (in.ok()) r.public_inputs = std::move(*in);
   }
   return r;
 }

@@ -73,6 +73,11 @@ struct JobResult {
   std::string error;                // for kFailed / kCancelled: which partition, which stage, why
   std::vector<PartitionTimings> partitions;
   double total_ms = 0;
+  std::string circuit;
+  std::size_t partition_count = 0;
+  std::string curve;  // the workload's ("bls12-381" or "bn254")
+  /// Per partition, decimal (only when asked for, and only for finished jobs).
+  std::vector<std::vector<std::string>> public_inputs;
 };
 
 /// What a worker is doing now (job 0: idle).
@@ -111,8 +116,9 @@ class Engine {
   /// A new job id, or the existing one for a repeated request id with the same payload.
   Result<std::uint64_t> submit(JobRequest job);
   /// The finished job; DEADLINE_EXCEEDED if it is still running after `timeout`, NOT_FOUND if
-  /// unknown or forgotten.
-  Result<JobResult> await(std::uint64_t id, std::chrono::milliseconds timeout);
+  /// unknown or forgotten. With `public_inputs`, a finished job's public inputs are derived from its
+  /// request by the workload (for clients that verify).
+  Result<JobResult> await(std::uint64_t id, std::chrono::milliseconds timeout, bool public_inputs = false);
   /// Cancels a queued or running job (a finished one is left as it is).
   Status cancel(std::uint64_t id);
   /// A counter that moves whenever a job may have become ready for await(); blocks until it differs

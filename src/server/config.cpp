@@ -1,0 +1,207 @@
+#include "server/config.hpp"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+namespace zk::server {
+
+std::string default_listen() {
+  if (const char* dir = std::getenv("XDG_RUNTIME_DIR"); dir != nullptr && *dir != '\0') {
+    return std::string("unix://") + dir + "/zkpipe.sock";
+  }
+  return "unix:///tmp/zkpipe-" + std::to_string(::getuid()) + "/zkpipe.sock";
+}
+
+Result<std::uint64_t> parse_size(std::string_view text) {
+  std::string s(text);
+  std::size_t end = 0;
+  double v = 0;
+  try {
+    v = std::stod(s, &end);
+  } catch (...) {
+    return Status::invalid_argument("'" + s + "' is not a size (e.g. 8GiB, 512MiB, 1000000)");
+  }
+  std::string unit = s.substr(end);
+  while (!unit.empty() && unit.front() == ' ') unit.erase(unit.begin());
+  static const std::map<std::string, double> units = {
+      {"", 1},         {"B", 1},          {"KiB", 1024.0},     {"MiB", 1048576.0}, {"GiB", 1073741824.0},
+      {"TiB", 1099511627776.0}, {"KB", 1e3}, {"MB", 1e6},      {"GB", 1e9},        {"TB", 1e12}};
+  auto it = units.find(unit);
+  if (it == units.end() || !(v >= 0) || std::isinf(v)) {
+    return Status::invalid_argument("'" + s + "' is not a size (units: B, KiB, MiB, GiB, TiB, KB, MB, GB, TB)");
+  }
+  return static_cast<std::uint64_t>(v * it->second);
+}
+
+namespace {
+
+class Reader {
+ public:
+  explicit Reader(const toml::table& root) : root_(root) {}
+
+  /// Every key of the document must be one of `known` ("section.key").
+  Status check_known(const std::set<std::string>& sections, const std::set<std::string>& known) const {
+    for (const auto& [k, v] : root_) {
+      const std::string sec(k.str());
+      if (!sections.count(sec)) return Status::invalid_argument("unknown section [" + sec + "]" + line(v));
+      if (!v.is_table()) return Status::invalid_argument("'" + sec + "' must be a section ([" + sec + "])" + line(v));
+      for (const auto& [k2, v2] : *v.as_table()) {
+        const std::string key = sec + "." + std::string(k2.str());
+        if (!known.count(key)) return Status::invalid_argument("unknown key '" + key + "'" + line(v2));
+      }
+    }
+    return {};
+  }
+  const toml::node* get(const std::string& section, const std::string& key) const {
+    const auto* sec = root_.get_as<toml::table>(section);
+    return sec != nullptr ? sec->get(key) : nullptr;
+  }
+  Status string(const std::string& sec, const std::string& key, std::string& out) const {
+    const auto* n = get(sec, key);
+    if (n == nullptr) return {};
+    if (!n->is_string()) return type_error(sec, key, "a string", *n);
+    out = n->as_string()->get();
+    return {};
+  }
+  template <class T>
+  Status integer(const std::string& sec, const std::string& key, T& out, std::int64_t lo, std::int64_t hi) const {
+    const auto* n = get(sec, key);
+    if (n == nullptr) return {};
+    if (!n->is_integer()) return type_error(sec, key, "an integer", *n);
+    const std::int64_t v = n->as_integer()->get();
+    if (v < lo || v > hi) {
+      return Status::invalid_argument("'" + sec + "." + key + "' = " + std::to_string(v) + " is outside [" +
+                                      std::to_string(lo) + ", " + std::to_string(hi) + "]" + line(*n));
+    }
+    out = static_cast<T>(v);
+    return {};
+  }
+  Status boolean(const std::string& sec, const std::string& key, bool& out) const {
+    const auto* n = get(sec, key);
+    if (n == nullptr) return {};
+    if (!n->is_boolean()) return type_error(sec, key, "true or false", *n);
+    out = n->as_boolean()->get();
+    return {};
+  }
+  Status number(const std::string& sec, const std::string& key, double& out, double lo, double hi) const {
+    const auto* n = get(sec, key);
+    if (n == nullptr) return {};
+    if (!n->is_number()) return type_error(sec, key, "a number", *n);
+    const double v = n->is_integer() ? static_cast<double>(n->as_integer()->get()) : n->as_floating_point()->get();
+    if (!(v >= lo && v <= hi)) {
+      return Status::invalid_argument("'" + sec + "." + key + "' = " + std::to_string(v) + " is outside [" +
+                                      std::to_string(lo) + ", " + std::to_string(hi) + "]" + line(*n));
+    }
+    out = v;
+    return {};
+  }
+  /// A size: an integer (bytes) or a string with a unit.
+  Status size(const std::string& sec, const std::string& key, std::uint64_t& out) const {
+    const auto* n = get(sec, key);
+    if (n == nullptr) return {};
+    if (n->is_integer() && n->as_integer()->get() >= 0) {
+      out = static_cast<std::uint64_t>(n->as_integer()->get());
+      return {};
+    }
+    if (!n->is_string()) return type_error(sec, key, "a size (bytes, or a string such as \"8GiB\")", *n);
+    auto v = parse_size(n->as_string()->get());
+    if (!v.ok()) return Status::invalid_argument("'" + sec + "." + key + "': " + v.status().message() + line(*n));
+    out = *v;
+    return {};
+  }
+  static std::string line(const toml::node& n) {
+    const auto& src = n.source();
+    return src.begin.line > 0 ? " (line " + std::to_string(src.begin.line) + ")" : "";
+  }
+
+ private:
+  static Status type_error(const std::string& sec, const std::string& key, const char* want, const toml::node& n) {
+    return Status::invalid_argument("'" + sec + "." + key + "' must be " + want + line(n));
+  }
+  const toml::table& root_;
+};
+
+}  // namespace
+
+Result<DaemonConfig> parse_config(std::string_view text) {
+  toml::table root;
+  try {
+    root = toml::parse(text);
+  } catch (const toml::parse_error& e) {
+    std::ostringstream o;
+    o << "config: " << e.description() << " (line " << e.source().begin.line << ", column "
+      << e.source().begin.column << ")";
+    return Status::invalid_argument(o.str());
+  }
+  const Reader r(root);
+  if (Status s = r.check_known({"daemon", "engine", "log"},
+                               {"daemon.listen", "daemon.params_dir", "daemon.token", "daemon.max_message_bytes",
+                                "daemon.max_active_jobs", "daemon.shutdown_grace_s", "engine.budget",
+                                "engine.budget_fraction", "engine.synthesis_workers", "engine.prover_workers",
+                                "engine.finalizer_workers", "engine.channel_capacity", "engine.self_verify",
+                                "engine.result_ttl_s", "log.level", "log.format"});
+      !s.ok()) {
+    return Status::invalid_argument("config: " + s.message());
+  }
+  DaemonConfig c;
+  std::int64_t grace = c.shutdown_grace.count(), ttl = 600;
+  std::string budget = "auto";
+  std::uint64_t budget_bytes = 0;
+  for (Status s : {r.string("daemon", "listen", c.listen), r.string("daemon", "params_dir", c.params_dir),
+                   r.string("daemon", "token", c.token),
+                   r.size("daemon", "max_message_bytes", c.max_message_bytes),
+                   r.integer("daemon", "max_active_jobs", c.max_active_jobs, 1, 1'000'000),
+                   r.integer("daemon", "shutdown_grace_s", grace, 0, 7 * 24 * 3600),
+                   r.number("engine", "budget_fraction", c.engine.budget_fraction, 0.01, 1.0),
+                   r.integer("engine", "synthesis_workers", c.engine.synthesis_workers, 0, 1024),
+                   r.integer("engine", "prover_workers", c.engine.prover_workers, 1, 64),
+                   r.integer("engine", "finalizer_workers", c.engine.finalizer_workers, 1, 64),
+                   r.integer("engine", "channel_capacity", c.engine.channel_capacity, 1, 1024),
+                   r.boolean("engine", "self_verify", c.engine.self_verify),
+                   r.integer("engine", "result_ttl_s", ttl, 1, 7 * 24 * 3600),
+                   r.string("log", "level", c.log_level), r.string("log", "format", c.log_format)}) {
+    if (!s.ok()) return Status::invalid_argument("config: " + s.message());
+  }
+  if (const auto* n = r.get("engine", "budget"); n != nullptr) {
+    if (n->is_string() && n->as_string()->get() == "auto") {
+      budget_bytes = 0;
+    } else if (Status s = r.size("engine", "budget", budget_bytes); !s.ok()) {
+      return Status::invalid_argument("config: " + s.message() + " (or \"auto\")");
+    } else if (budget_bytes == 0) {
+      return Status::invalid_argument("config: 'engine.budget' must be positive, or \"auto\"");
+    }
+  }
+  c.engine.budget_bytes = budget_bytes;
+  c.shutdown_grace = std::chrono::seconds(grace);
+  c.engine.result_ttl = std::chrono::seconds(ttl);
+  static const std::set<std::string> levels = {"trace", "debug", "info", "warn", "error", "off"};
+  if (!levels.count(c.log_level)) {
+    return Status::invalid_argument("config: 'log.level' = '" + c.log_level +
+                                    "' (expected trace, debug, info, warn, error or off)");
+  }
+  if (c.log_format != "text" && c.log_format != "json")
+    return Status::invalid_argument("config: 'log.format' = '" + c.log_format + "' (expected text or json)");
+  if (c.max_message_bytes < 4096 || c.max_message_bytes > (2ull << 30) - 1)
+    return Status::invalid_argument("config: 'daemon.max_message_bytes' must be in [4 KiB, 2 GiB)");
+  return c;
+}
+
+Result<DaemonConfig> load_config(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Status::not_found("cannot read the config file " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  auto c = parse_config(ss.str());
+  if (!c.ok()) return Status(c.status().code(), path + ": " + c.status().message());
+  return c;
+}
+
+}  // namespace zk::server

@@ -1,0 +1,42 @@
+#pragma once
+
+// The daemon's configuration: a TOML file (every key, its default and meaning in
+// zkpipe.example.toml at the repository root), then command-line overrides. Unknown keys and bad
+// values are errors that name the key, never silent defaults.
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "base/status.hpp"
+#include "engine/engine.hpp"
+
+namespace zk::server {
+
+struct DaemonConfig {
+  // [daemon]
+  std::string listen;      // "unix:///path" or "host:port"; empty: default_listen()
+  std::string params_dir = ".";
+  std::string token;       // when set, every call must carry "authorization: Bearer <token>"
+  std::uint64_t max_message_bytes = 256ull << 20;
+  std::size_t max_active_jobs = 1000;  // queued + running; more is RESOURCE_EXHAUSTED
+  std::chrono::seconds shutdown_grace{600};  // SIGTERM: let jobs finish this long, then cancel
+  // [engine]
+  engine::EngineConfig engine;
+  // [log]
+  std::string log_level = "info";  // trace, debug, info, warn, error, off
+  std::string log_format = "text";  // text or json
+};
+
+/// unix://$XDG_RUNTIME_DIR/zkpipe.sock, or unix:///tmp/zkpipe-<uid>/zkpipe.sock without it.
+std::string default_listen();
+
+/// Parses a TOML document over the defaults. Errors name the key (and the line for syntax).
+Result<DaemonConfig> parse_config(std::string_view toml_text);
+Result<DaemonConfig> load_config(const std::string& path);
+
+/// "8GiB", "512MiB", "1.5GB", "1000000" -> bytes.
+Result<std::uint64_t> parse_size(std::string_view text);
+
+}  // namespace zk::server

@@ -1,0 +1,194 @@
+#include "server/daemon.hpp"
+
+#include <errno.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <thread>
+
+#include <spdlog/pattern_formatter.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+namespace zk::server {
+namespace {
+
+/// %* : the message as a JSON string body (quotes, backslashes and control characters escaped).
+class JsonEscaped : public spdlog::custom_flag_formatter {
+ public:
+  void format(const spdlog::details::log_msg& msg, const std::tm&, spdlog::memory_buf_t& dest) override {
+    const std::string_view v(msg.payload.data(), msg.payload.size());
+    for (char c : v) {
+      switch (c) {
+        case '"':
+          dest.append(std::string_view("\\\""));
+          break;
+        case '\\':
+          dest.append(std::string_view("\\\\"));
+          break;
+        case '\n':
+          dest.append(std::string_view("\\n"));
+          break;
+        default:
+          if (static_cast<unsigned char>(c) < 0x20) {
+            char buf[8];
+            std::snprintf(buf, sizeof(buf), "\\u%04x", c);
+            dest.append(std::string_view(buf));
+          } else {
+            dest.push_back(c);
+          }
+      }
+    }
+  }
+  std::unique_ptr<custom_flag_formatter> clone() const override { return std::make_unique<JsonEscaped>(); }
+};
+
+Status prepare_socket(const std::string& path) {
+  namespace fs = std::filesystem;
+  if (path.size() >= sizeof(sockaddr_un{}.sun_path)) {
+    return Status::invalid_argument("socket path " + path + " is too long for a unix socket");
+  }
+  const fs::path parent = fs::path(path).parent_path();
+  std::error_code ec;
+  if (!parent.empty() && !fs::exists(parent, ec)) {
+    fs::create_directories(parent, ec);
+    if (ec) return Status::io_error("cannot create " + parent.string() + ": " + ec.message());
+    ::chmod(parent.c_str(), 0700);
+  }
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return {};  // nothing there
+  if (!S_ISSOCK(st.st_mode)) {
+    return Status::already_exists(path + " exists and is not a socket; refusing to replace it");
+  }
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  if (fd < 0) return Status::io_error(std::string("socket(): ") + std::strerror(errno));
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::strncpy(addr.sun_path, path.c_str(), sizeof(addr.sun_path) - 1);
+  const int rc = ::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr));
+  const int err = errno;
+  ::close(fd);
+  if (rc == 0) {
+    return Status::already_exists("another process is serving on " + path +
+                                  " (a running zkpipe daemon?); stop it, or choose another --listen");
+  }
+  if (err != ECONNREFUSED && err != ENOENT) {
+    return Status::io_error("cannot probe " + path + ": " + std::strerror(err));
+  }
+  spdlog::info("replacing stale socket {}", path);
+  if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
+    return Status::io_error("cannot remove the stale socket " + path + ": " + std::strerror(errno));
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string unix_socket_path(const std::string& address) {
+  if (address.rfind("unix://", 0) == 0) return address.substr(7);
+  if (address.rfind("unix:", 0) == 0) return address.substr(5);
+  return "";
+}
+
+Status configure_logging(const std::string& level, const std::string& format) {
+  auto lvl = spdlog::level::from_str(level);
+  if (lvl == spdlog::level::off && level != "off") return Status::invalid_argument("unknown log level '" + level + "'");
+  auto logger = std::make_shared<spdlog::logger>("zkpipe", std::make_shared<spdlog::sinks::stderr_sink_mt>());
+  auto f = std::make_unique<spdlog::pattern_formatter>();
+  if (format == "json") {
+    f->add_flag<JsonEscaped>('*').set_pattern(
+        R"({"time":"%Y-%m-%dT%H:%M:%S.%e%z","level":"%l","thread":%t,"msg":"%*"})");
+  } else if (format == "text") {
+    f->set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%l] %v");
+  } else {
+    return Status::invalid_argument("unknown log format '" + format + "' (text or json)");
+  }
+  logger->set_formatter(std::move(f));
+  logger->set_level(lvl);
+  logger->flush_on(spdlog::level::info);
+  spdlog::set_default_logger(logger);
+  return {};
+}
+
+Result<std::unique_ptr<Daemon>> Daemon::start(const DaemonConfig& config) {
+  std::unique_ptr<Daemon> d(new Daemon());
+  d->config_ = config;
+  std::string listen = config.listen.empty() ? default_listen() : config.listen;
+  if (listen.rfind("unix:", 0) == 0 && unix_socket_path(listen).empty())
+    return Status::invalid_argument("--listen " + listen + ": no socket path");
+  d->socket_path_ = unix_socket_path(listen);
+  if (!d->socket_path_.empty()) {
+    if (d->socket_path_.front() != '/') d->socket_path_ = std::filesystem::absolute(d->socket_path_).string();
+    if (Status s = prepare_socket(d->socket_path_); !s.ok()) return s;
+    listen = "unix://" + d->socket_path_;
+  } else if (listen.find(':') == std::string::npos) {
+    return Status::invalid_argument("--listen " + listen + ": expected unix:///path or host:port");
+  }
+  std::error_code ec;
+  if (!std::filesystem::is_directory(config.params_dir, ec)) {
+    return Status::not_found("params directory " + config.params_dir + " does not exist");
+  }
+  d->engine_ = std::make_unique<engine::Engine>(config.engine, std::map<std::string, std::shared_ptr<engine::Workload>>{});
+  d->registry_ = std::make_unique<WorkloadRegistry>(*d->engine_, config.params_dir);
+  d->service_ = std::make_unique<ProvingService>(
+      *d->engine_, *d->registry_,
+      ServiceOptions{.token = config.token, .max_active_jobs = config.max_active_jobs, .version = "zkpipe 0.1.0"});
+  grpc::ServerBuilder b;
+  int port = 0;
+  b.AddListeningPort(listen, grpc::InsecureServerCredentials(), &port);
+  b.SetMaxReceiveMessageSize(static_cast<int>(config.max_message_bytes));
+  b.SetMaxSendMessageSize(static_cast<int>(config.max_message_bytes));
+  b.RegisterService(d->service_.get());
+  const mode_t old_mask = ::umask(077);  // the socket file is created owner-only
+  d->server_ = b.BuildAndStart();
+  ::umask(old_mask);
+  if (!d->server_ || (d->socket_path_.empty() && port == 0)) {
+    d->service_->stop();
+    d->engine_->shutdown();
+    return Status::unavailable("cannot listen on " + listen + " (address in use, or not permitted?)");
+  }
+  if (!d->socket_path_.empty()) {
+    ::chmod(d->socket_path_.c_str(), 0600);
+    d->address_ = listen;
+  } else {
+    d->address_ = listen.substr(0, listen.rfind(':')) + ":" + std::to_string(port);
+  }
+  spdlog::info("zkpipe daemon listening on {} (params {}, budget {})", d->address_, config.params_dir,
+               engine::format_bytes(d->engine_->config().budget_bytes));
+  return d;
+}
+
+void Daemon::stop(std::chrono::milliseconds grace) {
+  if (stopped_) return;
+  stopped_ = true;
+  service_->set_draining();
+  const auto until = std::chrono::steady_clock::now() + grace;
+  std::size_t active = engine_->status().jobs_active;
+  if (active > 0) spdlog::info("draining: {} active job(s), waiting up to {} ms", active, grace.count());
+  while (active > 0 && !hurry_ && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    active = engine_->status().jobs_active;
+  }
+  if (active > 0) spdlog::warn("grace period over: cancelling {} job(s)", active);
+  engine_->shutdown();  // cancels what is left
+  service_->stop();     // answers every waiter
+  server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  server_->Wait();
+  registry_->evict_all_unused();
+  if (!socket_path_.empty()) ::unlink(socket_path_.c_str());
+  spdlog::info("zkpipe daemon stopped");
+}
+
+Daemon::~Daemon() {
+  if (server_) stop(std::chrono::milliseconds(0));
+  server_.reset();
+  service_.reset();
+  registry_.reset();
+  engine_.reset();
+}
+
+}  // namespace zk::server

@@ -1,0 +1,61 @@
+#pragma once
+
+// The daemon: the engine, the workload registry, the gRPC service and its listener, wired from a
+// DaemonConfig; and the orderly stop (refuse new jobs, let running ones finish for a grace period,
+// cancel the rest, answer every waiter, close the listener, remove the socket).
+//
+// Unix sockets are created owner-only (0600, in a 0700 directory if the daemon creates it). A
+// stale socket (nothing accepts on it) is replaced; a live one makes start() fail with a message.
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include <grpcpp/grpcpp.h>
+
+#include "base/status.hpp"
+#include "engine/engine.hpp"
+#include "server/config.hpp"
+#include "server/registry.hpp"
+#include "server/service.hpp"
+
+namespace zk::server {
+
+/// spdlog: level, and text or JSON lines (one object per line, message escaped).
+Status configure_logging(const std::string& level, const std::string& format);
+
+class Daemon {
+ public:
+  static Result<std::unique_ptr<Daemon>> start(const DaemonConfig& config);
+  ~Daemon();
+  Daemon(const Daemon&) = delete;
+  Daemon& operator=(const Daemon&) = delete;
+
+  /// Where clients connect: "unix:///path", or "host:port" with the port actually bound.
+  const std::string& address() const { return address_; }
+  engine::Engine& engine() { return *engine_; }
+  ProvingService& service() { return *service_; }
+
+  /// Refuses new jobs, waits up to `grace` for the active ones, cancels what is left, answers every
+  /// waiter and stops listening. Idempotent.
+  void stop(std::chrono::milliseconds grace);
+  /// Ends a running stop()'s grace period now (a second signal).
+  void hurry() { hurry_ = true; }
+
+ private:
+  Daemon() = default;
+  DaemonConfig config_;
+  std::string address_, socket_path_;
+  std::unique_ptr<engine::Engine> engine_;
+  std::unique_ptr<WorkloadRegistry> registry_;
+  std::unique_ptr<ProvingService> service_;
+  std::unique_ptr<grpc::Server> server_;
+  bool stopped_ = false;
+  std::atomic<bool> hurry_{false};
+};
+
+/// The path of a "unix:" address, or "" for TCP.
+std::string unix_socket_path(const std::string& address);
+
+}  // namespace zk::server

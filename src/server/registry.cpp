@@ -1,0 +1,174 @@
+#include "server/registry.hpp"
+
+#include <filesystem>
+
+#include "circuits/porep.hpp"
+#include "engine/porep_workload.hpp"
+#include "engine/synthetic_workload.hpp"
+#include "engine/zkey_workload.hpp"
+
+namespace zk::server {
+namespace {
+
+bool safe_name(const std::string& s) {
+  if (s.empty() || s.size() > 200 || s == "." || s == "..") return false;
+  for (char c : s) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_')) return false;
+  }
+  return s.find("..") == std::string::npos;
+}
+
+}  // namespace
+
+WorkloadRegistry::WorkloadRegistry(engine::Engine& engine, std::string params_dir)
+    : engine_(engine), dir_(std::move(params_dir)) {
+  using engine::ParamsCache;
+  using Bls = groth16::Bls12_381;
+  using Bn = groth16::Bn254;
+  caches_[kBellmanBls] = std::make_unique<ParamsCache>(engine.budget(), engine.ledger(),
+                                                       engine::Groth16Workload<Bls>::params_file_bytes,
+                                                       engine::Groth16Workload<Bls>::load_params_file);
+  caches_[kBellmanBn] = std::make_unique<ParamsCache>(engine.budget(), engine.ledger(),
+                                                      engine::Groth16Workload<Bn>::params_file_bytes,
+                                                      engine::Groth16Workload<Bn>::load_params_file);
+  caches_[kZkeyBls] = std::make_unique<ParamsCache>(engine.budget(), engine.ledger(),
+                                                    engine::ZkeyWorkload<Bls>::zkey_file_bytes,
+                                                    engine::ZkeyWorkload<Bls>::load_zkey_file);
+  caches_[kZkeyBn] = std::make_unique<ParamsCache>(engine.budget(), engine.ledger(),
+                                                   engine::ZkeyWorkload<Bn>::zkey_file_bytes,
+                                                   engine::ZkeyWorkload<Bn>::load_zkey_file);
+}
+
+WorkloadRegistry::~WorkloadRegistry() { evict_all_unused(); }
+
+Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circuit, const std::string& shape) {
+  if (!safe_name(shape)) {
+    return Status::invalid_argument("shape '" + shape +
+                                    "' is not a plain name (letters, digits, '.', '-', '_'; no paths)");
+  }
+  const std::string kind = circuit + ":" + shape;
+  {
+    std::lock_guard lock(m_);
+    if (auto it = made_.find(kind); it != made_.end()) return it->second;
+  }
+  namespace fs = std::filesystem;
+  auto need = [&](const fs::path& p, const std::string& how) -> Status {
+    std::error_code ec;
+    if (fs::is_regular_file(p, ec)) return {};
+    return Status::not_found("no keys for " + circuit + " '" + shape + "': " + p.string() + " does not exist (" + how +
+                             ")");
+  };
+  Entry e;
+  e.r.kind = kind;
+  std::shared_ptr<engine::Workload> w;
+  if (circuit == "synthetic") {
+    // "<curve>-n<N>"
+    const auto dash = shape.rfind("-n");
+    const std::string curve = dash == std::string::npos ? "" : shape.substr(0, dash);
+    std::size_t n = 0;
+    try {
+      n = dash == std::string::npos ? 0 : std::stoul(shape.substr(dash + 2));
+    } catch (...) {
+      n = 0;
+    }
+    if ((curve != "bls12-381" && curve != "bn254") || n < 2) {
+      return Status::invalid_argument("synthetic shape '" + shape + "' must be <curve>-n<constraints>, e.g. bn254-n65533");
+    }
+    const fs::path p = fs::path(dir_) / ("synthetic-" + shape + ".params");
+    if (Status s = need(p, "zkpipe setup --circuit synthetic --curve " + curve + " --constraints " + std::to_string(n) +
+                               " --out " + dir_);
+        !s.ok()) {
+      return s;
+    }
+    e.r.params_path = p.string();
+    if (curve == "bn254") {
+      e.cache = kBellmanBn;
+      w = std::make_shared<engine::SyntheticWorkload<groth16::Bn254>>(n, *caches_[e.cache], e.r.params_path);
+    } else {
+      e.cache = kBellmanBls;
+      w = std::make_shared<engine::SyntheticWorkload<groth16::Bls12_381>>(n, *caches_[e.cache], e.r.params_path);
+    }
+  } else if (circuit == "porep") {
+    auto s = circuits::porep::preset(shape);
+    if (!s.ok()) return Status::invalid_argument(s.status().message());
+    const fs::path p = fs::path(dir_) / ("porep-" + shape + ".params");
+    if (Status st = need(p, "zkpipe setup --circuit porep --shape " + shape + " --out " + dir_); !st.ok()) return st;
+    e.r.params_path = p.string();
+    e.r.partitions = s->partitions;
+    e.cache = kBellmanBls;
+    w = std::make_shared<engine::PorepWorkload>(*s, *caches_[e.cache], e.r.params_path);
+  } else if (circuit == "zkey") {
+    const fs::path p = fs::path(dir_) / shape;
+    if (Status st = need(p, "copy the .zkey there, or make one with zkpipe setup --r1cs"); !st.ok()) return st;
+    e.r.params_path = p.string();
+    auto info = groth16::snarkjs::read_zkey_info(e.r.params_path);
+    if (!info.ok()) return Status::invalid_argument(shape + ": " + info.status().message());
+    if (info->curve == "bn128") {
+      e.cache = kZkeyBn;
+      auto z = engine::ZkeyWorkload<groth16::Bn254>::open(*caches_[e.cache], e.r.params_path);
+      if (!z.ok()) return z.status();
+      w = *z;
+    } else {
+      e.cache = kZkeyBls;
+      auto z = engine::ZkeyWorkload<groth16::Bls12_381>::open(*caches_[e.cache], e.r.params_path);
+      if (!z.ok()) return z.status();
+      w = *z;
+    }
+  } else {
+    return Status::invalid_argument("unknown circuit '" + circuit + "' (this daemon serves synthetic, porep, zkey)");
+  }
+  std::lock_guard lock(m_);
+  if (auto it = made_.find(kind); it != made_.end()) return it->second;  // made by a concurrent call
+  engine_.add_workload(kind, w);
+  made_.emplace(kind, e);
+  return e;
+}
+
+Result<Resolved> WorkloadRegistry::resolve(const std::string& circuit, const std::string& shape) {
+  auto e = locate(circuit, shape);
+  if (!e.ok()) return e.status();
+  return e->r;
+}
+
+Result<WorkloadRegistry::Preloaded> WorkloadRegistry::preload(const std::string& circuit, const std::string& shape) {
+  auto e = locate(circuit, shape);
+  if (!e.ok()) return e.status();
+  auto& cache = *caches_[e->cache];
+  Preloaded p;
+  for (const auto& x : cache.entries()) p.already_loaded = p.already_loaded || x.id == e->r.params_path;
+  auto obj = cache.acquire(e->r.params_path);
+  if (!obj.ok()) return obj.status();
+  for (const auto& x : cache.entries()) {
+    if (x.id == e->r.params_path) p.bytes = x.bytes;
+  }
+  return p;
+}
+
+Result<WorkloadRegistry::Evicted> WorkloadRegistry::evict(const std::string& circuit, const std::string& shape) {
+  auto e = locate(circuit, shape);
+  if (!e.ok()) return e.status();
+  auto& cache = *caches_[e->cache];
+  Evicted out;
+  for (const auto& x : cache.entries()) {
+    if (x.id == e->r.params_path) out.was_loaded = true, out.freed_bytes = x.bytes;
+  }
+  if (!out.was_loaded) return out;
+  if (Status s = cache.evict(e->r.params_path); !s.ok()) return s;
+  return out;
+}
+
+std::vector<engine::ParamsEntryInfo> WorkloadRegistry::params() const {
+  std::vector<engine::ParamsEntryInfo> out;
+  for (const auto& c : caches_) {
+    for (auto& e : c->entries()) out.push_back(std::move(e));
+  }
+  return out;
+}
+
+void WorkloadRegistry::evict_all_unused() {
+  for (auto& c : caches_) {
+    if (c) c->evict_unused();
+  }
+}
+
+}  // namespace zk::server

@@ -1,0 +1,67 @@
+#pragma once
+
+// Which workload serves a request: (circuit, shape) -> an engine kind "<circuit>:<shape>" whose
+// workload is made on first use from the keys in the params directory and registered with the
+// engine. Keys load through ParamsCaches that share the engine's budget and ledger (one per file
+// format and curve), so GetStatus lists them and PreloadParams / EvictParams act on them.
+//   synthetic  "<curve>-n<N>"     synthetic-<curve>-n<N>.params   input: 8-byte seed
+//   porep      "tiny|small|bench" porep-<shape>.params             input: C1 JSON
+//   zkey       "<name>.zkey"      <name>.zkey                      input: .wtns
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "base/status.hpp"
+#include "engine/engine.hpp"
+#include "engine/params_cache.hpp"
+
+namespace zk::server {
+
+struct Resolved {
+  std::string kind;  // the engine's workload key
+  std::size_t partitions = 1;  // the kind's partition count for this shape
+  std::string params_path;
+};
+
+class WorkloadRegistry {
+ public:
+  WorkloadRegistry(engine::Engine& engine, std::string params_dir);
+  ~WorkloadRegistry();
+
+  /// The engine kind serving (circuit, shape), made and registered on first use. NOT_FOUND when the
+  /// keys are missing (with the command that makes them), INVALID_ARGUMENT for an unknown circuit
+  /// or a malformed shape.
+  Result<Resolved> resolve(const std::string& circuit, const std::string& shape);
+  struct Preloaded {
+    bool already_loaded = false;
+    std::uint64_t bytes = 0;
+  };
+  Result<Preloaded> preload(const std::string& circuit, const std::string& shape);
+  struct Evicted {
+    bool was_loaded = false;
+    std::uint64_t freed_bytes = 0;
+  };
+  Result<Evicted> evict(const std::string& circuit, const std::string& shape);
+  std::vector<engine::ParamsEntryInfo> params() const;
+  /// Drops every cached key that is not in use (before the engine goes).
+  void evict_all_unused();
+
+ private:
+  enum CacheId { kBellmanBls, kBellmanBn, kZkeyBls, kZkeyBn, kCaches };
+  struct Entry {
+    Resolved r;
+    CacheId cache;
+  };
+  Result<Entry> locate(const std::string& circuit, const std::string& shape);
+
+  engine::Engine& engine_;
+  std::string dir_;
+  std::unique_ptr<engine::ParamsCache> caches_[kCaches];
+  mutable std::mutex m_;
+  std::map<std::string, Entry> made_;  // kind -> entry
+};
+
+}  // namespace zk::server

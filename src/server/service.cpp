@@ -1,0 +1,388 @@
+#include "server/service.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "engine/ledger.hpp"
+
+namespace zk::server {
+
+using Clock = std::chrono::steady_clock;
+
+grpc::Status to_grpc(const Status& s) {
+  using grpc::StatusCode;
+  StatusCode c = StatusCode::UNKNOWN;
+  switch (s.code()) {
+    case zk::StatusCode::kOk:
+      return grpc::Status::OK;
+    case zk::StatusCode::kInvalidArgument:
+    case zk::StatusCode::kOutOfRange:
+      c = StatusCode::INVALID_ARGUMENT;
+      break;
+    case zk::StatusCode::kNotFound:
+      c = StatusCode::NOT_FOUND;
+      break;
+    case zk::StatusCode::kIoError:
+    case zk::StatusCode::kInternal:
+      c = StatusCode::INTERNAL;
+      break;
+    case zk::StatusCode::kUnavailable:
+      c = StatusCode::UNAVAILABLE;
+      break;
+    case zk::StatusCode::kAlreadyExists:
+      c = StatusCode::ALREADY_EXISTS;
+      break;
+    case zk::StatusCode::kDeadlineExceeded:
+      c = StatusCode::DEADLINE_EXCEEDED;
+      break;
+    case zk::StatusCode::kCancelled:
+      c = StatusCode::CANCELLED;
+      break;
+    case zk::StatusCode::kResourceExhausted:
+      c = StatusCode::RESOURCE_EXHAUSTED;
+      break;
+  }
+  return {c, s.message()};
+}
+
+ProvingService::ProvingService(engine::Engine& engine, WorkloadRegistry& registry, ServiceOptions options)
+    : engine_(engine), registry_(registry), opt_(std::move(options)) {
+  watcher_ = std::thread([this] { watch(); });
+}
+
+ProvingService::~ProvingService() { stop(); }
+
+std::size_t ProvingService::waiters() const {
+  std::lock_guard lock(m_);
+  return waiters_.size();
+}
+
+void ProvingService::count(const char* method) {
+  std::lock_guard lock(m_);
+  ++calls_[method];
+}
+
+grpc::ServerUnaryReactor* ProvingService::finish(grpc::CallbackServerContext* ctx, const grpc::Status& s) {
+  auto* r = ctx->DefaultReactor();
+  r->Finish(s);
+  return r;
+}
+
+grpc::Status ProvingService::authorize(grpc::CallbackServerContext* ctx) const {
+  if (opt_.token.empty()) return grpc::Status::OK;
+  const auto& md = ctx->client_metadata();
+  auto it = md.find("authorization");
+  if (it == md.end() || std::string(it->second.data(), it->second.size()) != "Bearer " + opt_.token) {
+    return {grpc::StatusCode::UNAUTHENTICATED, "this daemon needs 'authorization: Bearer <token>' (zkpipe --token)"};
+  }
+  return grpc::Status::OK;
+}
+
+Result<std::uint64_t> ProvingService::submit(const pb::SubmitProofRequest& req, std::uint32_t* partitions) {
+  if (draining_) return Status::unavailable("the daemon is shutting down and accepts no new jobs");
+  if (engine_.status().jobs_active >= opt_.max_active_jobs) {
+    return Status::resource_exhausted("the daemon already holds " + std::to_string(opt_.max_active_jobs) +
+                                      " active jobs (daemon.max_active_jobs); retry later");
+  }
+  if (req.circuit().empty()) return Status::invalid_argument("circuit is required (synthetic, porep or zkey)");
+  auto r = registry_.resolve(req.circuit(), req.shape());
+  if (!r.ok()) return r.status();
+  engine::JobRequest job;
+  job.circuit = r->kind;
+  job.shape = req.circuit() == "zkey" ? r->params_path : req.shape();
+  job.input.assign(req.input().begin(), req.input().end());
+  job.priority = req.priority();
+  job.request_id = req.request_id();
+  job.partitions = req.partitions() == 0 ? r->partitions : req.partitions();
+  *partitions = static_cast<std::uint32_t>(job.partitions);
+  auto id = engine_.submit(std::move(job));
+  if (id.ok()) spdlog::info("job {} submitted: {} {}", *id, req.circuit(), req.shape());
+  return id;
+}
+
+grpc::ServerUnaryReactor* ProvingService::SubmitProof(grpc::CallbackServerContext* ctx,
+                                                      const pb::SubmitProofRequest* req,
+                                                      pb::SubmitProofResponse* resp) {
+  count("SubmitProof");
+  if (auto a = authorize(ctx); !a.ok()) return finish(ctx, a);
+  std::uint32_t parts = 0;
+  auto id = submit(*req, &parts);
+  if (!id.ok()) return finish(ctx, to_grpc(id.status()));
+  resp->set_job_id(*id);
+  resp->set_partitions(parts);
+  return finish(ctx, grpc::Status::OK);
+}
+
+grpc::ServerUnaryReactor* ProvingService::AwaitProof(grpc::CallbackServerContext* ctx,
+                                                     const pb::AwaitProofRequest* req, pb::ProofResult* resp) {
+  count("AwaitProof");
+  if (auto a = authorize(ctx); !a.ok()) return finish(ctx, a);
+  auto* reactor = ctx->DefaultReactor();
+  wait_for(req->job_id(), req->timeout_ms(), ctx, reactor, resp);
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* ProvingService::Prove(grpc::CallbackServerContext* ctx, const pb::ProveRequest* req,
+                                                pb::ProofResult* resp) {
+  count("Prove");
+  if (auto a = authorize(ctx); !a.ok()) return finish(ctx, a);
+  std::uint32_t parts = 0;
+  auto id = submit(req->submit(), &parts);
+  if (!id.ok()) return finish(ctx, to_grpc(id.status()));
+  auto* reactor = ctx->DefaultReactor();
+  wait_for(*id, req->timeout_ms(), ctx, reactor, resp);
+  return reactor;
+}
+
+void ProvingService::wait_for(std::uint64_t job, std::uint32_t timeout_ms, grpc::CallbackServerContext* ctx,
+                              grpc::ServerUnaryReactor* reactor, pb::ProofResult* out) {
+  Waiter w{job, Clock::time_point::max(), ctx, reactor, out};
+  if (timeout_ms > 0) w.deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+  // Already over (or unknown): answer now, from this handler, without waiting.
+  if (try_answer(w, Clock::now(), false)) return;
+  std::lock_guard lock(m_);
+  if (stop_) {
+    reactor->Finish({grpc::StatusCode::UNAVAILABLE, "the daemon is stopping"});
+    return;
+  }
+  waiters_.push_back(w);
+  cv_.notify_one();
+}
+
+bool ProvingService::try_answer(Waiter& w, Clock::time_point now, bool final) {
+  auto r = engine_.await(w.job, std::chrono::milliseconds(0), /*public_inputs=*/true);
+  if (!r.ok()) {
+    if (r.status().code() == zk::StatusCode::kDeadlineExceeded) {
+      if (w.ctx->IsCancelled()) {
+        w.reactor->Finish({grpc::StatusCode::CANCELLED, "the client cancelled the call"});
+        return true;
+      }
+      if (final) {
+        w.reactor->Finish({grpc::StatusCode::UNAVAILABLE, "the daemon stopped before job " + std::to_string(w.job) +
+                                                              " finished"});
+        return true;
+      }
+      if (now >= w.deadline) {
+        w.reactor->Finish({grpc::StatusCode::DEADLINE_EXCEEDED,
+                           "job " + std::to_string(w.job) + " is still running (it goes on; await it again)"});
+        return true;
+      }
+      return false;
+    }
+    w.reactor->Finish(to_grpc(r.status()));
+    return true;
+  }
+  pb::ProofResult& o = *w.out;
+  o.set_job_id(r->id);
+  o.set_circuit(r->circuit);
+  o.set_curve(r->curve);
+  o.set_partitions(static_cast<std::uint32_t>(r->partition_count));
+  switch (r->state) {
+    case engine::JobState::kDone:
+      o.set_status(pb::JOB_STATUS_COMPLETED);
+      break;
+    case engine::JobState::kCancelled:
+      o.set_status(pb::JOB_STATUS_CANCELLED);
+      break;
+    default:
+      o.set_status(pb::JOB_STATUS_FAILED);
+      break;
+  }
+  o.set_proof(std::string(r->proof.begin(), r->proof.end()));
+  o.set_error(r->error);
+  for (const auto& part : r->public_inputs) {
+    auto* p = o.add_public_inputs();
+    for (const auto& v : part) p->add_values(v);
+  }
+  auto* t = o.mutable_timings();
+  for (const auto& p : r->partitions) {
+    t->set_queue_ms(t->queue_ms() + p.queue_ms);
+    t->set_synthesis_ms(t->synthesis_ms() + p.synthesis_ms);
+    t->set_prove_ms(t->prove_ms() + p.prove_ms);
+    t->set_finalize_ms(t->finalize_ms() + p.finalize_ms);
+  }
+  t->set_total_ms(r->total_ms);
+  w.reactor->Finish(grpc::Status::OK);
+  return true;
+}
+
+void ProvingService::watch() {
+  std::uint64_t seen = 0;
+  for (;;) {
+    // Wakes when a job may have finished, or every 25 ms for deadlines and departed clients.
+    seen = engine_.wait_for_change(seen, std::chrono::milliseconds(25));
+    std::list<Waiter> batch;
+    {
+      std::unique_lock lock(m_);
+      if (stop_) return;
+      if (waiters_.empty()) {
+        cv_.wait_for(lock, std::chrono::milliseconds(25), [&] { return stop_ || !waiters_.empty(); });
+        if (stop_) return;
+      }
+      batch.splice(batch.end(), waiters_);
+    }
+    const auto now = Clock::now();
+    for (auto it = batch.begin(); it != batch.end();) it = try_answer(*it, now, false) ? batch.erase(it) : std::next(it);
+    std::lock_guard lock(m_);
+    waiters_.splice(waiters_.end(), batch);
+  }
+}
+
+void ProvingService::stop() {
+  {
+    std::lock_guard lock(m_);
+    if (stop_ && !watcher_.joinable()) return;
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (watcher_.joinable()) watcher_.join();
+  std::vector<std::thread> loaders;
+  {
+    std::lock_guard lock(m_);
+    loaders.swap(loaders_);
+  }
+  for (auto& t : loaders) t.join();
+  std::list<Waiter> left;
+  {
+    std::lock_guard lock(m_);
+    left.swap(waiters_);
+  }
+  for (auto& w : left) try_answer(w, Clock::now(), true);
+}
+
+grpc::ServerUnaryReactor* ProvingService::CancelProof(grpc::CallbackServerContext* ctx,
+                                                      const pb::CancelProofRequest* req,
+                                                      pb::CancelProofResponse* resp) {
+  count("CancelProof");
+  if (auto a = authorize(ctx); !a.ok()) return finish(ctx, a);
+  auto before = engine_.await(req->job_id(), std::chrono::milliseconds(0));
+  if (!before.ok() && before.status().code() == zk::StatusCode::kNotFound) return finish(ctx, to_grpc(before.status()));
+  const bool active = !before.ok();  // still running (await timed out at once)
+  if (Status s = engine_.cancel(req->job_id()); !s.ok()) return finish(ctx, to_grpc(s));
+  resp->set_was_active(active);
+  if (active) spdlog::info("job {} cancelled by a client", req->job_id());
+  return finish(ctx, grpc::Status::OK);
+}
+
+grpc::ServerUnaryReactor* ProvingService::GetStatus(grpc::CallbackServerContext* ctx, const pb::GetStatusRequest*,
+                                                    pb::GetStatusResponse* resp) {
+  count("GetStatus");
+  if (auto a = authorize(ctx); !a.ok()) return finish(ctx, a);
+  const auto st = engine_.status();
+  resp->set_version(opt_.version);
+  resp->set_uptime_s(std::chrono::duration<double>(Clock::now() - started_).count());
+  resp->set_draining(draining_);
+  auto* b = resp->mutable_budget();
+  b->set_total_bytes(st.budget_total);
+  b->set_used_bytes(st.budget_used);
+  b->set_high_water_bytes(st.budget_high_water);
+  for (std::size_t c = 0; c < engine::kBufferClasses; ++c) {
+    auto* l = resp->add_ledger();
+    l->set_name(engine::buffer_class_name(static_cast<engine::BufferClass>(c)));
+    l->set_bytes(st.ledger.bytes.bytes[c]);
+    l->set_high_water_bytes(st.ledger.high_water.bytes[c]);
+    l->set_buffers(st.ledger.count[c]);
+  }
+  for (const auto& [kind, k] : st.kinds) {
+    auto* q = resp->add_queues();
+    q->set_circuit(kind);
+    q->set_jobs_queued(static_cast<std::uint32_t>(k.jobs_queued));
+    q->set_jobs_running(static_cast<std::uint32_t>(k.jobs_running));
+    q->set_partitions_queued(static_cast<std::uint32_t>(k.partitions_queued));
+  }
+  for (std::size_t s = 0; s < engine::kStages; ++s) {
+    auto* x = resp->add_stages();
+    x->set_stage(engine::stage_name(static_cast<engine::Stage>(s)));
+    x->set_partitions(static_cast<std::uint32_t>(std::max<std::int64_t>(0, st.ledger.partitions_in_stage[s])));
+  }
+  for (const auto& w : st.workers) {
+    auto* x = resp->add_workers();
+    x->set_name(w.name);
+    x->set_job_id(w.job);
+    x->set_partition(static_cast<std::uint32_t>(w.partition));
+    x->set_circuit(w.circuit);
+    x->set_busy_ms(w.busy_ms);
+  }
+  for (const auto& p : registry_.params()) {
+    auto* x = resp->add_params();
+    x->set_id(p.id);
+    x->set_bytes(p.bytes);
+    x->set_users(p.users);
+  }
+  auto* t = resp->mutable_totals();
+  t->set_submitted(st.jobs_submitted);
+  t->set_completed(st.jobs_done);
+  t->set_failed(st.jobs_failed);
+  t->set_cancelled(st.jobs_cancelled);
+  t->set_active(static_cast<std::uint32_t>(st.jobs_active));
+  resp->set_rss_bytes(st.rss_bytes);
+  resp->set_rss_peak_bytes(st.rss_peak_bytes);
+  return finish(ctx, grpc::Status::OK);
+}
+
+grpc::ServerUnaryReactor* ProvingService::GetMetrics(grpc::CallbackServerContext* ctx, const pb::GetMetricsRequest*,
+                                                     pb::GetMetricsResponse* resp) {
+  count("GetMetrics");
+  if (auto a = authorize(ctx); !a.ok()) return finish(ctx, a);
+  std::string text = engine_.prometheus_text();
+  text += "# HELP zkpipe_uptime_seconds Seconds since the daemon started.\n# TYPE zkpipe_uptime_seconds gauge\n";
+  text += "zkpipe_uptime_seconds " + std::to_string(std::chrono::duration<double>(Clock::now() - started_).count()) +
+          "\n";
+  text += "# HELP zkpipe_rpc_total RPCs received, by method.\n# TYPE zkpipe_rpc_total counter\n";
+  {
+    std::lock_guard lock(m_);
+    for (const auto& [method, n] : calls_) text += "zkpipe_rpc_total{method=\"" + method + "\"} " + std::to_string(n) + "\n";
+  }
+  text += "# HELP zkpipe_params_bytes Bytes held by a cached proving key.\n# TYPE zkpipe_params_bytes gauge\n";
+  for (const auto& p : registry_.params()) {
+    text += "zkpipe_params_bytes{id=\"" + p.id + "\"} " + std::to_string(p.bytes) + "\n";
+  }
+  text += "# HELP zkpipe_draining 1 while the daemon refuses new jobs before stopping.\n# TYPE zkpipe_draining gauge\n";
+  text += std::string("zkpipe_draining ") + (draining_ ? "1" : "0") + "\n";
+  resp->set_prometheus_text(std::move(text));
+  return finish(ctx, grpc::Status::OK);
+}
+
+grpc::ServerUnaryReactor* ProvingService::PreloadParams(grpc::CallbackServerContext* ctx,
+                                                        const pb::ParamsRequest* req,
+                                                        pb::PreloadParamsResponse* resp) {
+  count("PreloadParams");
+  if (auto a = authorize(ctx); !a.ok()) return finish(ctx, a);
+  // Loading a key takes seconds for large keys: it runs on a loader thread, which answers the call.
+  auto* reactor = ctx->DefaultReactor();
+  std::lock_guard lock(m_);
+  if (stop_) {
+    reactor->Finish({grpc::StatusCode::UNAVAILABLE, "the daemon is stopping"});
+    return reactor;
+  }
+  loaders_.emplace_back([this, reactor, resp, circuit = req->circuit(), shape = req->shape()] {
+    const auto t0 = Clock::now();
+    auto p = registry_.preload(circuit, shape);
+    if (!p.ok()) {
+      reactor->Finish(to_grpc(p.status()));
+      return;
+    }
+    resp->set_already_loaded(p->already_loaded);
+    resp->set_bytes(p->bytes);
+    resp->set_load_ms(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    spdlog::info("params {} {} loaded ({} bytes)", circuit, shape, p->bytes);
+    reactor->Finish(grpc::Status::OK);
+  });
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* ProvingService::EvictParams(grpc::CallbackServerContext* ctx, const pb::ParamsRequest* req,
+                                                      pb::EvictParamsResponse* resp) {
+  count("EvictParams");
+  if (auto a = authorize(ctx); !a.ok()) return finish(ctx, a);
+  auto e = registry_.evict(req->circuit(), req->shape());
+  if (!e.ok()) {
+    if (e.status().code() == zk::StatusCode::kUnavailable)
+      return finish(ctx, {grpc::StatusCode::FAILED_PRECONDITION, e.status().message()});
+    return finish(ctx, to_grpc(e.status()));
+  }
+  resp->set_was_loaded(e->was_loaded);
+  resp->set_freed_bytes(e->freed_bytes);
+  return finish(ctx, grpc::Status::OK);
+}
+
+}  // namespace zk::server
