@@ -8,6 +8,8 @@ packages=(
   build-essential cmake ninja-build pkg-config git python3
   libgtest-dev libgmock-dev libbenchmark-dev
   libtbb-dev libfmt-dev libspdlog-dev libcli11-dev nlohmann-json3-dev libssl-dev
+  libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc libtomlplusplus-dev
+  python3-grpcio python3-protobuf hyperfine
 )
 
 missing=()

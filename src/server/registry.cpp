@@ -81,6 +81,7 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
       return s;
     }
     e.r.params_path = p.string();
+    e.r.job_shape = "n=" + std::to_string(n);
     if (curve == "bn254") {
       e.cache = kBellmanBn;
       w = std::make_shared<engine::SyntheticWorkload<groth16::Bn254>>(n, *caches_[e.cache], e.r.params_path);
@@ -94,6 +95,7 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
     const fs::path p = fs::path(dir_) / ("porep-" + shape + ".params");
     if (Status st = need(p, "zkpipe setup --circuit porep --shape " + shape + " --out " + dir_); !st.ok()) return st;
     e.r.params_path = p.string();
+    e.r.job_shape = shape;
     e.r.partitions = s->partitions;
     e.cache = kBellmanBls;
     w = std::make_shared<engine::PorepWorkload>(*s, *caches_[e.cache], e.r.params_path);
@@ -101,6 +103,7 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
     const fs::path p = fs::path(dir_) / shape;
     if (Status st = need(p, "copy the .zkey there, or make one with zkpipe setup --r1cs"); !st.ok()) return st;
     e.r.params_path = p.string();
+    e.r.job_shape = e.r.params_path;
     auto info = groth16::snarkjs::read_zkey_info(e.r.params_path);
     if (!info.ok()) return Status::invalid_argument(shape + ": " + info.status().message());
     if (info->curve == "bn128") {

@@ -22,6 +22,7 @@ namespace zk::server {
 
 struct Resolved {
   std::string kind;  // the engine's workload key
+  std::string job_shape;  // the shape the workload expects in a JobRequest
   std::size_t partitions = 1;  // the kind's partition count for this shape
   std::string params_path;
 };

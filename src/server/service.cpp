@@ -88,7 +88,7 @@ Result<std::uint64_t> ProvingService::submit(const pb::SubmitProofRequest& req, 
   if (!r.ok()) return r.status();
   engine::JobRequest job;
   job.circuit = r->kind;
-  job.shape = req.circuit() == "zkey" ? r->params_path : req.shape();
+  job.shape = r->job_shape;
   job.input.assign(req.input().begin(), req.input().end());
   job.priority = req.priority();
   job.request_id = req.request_id();

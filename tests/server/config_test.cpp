@@ -1,0 +1,99 @@
+// The daemon's TOML configuration: the example file documents exactly the defaults, overrides
+// apply, and unknown keys, wrong types, out-of-range values and syntax errors are errors that name
+// the key (and line).
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "server/config.hpp"
+
+namespace zk::server {
+namespace {
+
+TEST(Config, TheExampleFileHoldsTheDefaults) {
+  auto c = load_config(std::string(ZK_SOURCE_DIR) + "/zkpipe.example.toml");
+  ASSERT_TRUE(c.ok()) << c.status().to_string();
+  const DaemonConfig d;
+  EXPECT_EQ(c->listen, d.listen);
+  EXPECT_EQ(c->params_dir, d.params_dir);
+  EXPECT_EQ(c->token, d.token);
+  EXPECT_EQ(c->max_message_bytes, d.max_message_bytes);
+  EXPECT_EQ(c->max_active_jobs, d.max_active_jobs);
+  EXPECT_EQ(c->shutdown_grace, d.shutdown_grace);
+  EXPECT_EQ(c->engine.budget_bytes, d.engine.budget_bytes);
+  EXPECT_EQ(c->engine.budget_fraction, d.engine.budget_fraction);
+  EXPECT_EQ(c->engine.synthesis_workers, d.engine.synthesis_workers);
+  EXPECT_EQ(c->engine.prover_workers, d.engine.prover_workers);
+  EXPECT_EQ(c->engine.finalizer_workers, d.engine.finalizer_workers);
+  EXPECT_EQ(c->engine.channel_capacity, d.engine.channel_capacity);
+  EXPECT_EQ(c->engine.self_verify, d.engine.self_verify);
+  EXPECT_EQ(c->engine.result_ttl, d.engine.result_ttl);
+  EXPECT_EQ(c->log_level, d.log_level);
+  EXPECT_EQ(c->log_format, d.log_format);
+}
+
+TEST(Config, ValuesApply) {
+  auto c = parse_config(R"(
+[daemon]
+listen = "127.0.0.1:0"
+params_dir = "/keys"
+token = "s3cret"
+max_message_bytes = 1048576
+shutdown_grace_s = 0
+[engine]
+budget = "2GiB"
+synthesis_workers = 3
+self_verify = true
+[log]
+level = "debug"
+format = "json"
+)");
+  ASSERT_TRUE(c.ok()) << c.status().to_string();
+  EXPECT_EQ(c->listen, "127.0.0.1:0");
+  EXPECT_EQ(c->params_dir, "/keys");
+  EXPECT_EQ(c->token, "s3cret");
+  EXPECT_EQ(c->max_message_bytes, 1048576u);
+  EXPECT_EQ(c->shutdown_grace.count(), 0);
+  EXPECT_EQ(c->engine.budget_bytes, 2ull << 30);
+  EXPECT_EQ(c->engine.synthesis_workers, 3u);
+  EXPECT_TRUE(c->engine.self_verify);
+  EXPECT_EQ(c->log_format, "json");
+}
+
+TEST(Config, MistakesAreErrorsThatNameTheKey) {
+  const std::pair<const char*, const char*> bad[] = {
+      {"[daemon]\nlisten_addr = \"x\"\n", "daemon.listen_addr"},
+      {"[deamon]\nlisten = \"x\"\n", "[deamon]"},
+      {"[engine]\nprover_workers = \"two\"\n", "engine.prover_workers"},
+      {"[engine]\nprover_workers = 0\n", "engine.prover_workers"},
+      {"[engine]\nbudget = \"lots\"\n", "engine.budget"},
+      {"[engine]\nbudget_fraction = 1.5\n", "engine.budget_fraction"},
+      {"[log]\nlevel = \"loud\"\n", "log.level"},
+      {"[log]\nformat = \"xml\"\n", "log.format"},
+      {"[daemon]\nmax_message_bytes = 10\n", "daemon.max_message_bytes"},
+      {"[daemon\nlisten = 1\n", "line"},
+      {"listen = \"x\"\n", "listen"},
+  };
+  for (const auto& [text, what] : bad) {
+    auto c = parse_config(text);
+    ASSERT_FALSE(c.ok()) << text;
+    EXPECT_EQ(c.status().code(), StatusCode::kInvalidArgument) << text;
+    EXPECT_NE(c.status().message().find(what), std::string::npos) << c.status().message();
+  }
+  EXPECT_EQ(load_config("/nonexistent/zkpipe.toml").status().code(), StatusCode::kNotFound);
+}
+
+TEST(Config, Sizes) {
+  EXPECT_EQ(*parse_size("8GiB"), 8ull << 30);
+  EXPECT_EQ(*parse_size("512MiB"), 512ull << 20);
+  EXPECT_EQ(*parse_size("1.5GB"), 1500000000ull);
+  EXPECT_EQ(*parse_size("1000"), 1000u);
+  EXPECT_FALSE(parse_size("8 parsecs").ok());
+  EXPECT_FALSE(parse_size("-1GiB").ok());
+  EXPECT_FALSE(parse_size("").ok());
+}
+
+}  // namespace
+}  // namespace zk::server

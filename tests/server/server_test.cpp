@@ -1,0 +1,462 @@
+// The daemon in-process on a unix socket, called through the generated gRPC stubs: prove, submit +
+// await, cancel, status, metrics, preload/evict; malformed, oversized, unknown-kind and
+// keyless requests get the status code that says so; 100 concurrent clients each get exactly their
+// own proof; a stop with jobs in flight drains them (or cancels them with no grace) and answers
+// every waiter; tokens; stale and live sockets.
+
+#include <gtest/gtest.h>
+
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <thread>
+
+#include <grpcpp/grpcpp.h>
+
+#include "circuits/synthetic.hpp"
+#include "engine/synthetic_workload.hpp"
+#include "field/decimal.hpp"
+#include "groth16/io.hpp"
+#include "groth16/verifier.hpp"
+#include "server/daemon.hpp"
+#include "zkpipe/v1/proving.grpc.pb.h"
+
+namespace zk::server {
+namespace {
+
+namespace fs = std::filesystem;
+namespace pb = ::zkpipe::v1;
+using E = groth16::Bn254;
+constexpr std::size_t kN = 200;
+
+struct Keys {
+  fs::path dir;
+  groth16::PreparedVerifyingKey<E> pvk;
+};
+
+/// A params directory with synthetic BN254 keys (n = 200) and snarkjs's chain.zkey (made once).
+const Keys& keys() {
+  static const Keys k = [] {
+    Keys out;
+    out.dir = fs::temp_directory_path() / ("zkpipe-server-test-" + std::to_string(::getpid()));
+    fs::create_directories(out.dir);
+    auto w = engine::SyntheticWorkload<E>::create(kN, 5);
+    auto pk = (*w)->proving_key();
+    (void)groth16::write_file((out.dir / ("synthetic-bn254-n" + std::to_string(kN) + ".params")).string(),
+                              groth16::write_parameters(**pk));
+    fs::copy_file(fs::path(ZK_TEST_DATA_DIR) / "snarkjs/bn128/chain.zkey", out.dir / "chain.zkey",
+                  fs::copy_options::overwrite_existing);
+    out.pvk = groth16::prepare_verifying_key((*pk)->vk);
+    return out;
+  }();
+  return k;
+}
+
+class RemoveKeys : public ::testing::Environment {
+ public:
+  void TearDown() override { fs::remove_all(keys().dir); }
+};
+const auto* const kRemoveKeys = ::testing::AddGlobalTestEnvironment(new RemoveKeys);
+
+std::vector<std::uint8_t> seed(std::uint64_t s) { return engine::SyntheticWorkload<E>::seed_input(s); }
+
+pb::SubmitProofRequest synthetic(std::uint64_t s, std::uint32_t partitions = 1) {
+  pb::SubmitProofRequest r;
+  r.set_circuit("synthetic");
+  r.set_shape("bn254-n" + std::to_string(kN));
+  const auto in = seed(s);
+  r.set_input(std::string(in.begin(), in.end()));
+  r.set_partitions(partitions);
+  return r;
+}
+
+class ServerTest : public ::testing::Test {
+ protected:
+  void start(DaemonConfig cfg = {}) {
+    socket_ = (fs::temp_directory_path() / ("zkpipe-t-" + std::to_string(::getpid()) + "-" +
+                                            std::to_string(counter_++) + ".sock"))
+                  .string();
+    cfg.listen = "unix://" + socket_;
+    cfg.params_dir = keys().dir.string();
+    if (cfg.engine.budget_bytes == 0) cfg.engine.budget_bytes = std::uint64_t{1} << 30;
+    if (cfg.engine.synthesis_workers == 0) cfg.engine.synthesis_workers = 2;
+    auto d = Daemon::start(cfg);
+    ASSERT_TRUE(d.ok()) << d.status().to_string();
+    daemon_ = std::move(*d);
+    stub_ = pb::ProvingEngine::NewStub(grpc::CreateChannel(daemon_->address(), grpc::InsecureChannelCredentials()));
+  }
+  void TearDown() override { daemon_.reset(); }
+
+  grpc::Status prove(const pb::SubmitProofRequest& s, pb::ProofResult* out, std::uint32_t timeout_ms = 0) {
+    grpc::ClientContext ctx;
+    pb::ProveRequest req;
+    *req.mutable_submit() = s;
+    req.set_timeout_ms(timeout_ms);
+    return stub_->Prove(&ctx, req, out);
+  }
+  /// Verifies a synthetic job's proofs against the public inputs the daemon returned.
+  static void expect_valid(const pb::ProofResult& r) {
+    ASSERT_EQ(r.status(), pb::JOB_STATUS_COMPLETED) << r.error();
+    auto proofs = groth16::read_proofs<E>(std::span(reinterpret_cast<const std::uint8_t*>(r.proof().data()), r.proof().size()));
+    ASSERT_TRUE(proofs.ok());
+    ASSERT_EQ(proofs->size(), r.partitions());
+    ASSERT_EQ(r.public_inputs_size(), static_cast<int>(r.partitions()));
+    for (std::size_t k = 0; k < proofs->size(); ++k) {
+      std::vector<E::Fr> in;
+      for (const auto& v : r.public_inputs(static_cast<int>(k)).values()) in.push_back(*field::from_decimal<E::Fr>(v));
+      EXPECT_TRUE(*groth16::verify(keys().pvk, (*proofs)[k], in)) << "partition " << k;
+    }
+  }
+
+  static inline int counter_ = 0;
+  std::string socket_;
+  std::unique_ptr<Daemon> daemon_;
+  std::unique_ptr<pb::ProvingEngine::Stub> stub_;
+};
+
+TEST_F(ServerTest, ProveSubmitAwaitCancelStatusMetrics) {
+  start();
+  struct stat st {};
+  ASSERT_EQ(::stat(socket_.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u) << "owner-only socket";
+
+  pb::ProofResult r;
+  {
+    const auto st = prove(synthetic(1, 2), &r);
+    ASSERT_TRUE(st.ok()) << st.error_message();
+  }
+  expect_valid(r);
+  EXPECT_EQ(r.partitions(), 2u);
+  EXPECT_EQ(r.curve(), "bn254");
+  EXPECT_GT(r.timings().total_ms(), 0);
+
+  // Submit, then await.
+  pb::SubmitProofResponse sub;
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub_->SubmitProof(&ctx, synthetic(2), &sub).ok());
+  }
+  {
+    grpc::ClientContext ctx;
+    pb::AwaitProofRequest a;
+    a.set_job_id(sub.job_id());
+    pb::ProofResult res;
+    ASSERT_TRUE(stub_->AwaitProof(&ctx, a, &res).ok());
+    EXPECT_EQ(res.job_id(), sub.job_id());
+    expect_valid(res);
+  }
+  // Unknown job.
+  {
+    grpc::ClientContext ctx;
+    pb::AwaitProofRequest a;
+    a.set_job_id(999999);
+    pb::ProofResult res;
+    EXPECT_EQ(stub_->AwaitProof(&ctx, a, &res).error_code(), grpc::StatusCode::NOT_FOUND);
+  }
+  // Many queued jobs: the last is still waiting when awaited for 1 ms, then cancelled.
+  std::vector<std::uint64_t> ids;
+  for (int i = 0; i < 30; ++i) {
+    grpc::ClientContext ctx;
+    pb::SubmitProofResponse s;
+    ASSERT_TRUE(stub_->SubmitProof(&ctx, synthetic(100 + i, 2), &s).ok());
+    ids.push_back(s.job_id());
+  }
+  {
+    grpc::ClientContext ctx;
+    pb::AwaitProofRequest a;
+    a.set_job_id(ids.back());
+    a.set_timeout_ms(1);
+    pb::ProofResult res;
+    EXPECT_EQ(stub_->AwaitProof(&ctx, a, &res).error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  }
+  {
+    grpc::ClientContext ctx;
+    pb::CancelProofRequest c;
+    c.set_job_id(ids.back());
+    pb::CancelProofResponse res;
+    ASSERT_TRUE(stub_->CancelProof(&ctx, c, &res).ok());
+    EXPECT_TRUE(res.was_active());
+  }
+  {
+    grpc::ClientContext ctx;
+    pb::AwaitProofRequest a;
+    a.set_job_id(ids.back());
+    pb::ProofResult res;
+    ASSERT_TRUE(stub_->AwaitProof(&ctx, a, &res).ok());
+    EXPECT_EQ(res.status(), pb::JOB_STATUS_CANCELLED);
+    EXPECT_TRUE(res.proof().empty());
+  }
+  for (std::size_t i = 0; i + 1 < ids.size(); ++i) {
+    grpc::ClientContext ctx;
+    pb::AwaitProofRequest a;
+    a.set_job_id(ids[i]);
+    pb::ProofResult res;
+    ASSERT_TRUE(stub_->AwaitProof(&ctx, a, &res).ok());
+    expect_valid(res);
+  }
+  // Status and metrics are real.
+  {
+    grpc::ClientContext ctx;
+    pb::GetStatusResponse s;
+    ASSERT_TRUE(stub_->GetStatus(&ctx, pb::GetStatusRequest(), &s).ok());
+    EXPECT_EQ(s.totals().submitted(), 32u);
+    EXPECT_EQ(s.totals().completed(), 31u);
+    EXPECT_EQ(s.totals().cancelled(), 1u);
+    EXPECT_EQ(s.totals().active(), 0u);
+    EXPECT_EQ(s.workers_size(), 4);  // 2 synthesis, 1 prover, 1 finalizer
+    ASSERT_EQ(s.params_size(), 1);
+    EXPECT_GT(s.params(0).bytes(), 0u);
+    EXPECT_EQ(s.ledger_size(), 5);
+    EXPECT_GT(s.budget().high_water_bytes(), 0u);
+    EXPECT_GT(s.rss_peak_bytes(), 0u);
+  }
+  {
+    grpc::ClientContext ctx;
+    pb::GetMetricsResponse m;
+    ASSERT_TRUE(stub_->GetMetrics(&ctx, pb::GetMetricsRequest(), &m).ok());
+    EXPECT_NE(m.prometheus_text().find("zkpipe_jobs_total{state=\"done\"} 31"), std::string::npos);
+    EXPECT_NE(m.prometheus_text().find("zkpipe_rpc_total{method=\"SubmitProof\"} 31"), std::string::npos);
+    EXPECT_NE(m.prometheus_text().find("zkpipe_params_bytes"), std::string::npos);
+  }
+}
+
+TEST_F(ServerTest, BadRequestsGetCodesThatSaySo) {
+  DaemonConfig cfg;
+  cfg.max_message_bytes = 1 << 20;
+  start(cfg);
+  auto code = [&](pb::SubmitProofRequest s) {
+    pb::ProofResult r;
+    return prove(s, &r).error_code();
+  };
+  auto s = synthetic(1);
+  s.set_circuit("nope");
+  EXPECT_EQ(code(s), grpc::StatusCode::INVALID_ARGUMENT);
+  s = synthetic(1);
+  s.set_circuit("");
+  EXPECT_EQ(code(s), grpc::StatusCode::INVALID_ARGUMENT);
+  s = synthetic(1);
+  s.set_shape("../../etc/passwd");
+  EXPECT_EQ(code(s), grpc::StatusCode::INVALID_ARGUMENT);
+  s = synthetic(1);
+  s.set_shape("bn254-n999");  // no keys
+  EXPECT_EQ(code(s), grpc::StatusCode::NOT_FOUND);
+  s = synthetic(1);
+  s.set_input("abc");  // not an 8-byte seed
+  EXPECT_EQ(code(s), grpc::StatusCode::INVALID_ARGUMENT);
+  s = synthetic(1);
+  s.set_input(std::string(2 << 20, 'x'));  // above max_message_bytes
+  EXPECT_EQ(code(s), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  pb::SubmitProofRequest z;
+  z.set_circuit("zkey");
+  z.set_shape("chain.zkey");
+  z.set_input("not a witness");
+  EXPECT_EQ(code(z), grpc::StatusCode::INVALID_ARGUMENT);
+  z.set_shape("missing.zkey");
+  EXPECT_EQ(code(z), grpc::StatusCode::NOT_FOUND);
+  pb::SubmitProofRequest p;
+  p.set_circuit("porep");
+  p.set_shape("huge");
+  EXPECT_EQ(code(p), grpc::StatusCode::INVALID_ARGUMENT);
+  // A request id reused with another payload.
+  auto a = synthetic(1), b = synthetic(2);
+  a.set_request_id("r1"), b.set_request_id("r1");
+  pb::SubmitProofResponse ra, ra2, rb;
+  {
+    grpc::ClientContext c1, c2, c3;
+    ASSERT_TRUE(stub_->SubmitProof(&c1, a, &ra).ok());
+    ASSERT_TRUE(stub_->SubmitProof(&c2, a, &ra2).ok());
+    EXPECT_EQ(ra.job_id(), ra2.job_id());
+    EXPECT_EQ(stub_->SubmitProof(&c3, b, &rb).error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  }
+  // A zkey job through the daemon: snarkjs's witness for the chain circuit.
+  {
+    const auto w = groth16::read_file((fs::path(ZK_TEST_DATA_DIR) / "snarkjs/bn128/chain-witness.wtns").string());
+    z.set_shape("chain.zkey");
+    z.set_input(std::string(w->begin(), w->end()));
+    pb::ProofResult r;
+    ASSERT_TRUE(prove(z, &r).ok());
+    EXPECT_EQ(r.status(), pb::JOB_STATUS_COMPLETED) << r.error();
+    EXPECT_EQ(r.public_inputs(0).values_size(), 2);
+  }
+  // Preload / evict.
+  {
+    grpc::ClientContext c1, c2, c3;
+    pb::ParamsRequest pr;
+    pr.set_circuit("zkey");
+    pr.set_shape("chain.zkey");
+    pb::PreloadParamsResponse p1;
+    ASSERT_TRUE(stub_->PreloadParams(&c1, pr, &p1).ok());
+    EXPECT_TRUE(p1.already_loaded());  // the job above loaded it
+    EXPECT_GT(p1.bytes(), 0u);
+    pb::EvictParamsResponse e;
+    ASSERT_TRUE(stub_->EvictParams(&c2, pr, &e).ok());
+    EXPECT_TRUE(e.was_loaded());
+    EXPECT_EQ(e.freed_bytes(), p1.bytes());
+    pb::PreloadParamsResponse p2;
+    ASSERT_TRUE(stub_->PreloadParams(&c3, pr, &p2).ok());
+    EXPECT_FALSE(p2.already_loaded());
+  }
+}
+
+TEST_F(ServerTest, HundredConcurrentClientsEachGetTheirOwnProof) {
+  start();
+  constexpr int kClients = 100;
+  std::vector<pb::ProofResult> results(kClients);
+  std::vector<grpc::Status> statuses(kClients);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kClients; ++i) {
+    threads.emplace_back([&, i] {
+      auto stub = pb::ProvingEngine::NewStub(
+          grpc::CreateChannel(daemon_->address(), grpc::InsecureChannelCredentials()));
+      grpc::ClientContext ctx;
+      pb::ProveRequest req;
+      *req.mutable_submit() = synthetic(5000 + static_cast<std::uint64_t>(i));
+      statuses[static_cast<std::size_t>(i)] = stub->Prove(&ctx, req, &results[static_cast<std::size_t>(i)]);
+    });
+  }
+  for (auto& t : threads) t.join();
+  std::set<std::uint64_t> ids;
+  for (int i = 0; i < kClients; ++i) {
+    ASSERT_TRUE(statuses[static_cast<std::size_t>(i)].ok()) << statuses[static_cast<std::size_t>(i)].error_message();
+    const auto& r = results[static_cast<std::size_t>(i)];
+    expect_valid(r);
+    ids.insert(r.job_id());
+    // Its own job: the public inputs are those of its seed.
+    const auto mine = circuits::SyntheticCircuit<E::Fr>(kN, 5000 + static_cast<std::uint64_t>(i)).public_inputs();
+    ASSERT_EQ(r.public_inputs(0).values_size(), static_cast<int>(mine.size()));
+    for (std::size_t k = 0; k < mine.size(); ++k) EXPECT_EQ(r.public_inputs(0).values(static_cast<int>(k)), field::to_decimal(mine[k]));
+  }
+  EXPECT_EQ(ids.size(), static_cast<std::size_t>(kClients)) << "no job answered twice or lost";
+  EXPECT_EQ(daemon_->engine().status().jobs_done, static_cast<std::uint64_t>(kClients));
+}
+
+// Stop with jobs in flight: with a grace period they finish and every waiter gets its proof; new
+// jobs are refused meanwhile. With no grace they are cancelled and every waiter hears so.
+TEST_F(ServerTest, StopDrainsOrCancelsAndAnswersEveryWaiter) {
+  for (const bool drain : {true, false}) {
+    start();
+    const int kJobs = drain ? 12 : 40;
+    std::vector<pb::ProofResult> results(kJobs);
+    std::vector<grpc::Status> statuses(kJobs);
+    std::vector<std::uint64_t> ids;
+    for (int i = 0; i < kJobs; ++i) {
+      grpc::ClientContext ctx;
+      pb::SubmitProofResponse s;
+      ASSERT_TRUE(stub_->SubmitProof(&ctx, synthetic(700 + static_cast<std::uint64_t>(i), 2), &s).ok());
+      ids.push_back(s.job_id());
+    }
+    std::vector<std::thread> waiters;
+    for (int i = 0; i < kJobs; ++i) {
+      waiters.emplace_back([&, i] {
+        grpc::ClientContext ctx;
+        pb::AwaitProofRequest a;
+        a.set_job_id(ids[static_cast<std::size_t>(i)]);
+        statuses[static_cast<std::size_t>(i)] = stub_->AwaitProof(&ctx, a, &results[static_cast<std::size_t>(i)]);
+      });
+    }
+    while (daemon_->service().waiters() < static_cast<std::size_t>(kJobs) &&
+           daemon_->engine().status().jobs_active > 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    const std::size_t active_at_stop = daemon_->engine().status().jobs_active;
+    std::thread stopper([&] { daemon_->stop(drain ? std::chrono::minutes(5) : std::chrono::milliseconds(0)); });
+    while (!daemon_->service().draining()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    {
+      grpc::ClientContext ctx;
+      pb::SubmitProofResponse s;
+      const auto st = stub_->SubmitProof(&ctx, synthetic(1), &s);
+      EXPECT_TRUE(st.error_code() == grpc::StatusCode::UNAVAILABLE) << st.error_message();
+    }
+    stopper.join();
+    for (auto& t : waiters) t.join();
+    int completed = 0, cancelled = 0;
+    for (int i = 0; i < kJobs; ++i) {
+      ASSERT_TRUE(statuses[static_cast<std::size_t>(i)].ok()) << statuses[static_cast<std::size_t>(i)].error_message();
+      const auto& r = results[static_cast<std::size_t>(i)];
+      if (r.status() == pb::JOB_STATUS_COMPLETED) {
+        ++completed;
+        expect_valid(r);
+      } else {
+        EXPECT_EQ(r.status(), pb::JOB_STATUS_CANCELLED);
+        ++cancelled;
+      }
+    }
+    EXPECT_EQ(completed + cancelled, kJobs);
+    if (drain) {
+      EXPECT_EQ(completed, kJobs);
+    } else if (active_at_stop > 2) {
+      // Jobs still active at stop are cancelled (a job may finish between the two readings).
+      EXPECT_GT(cancelled, 0);
+    }
+    EXPECT_FALSE(fs::exists(socket_)) << "socket removed";
+    daemon_.reset();
+  }
+}
+
+TEST_F(ServerTest, TokenIsCheckedOnEveryCall) {
+  DaemonConfig cfg;
+  cfg.token = "s3cret";
+  start(cfg);
+  {
+    grpc::ClientContext ctx;
+    pb::GetStatusResponse s;
+    EXPECT_EQ(stub_->GetStatus(&ctx, pb::GetStatusRequest(), &s).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  }
+  {
+    grpc::ClientContext ctx;
+    ctx.AddMetadata("authorization", "Bearer wrong");
+    pb::ProofResult r;
+    pb::ProveRequest req;
+    *req.mutable_submit() = synthetic(1);
+    EXPECT_EQ(stub_->Prove(&ctx, req, &r).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  }
+  {
+    grpc::ClientContext ctx;
+    ctx.AddMetadata("authorization", "Bearer s3cret");
+    pb::GetStatusResponse s;
+    EXPECT_TRUE(stub_->GetStatus(&ctx, pb::GetStatusRequest(), &s).ok());
+  }
+}
+
+TEST_F(ServerTest, StaleSocketIsReplacedLiveOneRefused) {
+  const std::string path =
+      (fs::temp_directory_path() / ("zkpipe-stale-" + std::to_string(::getpid()) + ".sock")).string();
+  {
+    // A socket file nobody accepts on.
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::strncpy(addr.sun_path, path.c_str(), sizeof(addr.sun_path) - 1);
+    ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+    ::close(fd);
+  }
+  ASSERT_TRUE(fs::exists(path));
+  DaemonConfig cfg;
+  cfg.listen = "unix://" + path;
+  cfg.params_dir = keys().dir.string();
+  cfg.engine.budget_bytes = 1 << 28;
+  auto first = Daemon::start(cfg);
+  ASSERT_TRUE(first.ok()) << first.status().to_string();
+  auto second = Daemon::start(cfg);
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), StatusCode::kAlreadyExists);
+  EXPECT_NE(second.status().message().find("another process is serving"), std::string::npos);
+  first->reset();
+  // A regular file is never replaced.
+  { std::ofstream(path) << "data"; }
+  auto third = Daemon::start(cfg);
+  ASSERT_FALSE(third.ok());
+  EXPECT_NE(third.status().message().find("not a socket"), std::string::npos);
+  fs::remove(path);
+  cfg.params_dir = "/nonexistent/keys";
+  EXPECT_EQ(Daemon::start(cfg).status().code(), StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace zk::server
