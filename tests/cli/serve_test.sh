@@ -1,0 +1,99 @@
+#!/bin/sh
+# `zkpipe serve` as a process: Python's grpcio (stubs generated from the proto) proves and reads the
+# status; zkpipe's own clients (prove --addr, status, metrics, cancel, bench --addr); configuration
+# errors; a live socket refused; SIGTERM with jobs in flight drains them (every client answered,
+# exit 0, socket removed).
+# Usage: serve_test.sh path/to/zkpipe repo-root
+set -u
+Z="$1"
+ROOT="$2"
+D=$(mktemp -d)
+SERVE_PID=""
+cleanup() { [ -n "$SERVE_PID" ] && kill -9 "$SERVE_PID" 2> /dev/null; rm -rf "$D"; }
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; [ -f "$D/serve.log" ] && tail -20 "$D/serve.log"; exit 1; }
+N=2000
+SHAPE="bls12-381-n$N"
+SOCK="$D/zk.sock"
+ADDR="unix://$SOCK"
+"$Z" setup --circuit synthetic --constraints $N --out "$D/keys" > /dev/null || fail "setup"
+
+# Configuration errors exit 2 with a message naming the key.
+printf '[daemon]\nlisten_addr = "x"\n' > "$D/bad.toml"
+"$Z" serve --config "$D/bad.toml" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "daemon.listen_addr" "$D/err" || fail "unknown key must exit 2 naming it"
+printf '[engine]\nprover_workers = 0\n' > "$D/bad2.toml"
+"$Z" serve --config "$D/bad2.toml" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "engine.prover_workers" "$D/err" || fail "bad value must exit 2 naming it"
+"$Z" serve --config "$D/missing.toml" > /dev/null 2>&1
+[ $? -eq 2 ] || fail "missing config must exit 2"
+"$Z" status --addr "unix://$D/nobody.sock" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "cannot reach a zkpipe daemon" "$D/err" || fail "status without a daemon must say so"
+
+printf '[daemon]\nshutdown_grace_s = 300\n[engine]\nsynthesis_workers = 1\n[log]\nformat = "json"\n' > "$D/zk.toml"
+"$Z" serve --config "$D/zk.toml" --listen "$ADDR" --params-dir "$D/keys" > "$D/serve.out" 2> "$D/serve.log" &
+SERVE_PID=$!
+i=0
+while ! grep -q "serving on" "$D/serve.out" 2> /dev/null; do
+  i=$((i + 1)); [ $i -gt 300 ] && fail "daemon did not start"; sleep 0.1
+done
+[ "$(stat -c %a "$SOCK")" = "600" ] || fail "socket must be owner-only"
+head -1 "$D/serve.log" | python3 -c "import json,sys; json.loads(sys.stdin.readline())" || fail "json log lines"
+"$Z" serve --listen "$ADDR" --params-dir "$D/keys" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "another process is serving" "$D/err" || fail "a live socket must be refused"
+
+# An independent client: Python grpcio with generated stubs.
+PY=/usr/bin/python3
+if $PY -c "import grpc, google.protobuf" 2> /dev/null && command -v grpc_python_plugin > /dev/null; then
+  mkdir -p "$D/stubs"
+  protoc --proto_path="$ROOT/proto" --python_out="$D/stubs" --grpc_out="$D/stubs" \
+    --plugin=protoc-gen-grpc="$(command -v grpc_python_plugin)" "$ROOT/proto/zkpipe/v1/proving.proto" || fail "protoc python"
+  touch "$D/stubs/zkpipe/__init__.py" "$D/stubs/zkpipe/v1/__init__.py"
+  $PY "$ROOT/tests/cli/python_client.py" "$D/stubs" "$ADDR" "$SHAPE" "$D/py.bin" "$D/py.json" || fail "python client"
+  "$Z" verify --vk "$D/keys/synthetic-bls12-381-n$N.vk" --proof "$D/py.bin" --public "$D/py.json" > /dev/null \
+    || fail "the proof the python client received does not verify"
+else
+  echo "python3-grpcio or grpc_python_plugin missing (scripts/install-deps.sh installs them): python client skipped"
+fi
+
+# zkpipe's clients.
+"$Z" prove --addr "$ADDR" --constraints $N --partitions 2 --seed 9 --out "$D/p.bin" --public-out "$D/p.json" > /dev/null \
+  || fail "prove --addr"
+"$Z" verify --vk "$D/keys/synthetic-bls12-381-n$N.vk" --proof "$D/p.bin" --public "$D/p.json" > /dev/null || fail "verify remote proof"
+"$Z" status --addr "$ADDR" > "$D/status.txt" || fail "status"
+grep -q "synthetic-bls12-381-n$N.params" "$D/status.txt" || fail "status lists the cached key"
+"$Z" status --addr "$ADDR" --json | python3 -c "import json,sys; j=json.load(sys.stdin); assert int(j['totals']['completed'])>=2, j" \
+  || fail "status --json"
+"$Z" metrics --addr "$ADDR" | grep -q '^zkpipe_jobs_total{state="done"}' || fail "metrics"
+"$Z" prove --addr "$ADDR" --constraints 77 --out "$D/x.bin" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "NOT_FOUND" "$D/err" || fail "a shape without keys must be NOT_FOUND"
+"$Z" cancel --addr "$ADDR" 424242 > /dev/null 2>&1
+[ $? -eq 2 ] || fail "cancel of an unknown job must exit 2"
+"$Z" bench --addr "$ADDR" --constraints $N --partitions 1 --jobs 4 -j 2 --json > "$D/bench.json" 2> /dev/null || fail "bench --addr"
+python3 -c "import json,sys; j=json.load(open(sys.argv[1])); assert j['ok'] and j['partitions']==4, j" "$D/bench.json" \
+  || fail "bench --addr report"
+
+# SIGTERM with jobs in flight: they finish (grace 300 s), every client is answered, exit 0.
+"$Z" bench --addr "$ADDR" --constraints $N --partitions 2 --jobs 8 -j 4 --json > "$D/drain.json" 2> /dev/null &
+BENCH_PID=$!
+i=0
+until "$Z" status --addr "$ADDR" --json | python3 -c "import json,sys; j=json.load(sys.stdin); sys.exit(0 if int(j['totals'].get('active',0))>0 else 1)"; do
+  i=$((i + 1)); [ $i -gt 300 ] && fail "no job became active"; sleep 0.05
+done
+kill -TERM $SERVE_PID
+wait $SERVE_PID
+RC=$?
+SERVE_PID=""
+[ $RC -eq 0 ] || fail "serve must exit 0 after SIGTERM (got $RC)"
+wait $BENCH_PID
+BRC=$?
+python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print('drain: %d of 8 jobs answered, errors: %s' % (j['partitions']//2, j['errors']))" "$D/drain.json"
+[ $BRC -eq 0 ] || python3 -c "
+import json,sys
+j=json.load(open(sys.argv[1]))
+# Jobs accepted before SIGTERM finish; later submissions are refused as UNAVAILABLE (draining).
+assert all('UNAVAILABLE' in e or 'cannot reach' in e for e in j['errors']), j['errors']
+assert j['partitions'] >= 2, j" "$D/drain.json" || fail "drain: accepted jobs must complete"
+[ ! -e "$SOCK" ] || fail "socket must be removed at exit"
+grep -q "zkpipe daemon stopped" "$D/serve.log" || fail "stop logged"
+echo "serve ok"
