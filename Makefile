@@ -20,26 +20,17 @@ build: deps
 	cmake --preset $(PRESET)
 	cmake --build --preset $(PRESET) -j $(JOBS)
 
-DEMO_N ?= 65533
 DEMO_DIR ?= build/demo
 DEMO_SHAPE ?= small
 Z = ./build/$(PRESET)/apps/zkpipe/zkpipe
 
-# The demo: self-checks; a PoRep-shaped job (the `small` preset: a 64-node SDR sector with SHA-256
-# labels, 4 partitions of 437,416 constraints) from a generated sector: development keys (about 10 s),
-# its input file, a 4-partition proof and its verification against public inputs derived
-# from the commitments and the seed; then 3 jobs of 2 synthetic partitions (2^16 domain) through the
-# engine's pipeline with self-verification, a report and a timeline plot.
+# The demo (scripts/demo.sh): self-checks; development keys for the `small` PoRep preset (made once,
+# then reused) and a sealed sector's input; one 4-partition job through the engine's pipeline with
+# self-verification and the report (stage times, s/proof, peak RSS, ledger high-water marks, a
+# timeline plot); then the same job through `zkpipe serve`, verified from the commitments and the
+# seed, the daemon's status, and SIGTERM.
 demo: build
-	$(Z) selftest
-	$(Z) setup --circuit porep --shape $(DEMO_SHAPE) --out $(DEMO_DIR)
-	$(Z) gen-input --shape $(DEMO_SHAPE) --seed 1 --out $(DEMO_DIR)/c1.json
-	$(Z) prove --params $(DEMO_DIR)/porep-$(DEMO_SHAPE).params --circuit porep --shape $(DEMO_SHAPE) \
-	    --input $(DEMO_DIR)/c1.json --out $(DEMO_DIR)/porep-proof.bin --public-out $(DEMO_DIR)/porep-public.json
-	$(Z) verify --vk $(DEMO_DIR)/porep-$(DEMO_SHAPE).vk --circuit porep --shape $(DEMO_SHAPE) \
-	    --input $(DEMO_DIR)/c1.json --proof $(DEMO_DIR)/porep-proof.bin
-	$(Z) bench --circuit synthetic --constraints $(DEMO_N) --jobs 3 --partitions 2 \
-	    --verify --plot $(DEMO_DIR)/timeline.svg
+	bash scripts/demo.sh $(Z) $(DEMO_DIR) $(DEMO_SHAPE)
 
 test: deps node-tools
 	cmake --preset ci
