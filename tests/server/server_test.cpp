@@ -430,6 +430,34 @@ TEST_F(ServerTest, TokenIsCheckedOnEveryCall) {
   }
 }
 
+// TCP with port 0: the bound port is reported, the token is required, a proof comes back.
+TEST_F(ServerTest, TcpWithTokenAndAPickedPort) {
+  DaemonConfig cfg;
+  cfg.listen = "127.0.0.1:0";
+  cfg.token = "tcp-secret";
+  cfg.params_dir = keys().dir.string();
+  cfg.engine.budget_bytes = 1 << 28;
+  auto d = Daemon::start(cfg);
+  ASSERT_TRUE(d.ok()) << d.status().to_string();
+  const std::string addr = (*d)->address();
+  ASSERT_EQ(addr.rfind("127.0.0.1:", 0), 0u) << addr;
+  EXPECT_NE(addr, "127.0.0.1:0");
+  auto stub = pb::ProvingEngine::NewStub(grpc::CreateChannel(addr, grpc::InsecureChannelCredentials()));
+  {
+    grpc::ClientContext ctx;
+    pb::GetStatusResponse s;
+    EXPECT_EQ(stub->GetStatus(&ctx, pb::GetStatusRequest(), &s).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  }
+  grpc::ClientContext ctx;
+  ctx.AddMetadata("authorization", "Bearer tcp-secret");
+  pb::ProveRequest req;
+  *req.mutable_submit() = synthetic(77);
+  pb::ProofResult r;
+  ASSERT_TRUE(stub->Prove(&ctx, req, &r).ok());
+  expect_valid(r);
+  (*d)->stop(std::chrono::milliseconds(0));
+}
+
 TEST_F(ServerTest, StaleSocketIsReplacedLiveOneRefused) {
   const std::string path =
       (fs::temp_directory_path() / ("zkpipe-stale-" + std::to_string(::getpid()) + ".sock")).string();
