@@ -1,0 +1,54 @@
+#include "gpu/gpu.hpp"
+
+#if ZK_WITH_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+namespace zk::gpu {
+
+#if ZK_WITH_CUDA
+
+bool built_with_cuda() { return true; }
+
+std::vector<DeviceInfo> devices() {
+  std::vector<DeviceInfo> out;
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky "no device / no driver" error
+    return out;
+  }
+  for (int i = 0; i < count; ++i) {
+    cudaDeviceProp p{};
+    if (cudaGetDeviceProperties(&p, i) != cudaSuccess) continue;
+    DeviceInfo d;
+    d.ordinal = i;
+    d.name = p.name;
+    d.total_bytes = p.totalGlobalMem;
+    d.sm_major = p.major, d.sm_minor = p.minor, d.multiprocessors = p.multiProcessorCount;
+    std::size_t free_b = 0, total_b = 0;
+    if (cudaSetDevice(i) == cudaSuccess && cudaMemGetInfo(&free_b, &total_b) == cudaSuccess) d.free_bytes = free_b;
+    out.push_back(d);
+  }
+  return out;
+}
+
+Status require_device() {
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    return Status::unavailable(std::string("no CUDA device (") + cudaGetErrorString(e) + ")");
+  }
+  if (count == 0) return Status::unavailable("no CUDA device on this machine");
+  return {};
+}
+
+#else
+
+bool built_with_cuda() { return false; }
+std::vector<DeviceInfo> devices() { return {}; }
+Status require_device() { return Status::unavailable("zkpipe was built without CUDA (ZK_ENABLE_CUDA=OFF or no nvcc)"); }
+
+#endif
+
+}  // namespace zk::gpu

@@ -1,0 +1,61 @@
+#pragma once
+
+// Per-thread bodies of the GPU MSM (Pippenger with bucket sorting), written once for the kernels
+// and for their CPU tests:
+//   1. keys: for every point i and window w, the bucket key (w << c) | digit_w(k_i) and the point
+//      index (digit 0, and identity bases, get a key that sorts last and is never summed);
+//   2. the pairs are sorted by key (CUB radix sort on the device, std::sort in the tests);
+//   3. bucket b of window w sums its run of points;
+//   4. each window's sum_b b B_b is split into chunks: chunk [lo, hi) gives
+//      sum_{b in chunk} (b - lo + 1) B_b + (lo - 1) sum_{b in chunk} B_b;
+//   5. the host adds the chunks and combines windows with c doublings each.
+
+#include <cstddef>
+#include <cstdint>
+
+#include "curve/cuda/dev_point.hpp"
+#include "gpu/hd.hpp"
+
+namespace zk::gpu::msm_body {
+
+/// Bits [bit, bit + c) of a canonical scalar of N limbs (c <= 32).
+template <std::size_t N>
+ZK_HD std::uint32_t window_digit(const std::uint64_t* k, unsigned bit, unsigned c) {
+  const unsigned limb = bit / 64, shift = bit % 64;
+  if (limb >= N) return 0;
+  std::uint64_t v = k[limb] >> shift;
+  if (shift + c > 64 && limb + 1 < N) v |= k[limb + 1] << (64 - shift);
+  return static_cast<std::uint32_t>(v & ((std::uint64_t{1} << c) - 1));
+}
+
+/// The key of (point i, window w): (w << c) | digit, or `kNone` when the digit is 0 or the base is
+/// the identity.
+constexpr std::uint32_t kNone = 0xffffffffu;
+template <std::size_t N>
+ZK_HD std::uint32_t bucket_key(const std::uint64_t* canonical_scalar, bool base_is_identity, unsigned w, unsigned c) {
+  if (base_is_identity) return kNone;
+  const std::uint32_t d = window_digit<N>(canonical_scalar, w * c, c);
+  return d == 0 ? kNone : (w << c) | d;
+}
+
+/// Bucket sum over sorted positions [begin, end).
+template <class FP>
+ZK_HD DevXyzz<FP> bucket_sum(const DevAffine<FP>* bases, const std::uint32_t* sorted_points, std::uint32_t begin,
+                             std::uint32_t end) {
+  DevXyzz<FP> acc = DevXyzz<FP>::identity();
+  for (std::uint32_t p = begin; p < end; ++p) acc = acc.add_mixed(bases[sorted_points[p]]);
+  return acc;
+}
+
+/// Chunk [lo, hi) of one window's buckets (bucket b at buckets[b], b >= 1).
+template <class FP>
+ZK_HD DevXyzz<FP> window_chunk(const DevXyzz<FP>* buckets, std::uint32_t lo, std::uint32_t hi) {
+  DevXyzz<FP> running = DevXyzz<FP>::identity(), acc = DevXyzz<FP>::identity();
+  for (std::uint32_t b = hi; b-- > lo;) {
+    running = running + buckets[b];
+    acc = acc + running;
+  }
+  return lo > 1 ? acc + running.mul_small(lo - 1) : acc;
+}
+
+}  // namespace zk::gpu::msm_body

@@ -1,0 +1,18 @@
+// Built without CUDA: the GPU MSM entry point exists and says so.
+#include "field/params/bls12_381.hpp"
+#include "field/params/bn254.hpp"
+#include "gpu/gpu.hpp"
+#include "msm/cuda/msm_raw.hpp"
+
+namespace zk::msm::gpu::raw {
+
+template <class FqP, class FrP>
+Status msm_g1(const void*, const std::uint64_t*, std::size_t, const Plan&, void*) {
+  return zk::gpu::require_device();
+}
+template Status msm_g1<field::params::Bls12_381Fq, field::params::Bls12_381Fr>(const void*, const std::uint64_t*,
+                                                                               std::size_t, const Plan&, void*);
+template Status msm_g1<field::params::Bn254Fq, field::params::Bn254Fr>(const void*, const std::uint64_t*, std::size_t,
+                                                                       const Plan&, void*);
+
+}  // namespace zk::msm::gpu::raw

@@ -1,0 +1,46 @@
+#pragma once
+
+// G1 multi-scalar multiplication on the GPU (msm/cuda/msm_gpu.cu), equal to msm::msm's result for
+// the same bases and scalars (identity bases and zero scalars allowed). The device sorts
+// (point, window) pairs by bucket, sums every bucket's run, and reduces each window in chunks; the
+// host adds the chunks and combines the windows. Without CUDA, or without a device: UNAVAILABLE.
+
+#include <span>
+#include <vector>
+
+#include "base/status.hpp"
+#include "curve/point.hpp"
+#include "msm/cuda/msm_raw.hpp"
+
+namespace zk::msm::gpu {
+
+template <curve::CurveConfig C>
+Result<curve::Jacobian<C>> msm_g1(std::span<const curve::Affine<C>> bases,
+                                  std::span<const typename C::Scalar> scalars) {
+  using FqP = typename C::Field::Params;
+  using FrP = typename C::Scalar::Params;
+  static_assert(sizeof(curve::Affine<C>) == 2 * sizeof(typename C::Field) + 8, "Affine layout the kernels expect");
+  static_assert(sizeof(curve::Xyzz<C>) == 4 * sizeof(typename C::Field), "Xyzz layout the kernels expect");
+  if (bases.size() != scalars.size()) {
+    return Status::invalid_argument("gpu msm: " + std::to_string(bases.size()) + " bases but " +
+                                    std::to_string(scalars.size()) + " scalars");
+  }
+  if (bases.empty()) return curve::Jacobian<C>::identity();
+  const raw::Plan plan = raw::make_plan(bases.size(), C::Scalar::kBits);
+  std::vector<curve::Xyzz<C>> partials(static_cast<std::size_t>(plan.windows) * plan.chunks);
+  if (Status s = raw::msm_g1<FqP, FrP>(bases.data(), reinterpret_cast<const std::uint64_t*>(scalars.data()),
+                                        bases.size(), plan, partials.data());
+      !s.ok()) {
+    return s;
+  }
+  curve::Jacobian<C> acc = curve::Jacobian<C>::identity();
+  for (unsigned w = plan.windows; w-- > 0;) {
+    for (unsigned i = 0; i < plan.window_bits; ++i) acc = acc.dbl();
+    curve::Xyzz<C> sum = curve::Xyzz<C>::identity();
+    for (unsigned k = 0; k < plan.chunks; ++k) sum = sum + partials[static_cast<std::size_t>(w) * plan.chunks + k];
+    acc += sum.to_jacobian();
+  }
+  return acc;
+}
+
+}  // namespace zk::msm::gpu

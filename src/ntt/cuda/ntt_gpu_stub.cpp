@@ -1,0 +1,18 @@
+// Built without CUDA: the GPU NTT entry points exist and say so.
+#include "field/params/bls12_381.hpp"
+#include "field/params/bn254.hpp"
+#include "gpu/gpu.hpp"
+#include "ntt/cuda/ntt_raw.hpp"
+
+namespace zk::ntt::gpu::raw {
+
+template <class FP>
+Status transform(std::uint64_t*, unsigned, const std::uint64_t*, const std::uint64_t*, const std::uint64_t*) {
+  return zk::gpu::require_device();
+}
+template Status transform<field::params::Bls12_381Fr>(std::uint64_t*, unsigned, const std::uint64_t*,
+                                                      const std::uint64_t*, const std::uint64_t*);
+template Status transform<field::params::Bn254Fr>(std::uint64_t*, unsigned, const std::uint64_t*,
+                                                  const std::uint64_t*, const std::uint64_t*);
+
+}  // namespace zk::ntt::gpu::raw

@@ -1,0 +1,94 @@
+// The CUDA kernels against the CPU implementation, on a real device. CTest label `gpu`: CI skips
+// the label, and without CUDA or a device every test reports itself skipped (with the reason).
+// Run by hand (or by scripts/gpu-check.sh): ctest --test-dir build/release -L gpu.
+
+#include <gtest/gtest.h>
+
+#include "curve/bls12_381.hpp"
+#include "curve/bn254.hpp"
+#include "gpu/gpu.hpp"
+#include "msm/gpu_msm.hpp"
+#include "msm/pippenger.hpp"
+#include "ntt/gpu_ntt.hpp"
+#include "ntt/ntt.hpp"
+#include "test_util.hpp"
+
+namespace zk::gpu {
+namespace {
+
+#define ZK_REQUIRE_GPU()                                               \
+  do {                                                                 \
+    if (Status s = require_device(); !s.ok()) GTEST_SKIP() << s.message(); \
+  } while (0)
+
+template <class F>
+class GpuNtt : public ::testing::Test {};
+using Scalars = ::testing::Types<field::Bls12_381Fr, field::Bn254Fr>;
+TYPED_TEST_SUITE(GpuNtt, Scalars);
+
+TYPED_TEST(GpuNtt, ForwardInverseAndCosetsEqualTheCpu) {
+  ZK_REQUIRE_GPU();
+  using F = TypeParam;
+  auto rng = test::rng(401);
+  for (unsigned log_n : {1u, 2u, 3u, 8u, 13u, 16u, 20u}) {
+    auto d = ntt::Domain<F>::create(log_n, ntt::DomainConfig::bellman());
+    ASSERT_TRUE(d.ok());
+    std::vector<F> a(d->size());
+    for (auto& x : a) x = F::random(rng);
+    a[0] = F::zero();
+    auto ref = a, got = a;
+    ntt::forward(*d, std::span<F>(ref), ntt::Order::kNN);
+    ASSERT_TRUE(ntt::gpu::forward(*d, std::span<F>(got)).ok());
+    EXPECT_EQ(got, ref) << "forward 2^" << log_n;
+    ASSERT_TRUE(ntt::gpu::inverse(*d, std::span<F>(got)).ok());
+    EXPECT_EQ(got, a) << "inverse 2^" << log_n;
+    const F g = F::from_u64(7);
+    auto cref = a, cgot = a;
+    for (std::size_t i = 0; i < cref.size(); ++i) cref[i] = cref[i] * g.pow(i);
+    ntt::forward(*d, std::span<F>(cref), ntt::Order::kNN);
+    ASSERT_TRUE(ntt::gpu::coset_forward(*d, std::span<F>(cgot), g).ok());
+    EXPECT_EQ(cgot, cref) << "coset 2^" << log_n;
+    ASSERT_TRUE(ntt::gpu::coset_inverse(*d, std::span<F>(cgot), g).ok());
+    EXPECT_EQ(cgot, a) << "coset inverse 2^" << log_n;
+  }
+}
+
+template <class C>
+class GpuMsm : public ::testing::Test {};
+using Curves = ::testing::Types<curve::Bls12_381G1, curve::Bn254G1>;
+TYPED_TEST_SUITE(GpuMsm, Curves);
+
+TYPED_TEST(GpuMsm, EqualsTheCpuMsm) {
+  ZK_REQUIRE_GPU();
+  using C = TypeParam;
+  using Fr = typename C::Scalar;
+  auto rng = test::rng(402);
+  for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{100}, std::size_t{4097}, std::size_t{1} << 16}) {
+    std::vector<curve::Affine<C>> bases(n);
+    std::vector<Fr> k(n);
+    const auto g = curve::Jacobian<C>::generator();
+    auto p = g * Fr::random(rng);
+    for (std::size_t i = 0; i < n; ++i) {
+      bases[i] = p.to_affine();
+      p = p + g;
+      k[i] = i % 3 == 0 ? Fr::from_u64(i % 2) : Fr::random(rng);  // zeros and ones among full scalars
+    }
+    if (n > 1) bases[n / 2] = curve::Affine<C>::identity();
+    auto cpu = msm::msm<C>(bases, k);
+    auto gpu_r = msm::gpu::msm_g1<C>(bases, k);
+    ASSERT_TRUE(gpu_r.ok()) << gpu_r.status().to_string();
+    EXPECT_EQ(*gpu_r, *cpu) << n;
+  }
+}
+
+TEST(Gpu, DevicesAreListed) {
+  ZK_REQUIRE_GPU();
+  const auto d = devices();
+  ASSERT_FALSE(d.empty());
+  EXPECT_GT(d[0].total_bytes, 0u);
+  std::printf("device 0: %s, sm_%d%d, %zu MiB\n", d[0].name.c_str(), d[0].sm_major, d[0].sm_minor,
+              d[0].total_bytes >> 20);
+}
+
+}  // namespace
+}  // namespace zk::gpu
