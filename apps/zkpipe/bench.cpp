@@ -335,6 +335,14 @@ int report(const BenchArgs& a, Target& target, double setup_ms) {
 }
 
 
+Result<engine::ProverDevice> prover_device(const BenchArgs& a) {
+  auto d = engine::parse_prover_device(a.device);
+  if (!d.ok()) return d.status();
+  auto r = engine::resolve_prover_device(*d);
+  if (r.ok() && !a.json) std::fprintf(stderr, "bench: prove_start on the %s\n", *r == engine::ProverDevice::kGpu ? "GPU" : "CPU");
+  return r;
+}
+
 template <class E>
 int bench_synthetic(const BenchArgs& a) {
   const auto t_setup = Clock::now();
@@ -346,6 +354,12 @@ int bench_synthetic(const BenchArgs& a) {
     return 2;
   }
   const double setup_ms = std::chrono::duration<double, std::milli>(Clock::now() - t_setup).count();
+  auto device = prover_device(a);
+  if (!device.ok()) {
+    std::fprintf(stderr, "zkpipe: %s\n", device.status().message().c_str());
+    return 2;
+  }
+  (*wl)->set_device(*device);
   Target t;
   t.kind = "synthetic";
   t.workload = *wl;
@@ -422,6 +436,11 @@ int bench_porep(BenchArgs a) {
     return 2;
   }
   a.curve = "bls12-381";
+  auto device = prover_device(a);
+  if (!device.ok()) {
+    std::fprintf(stderr, "zkpipe: %s\n", device.status().message().c_str());
+    return 2;
+  }
   std::shared_ptr<engine::ParamsCache> cache;
   Target t;
   t.kind = "porep";
@@ -430,7 +449,9 @@ int bench_porep(BenchArgs a) {
   t.attach = [&](engine::Engine& eng) -> Status {
     cache = std::make_shared<engine::ParamsCache>(eng.budget(), eng.ledger(), engine::PorepWorkload::params_file_bytes,
                                                   engine::PorepWorkload::load_params_file);
-    t.workload = std::make_shared<engine::PorepWorkload>(*shape, *cache, a.params);
+    auto w = std::make_shared<engine::PorepWorkload>(*shape, *cache, a.params);
+    w->set_device(*device);
+    t.workload = w;
     return {};
   };
   t.detach = [&] {

@@ -21,6 +21,7 @@ struct BenchArgs {
   std::string plot;        // SVG timeline with the RSS curve and the budget line
   unsigned sweep_max = 0;  // > 0: run synthesis workers 1..sweep_max and print the table
   bool verify = false;     // the engine verifies every proof before answering
+  std::string device = "auto";  // prove_start: auto, cpu or gpu (synthetic, porep)
   bool json = false;
 };
 

@@ -121,6 +121,8 @@ int main(int argc, char** argv) {
   bench->add_flag("--verify", bench_args.verify,
                   "the engine verifies every proof before answering (self-verification)");
   bench->add_option("--plot", bench_args.plot, "write an SVG timeline (stages per worker, RSS, budget)");
+  bench->add_option("--device", bench_args.device, "prove_start on: auto (GPU if present), cpu or gpu")
+      ->capture_default_str();
   std::string sweep;
   bench->add_option("--sweep", sweep, "synthesis-workers=1..N: run each worker count and print the table");
   bench->add_flag("--json", bench_args.json, "machine-readable output");

@@ -5,6 +5,8 @@
 
 #include "field/decimal.hpp"
 #include "groth16/io.hpp"
+#include "gpu/gpu.hpp"
+#include "groth16/gpu_backend.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/verifier.hpp"
 #include "msm/pippenger.hpp"
@@ -30,6 +32,23 @@ std::uint64_t held_bytes(const groth16::ProvingKey<E>& pk) {
 }
 
 }  // namespace
+
+Result<ProverDevice> parse_prover_device(const std::string& name) {
+  if (name == "cpu") return ProverDevice::kCpu;
+  if (name == "gpu") return ProverDevice::kGpu;
+  if (name == "auto") return ProverDevice::kAuto;
+  return Status::invalid_argument("unknown prover device '" + name + "' (auto, cpu or gpu)");
+}
+
+Result<ProverDevice> resolve_prover_device(ProverDevice wanted) {
+  if (wanted == ProverDevice::kCpu) return wanted;
+  const Status gpu = gpu::require_device();
+  if (wanted == ProverDevice::kGpu) {
+    if (!gpu.ok()) return Status::unavailable("device gpu was asked for: " + gpu.message());
+    return wanted;
+  }
+  return gpu.ok() ? ProverDevice::kGpu : ProverDevice::kCpu;
+}
 
 template <class Fr>
 Fr os_random_scalar() {
@@ -105,8 +124,10 @@ template <class E>
 Result<std::unique_ptr<Pending>> Groth16Workload<E>::prove_start(std::unique_ptr<Synthesized> s) {
   auto* in = dynamic_cast<SynthOut<E>*>(s.get());
   if (in == nullptr) return Status::internal("workload: foreign partition object");
-  auto pending =
-      groth16::prove_start(*in->pk, std::move(in->partition), os_random_scalar<Fr>(), os_random_scalar<Fr>());
+  const Fr r = os_random_scalar<Fr>(), s_ = os_random_scalar<Fr>();
+  auto pending = device_ == ProverDevice::kGpu
+                     ? groth16::prove_start<E, groth16::GpuBackend>(*in->pk, std::move(in->partition), r, s_)
+                     : groth16::prove_start<E, groth16::CpuBackend>(*in->pk, std::move(in->partition), r, s_);
   if (!pending.ok()) return pending.status();
   auto out = std::make_unique<PendingOut<E>>();
   out->pk = std::move(in->pk);

@@ -19,6 +19,13 @@
 
 namespace zk::engine {
 
+/// Where prove_start runs. kAuto: the GPU when this build has CUDA and the machine a device,
+/// else the CPU. kGpu without a device is refused where it is configured.
+enum class ProverDevice { kCpu, kGpu, kAuto };
+Result<ProverDevice> parse_prover_device(const std::string& name);
+/// The device kAuto resolves to here, and a message when kGpu cannot be honoured.
+Result<ProverDevice> resolve_prover_device(ProverDevice wanted);
+
 template <class E>
 class Groth16Workload : public Workload {
  public:
@@ -44,6 +51,9 @@ class Groth16Workload : public Workload {
   Result<std::shared_ptr<const groth16::ProvingKey<E>>> proving_key() const;
   /// Bytes the proving key holds in memory (0 if it cannot be loaded).
   std::uint64_t key_bytes() const;
+  /// prove_start's device (resolved: kCpu or kGpu). Default: the CPU.
+  void set_device(ProverDevice d) { device_ = d; }
+  ProverDevice device() const { return device_; }
 
  protected:
   /// A synthesized partition for prove_start (keeps the key alive until the proof is done).
@@ -56,6 +66,7 @@ class Groth16Workload : public Workload {
   std::string params_path_;
   std::mutex pvk_m_;
   std::shared_ptr<const void> pvk_;  // PreparedVerifyingKey<E>, made on first use
+  ProverDevice device_ = ProverDevice::kCpu;
 };
 
 /// Uniform field element from the OS (r and s of a proof).

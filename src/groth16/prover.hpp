@@ -91,24 +91,31 @@ Status check_key(const ProvingKey<E>& pk, const r1cs::Partition<typename E::Fr>&
   return {};
 }
 
-template <class C>
-typename curve::Jacobian<C> run_msm(std::span<const curve::Affine<C>> bases,
-                                    std::span<const typename C::Scalar> scalars) {
-  auto r = msm::msm<C>(bases, scalars);
-  return r.ok() ? *r : curve::Jacobian<C>::identity();  // sizes were checked by check_key
-}
-
-template <class C>
-typename curve::Jacobian<C> run_msm(std::span<const curve::Affine<C>> bases,
-                                    std::span<const typename C::Scalar> scalars, const msm::DensityBitmap& density) {
-  auto r = msm::msm_filtered<C>(bases, scalars, density);
-  return r.ok() ? *r : curve::Jacobian<C>::identity();
-}
-
 }  // namespace detail
 
+/// Where prove_start's heavy work runs: the quotient H and the G1 MSMs. CpuBackend uses ntt/ and
+/// msm/; groth16/gpu_backend.hpp has the GPU one (same results, same proofs for the same r, s).
+struct CpuBackend {
+  static constexpr const char* kName = "cpu";
+  template <class F>
+  static Status compute_h(const ntt::Domain<F>& d, std::span<F> a, std::span<F> b, std::span<F> c) {
+    return ntt::compute_h(d, a, b, c);
+  }
+  template <class C>
+  static Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases,
+                                        std::span<const typename C::Scalar> scalars) {
+    return msm::msm<C>(bases, scalars);
+  }
+  template <class C>
+  static Result<curve::Jacobian<C>> msm_filtered(std::span<const curve::Affine<C>> bases,
+                                                 std::span<const typename C::Scalar> scalars,
+                                                 const msm::DensityBitmap& density) {
+    return msm::msm_filtered<C>(bases, scalars, density);
+  }
+};
+
 /// Consumes the partition (its a, b, c are freed here).
-template <class E>
+template <class E, class Backend = CpuBackend>
 Result<PendingProof<E>> prove_start(const ProvingKey<E>& pk, r1cs::Partition<typename E::Fr>&& p,
                                     const typename E::Fr& r, const typename E::Fr& s, ProveTimings* timings = nullptr) {
   ProveTimings local;
@@ -127,7 +134,7 @@ Result<PendingProof<E>> prove_start(const ProvingKey<E>& pk, r1cs::Partition<typ
   h.resize(n, Fr::zero());
   p.b.resize(n, Fr::zero());
   p.c.resize(n, Fr::zero());
-  if (Status st = ntt::compute_h(*domain, std::span<Fr>(h), std::span<Fr>(p.b), std::span<Fr>(p.c)); !st.ok())
+  if (Status st = Backend::compute_h(*domain, std::span<Fr>(h), std::span<Fr>(p.b), std::span<Fr>(p.c)); !st.ok())
     return st;
   p.release_abc();
   h.resize(n - 1);  // bellman drops the top coefficient
@@ -138,17 +145,27 @@ Result<PendingProof<E>> prove_start(const ProvingKey<E>& pk, r1cs::Partition<typ
   out.s = s;
   const std::size_t ni = p.inputs.size();
   const std::size_t nbi = p.b_input.popcount();
-  out.h = detail::run_msm<G1C>(pk.h, h);
+  using J = typename E::G1;
+  Status failed;
+  auto take = [&](Result<J> x) {
+    if (!x.ok()) {
+      if (failed.ok()) failed = x.status();
+      return J::identity();
+    }
+    return *x;
+  };
+  out.h = take(Backend::template msm<G1C>(pk.h, h));
   std::vector<Fr>().swap(h);
   t.msm_h = watch.lap();
-  out.l = detail::run_msm<G1C>(pk.l, p.aux);
+  out.l = take(Backend::template msm<G1C>(pk.l, p.aux));
   t.msm_l = watch.lap();
-  out.a = detail::run_msm<G1C>(std::span(pk.a).first(ni), p.inputs) +
-          detail::run_msm<G1C>(std::span(pk.a).subspan(ni), p.aux, p.a_aux);
+  out.a = take(Backend::template msm<G1C>(std::span(pk.a).first(ni), p.inputs)) +
+          take(Backend::template msm_filtered<G1C>(std::span(pk.a).subspan(ni), p.aux, p.a_aux));
   t.msm_a = watch.lap();
-  out.b_g1 = detail::run_msm<G1C>(std::span(pk.b_g1).first(nbi), p.inputs, p.b_input) +
-             detail::run_msm<G1C>(std::span(pk.b_g1).subspan(nbi), p.aux, p.b_aux);
+  out.b_g1 = take(Backend::template msm_filtered<G1C>(std::span(pk.b_g1).first(nbi), p.inputs, p.b_input)) +
+             take(Backend::template msm_filtered<G1C>(std::span(pk.b_g1).subspan(nbi), p.aux, p.b_aux));
   t.msm_b_g1 = watch.lap();
+  if (!failed.ok()) return failed;
   out.inputs = std::move(p.inputs);
   out.aux = std::move(p.aux);
   out.b_input = std::move(p.b_input);
@@ -165,8 +182,11 @@ Result<Proof<E>> prove_finish(const ProvingKey<E>& pk, PendingProof<E>&& pending
     return Status::invalid_argument(
         detail::count_mismatch("B-query variables", nbi + pending.b_aux.popcount(), pk.b_g2.size()));
   }
-  const auto b_g2 = detail::run_msm<G2C>(std::span(pk.b_g2).first(nbi), pending.inputs, pending.b_input) +
-                    detail::run_msm<G2C>(std::span(pk.b_g2).subspan(nbi), pending.aux, pending.b_aux);
+  auto b_in = msm::msm_filtered<G2C>(std::span(pk.b_g2).first(nbi), pending.inputs, pending.b_input);
+  auto b_aux = msm::msm_filtered<G2C>(std::span(pk.b_g2).subspan(nbi), pending.aux, pending.b_aux);
+  if (!b_in.ok()) return b_in.status();
+  if (!b_aux.ok()) return b_aux.status();
+  const auto b_g2 = *b_in + *b_aux;
   if (timings != nullptr) timings->msm_b_g2 = watch.lap();
   const auto& vk = pk.vk;
   const auto& r = pending.r;

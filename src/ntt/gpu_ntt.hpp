@@ -59,4 +59,20 @@ Status coset_inverse(const Domain<F>& d, std::span<F> a, const F& g) {
   return detail::run<F>(d, a, true, &g_inv);
 }
 
+/// bellman's quotient (ntt::compute_h's result in `a`: h_0 .. h_{n-1} in natural order) on the
+/// device; `b` and `c` are not modified.
+template <class F>
+Status compute_h(const Domain<F>& d, std::span<F> a, std::span<const F> b, std::span<const F> c) {
+  if (a.size() != d.size() || b.size() != d.size() || c.size() != d.size())
+    return Status::invalid_argument("gpu compute_h: a, b, c must each have the domain's size");
+  const F n_inv = d.size_inv();
+  const auto g = detail::pow2_table(d.coset_generator(), d.log_size());
+  const auto g_inv = detail::pow2_table(d.coset_generator_inv(), d.log_size());
+  const F z_inv = d.vanishing_on_coset_inv();
+  auto u = [](const auto* p) { return reinterpret_cast<const std::uint64_t*>(p); };
+  return raw::compute_h<typename F::Params>(reinterpret_cast<std::uint64_t*>(a.data()), u(b.data()), u(c.data()),
+                                            d.log_size(), u(d.twiddles().data()), u(&n_inv), u(g.data()),
+                                            u(g_inv.data()), u(&z_inv));
+}
+
 }  // namespace zk::ntt::gpu

@@ -147,7 +147,7 @@ Result<DaemonConfig> parse_config(std::string_view text) {
                                 "daemon.max_active_jobs", "daemon.shutdown_grace_s", "engine.budget",
                                 "engine.budget_fraction", "engine.synthesis_workers", "engine.prover_workers",
                                 "engine.finalizer_workers", "engine.channel_capacity", "engine.self_verify",
-                                "engine.result_ttl_s", "log.level", "log.format"});
+                                "engine.result_ttl_s", "engine.device", "log.level", "log.format"});
       !s.ok()) {
     return Status::invalid_argument("config: " + s.message());
   }
@@ -167,6 +167,7 @@ Result<DaemonConfig> parse_config(std::string_view text) {
                    r.integer("engine", "channel_capacity", c.engine.channel_capacity, 1, 1024),
                    r.boolean("engine", "self_verify", c.engine.self_verify),
                    r.integer("engine", "result_ttl_s", ttl, 1, 7 * 24 * 3600),
+                   r.string("engine", "device", c.device),
                    r.string("log", "level", c.log_level), r.string("log", "format", c.log_format)}) {
     if (!s.ok()) return Status::invalid_argument("config: " + s.message());
   }
@@ -182,6 +183,8 @@ Result<DaemonConfig> parse_config(std::string_view text) {
   c.engine.budget_bytes = budget_bytes;
   c.shutdown_grace = std::chrono::seconds(grace);
   c.engine.result_ttl = std::chrono::seconds(ttl);
+  if (c.device != "auto" && c.device != "cpu" && c.device != "gpu")
+    return Status::invalid_argument("config: 'engine.device' = '" + c.device + "' (expected auto, cpu or gpu)");
   static const std::set<std::string> levels = {"trace", "debug", "info", "warn", "error", "off"};
   if (!levels.count(c.log_level)) {
     return Status::invalid_argument("config: 'log.level' = '" + c.log_level +

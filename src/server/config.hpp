@@ -24,6 +24,7 @@ struct DaemonConfig {
   std::chrono::seconds shutdown_grace{600};  // SIGTERM: let jobs finish this long, then cancel
   // [engine]
   engine::EngineConfig engine;
+  std::string device = "auto";  // where prove_start runs: auto (GPU if present), cpu, gpu
   // [log]
   std::string log_level = "info";  // trace, debug, info, warn, error, off
   std::string log_format = "text";  // text or json

@@ -132,8 +132,13 @@ Result<std::unique_ptr<Daemon>> Daemon::start(const DaemonConfig& config) {
   if (!std::filesystem::is_directory(config.params_dir, ec)) {
     return Status::not_found("params directory " + config.params_dir + " does not exist");
   }
+  auto wanted = engine::parse_prover_device(config.device);
+  if (!wanted.ok()) return wanted.status();
+  auto device = engine::resolve_prover_device(*wanted);
+  if (!device.ok()) return device.status();
   d->engine_ = std::make_unique<engine::Engine>(config.engine, std::map<std::string, std::shared_ptr<engine::Workload>>{});
-  d->registry_ = std::make_unique<WorkloadRegistry>(*d->engine_, config.params_dir);
+  d->registry_ = std::make_unique<WorkloadRegistry>(*d->engine_, config.params_dir, *device);
+  d->device_ = *device == engine::ProverDevice::kGpu ? "gpu" : "cpu";
   d->service_ = std::make_unique<ProvingService>(
       *d->engine_, *d->registry_,
       ServiceOptions{.token = config.token, .max_active_jobs = config.max_active_jobs, .version = "zkpipe 0.1.0"});
@@ -157,8 +162,8 @@ Result<std::unique_ptr<Daemon>> Daemon::start(const DaemonConfig& config) {
   } else {
     d->address_ = listen.substr(0, listen.rfind(':')) + ":" + std::to_string(port);
   }
-  spdlog::info("zkpipe daemon listening on {} (params {}, budget {})", d->address_, config.params_dir,
-               engine::format_bytes(d->engine_->config().budget_bytes));
+  spdlog::info("zkpipe daemon listening on {} (params {}, budget {}, prove_start on the {})", d->address_,
+               config.params_dir, engine::format_bytes(d->engine_->config().budget_bytes), d->device_);
   return d;
 }
 

@@ -46,7 +46,7 @@ class Daemon {
  private:
   Daemon() = default;
   DaemonConfig config_;
-  std::string address_, socket_path_;
+  std::string address_, socket_path_, device_;
   std::unique_ptr<engine::Engine> engine_;
   std::unique_ptr<WorkloadRegistry> registry_;
   std::unique_ptr<ProvingService> service_;

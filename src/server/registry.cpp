@@ -20,8 +20,8 @@ bool safe_name(const std::string& s) {
 
 }  // namespace
 
-WorkloadRegistry::WorkloadRegistry(engine::Engine& engine, std::string params_dir)
-    : engine_(engine), dir_(std::move(params_dir)) {
+WorkloadRegistry::WorkloadRegistry(engine::Engine& engine, std::string params_dir, engine::ProverDevice device)
+    : engine_(engine), dir_(std::move(params_dir)), device_(device) {
   using engine::ParamsCache;
   using Bls = groth16::Bls12_381;
   using Bn = groth16::Bn254;
@@ -84,10 +84,14 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
     e.r.job_shape = "n=" + std::to_string(n);
     if (curve == "bn254") {
       e.cache = kBellmanBn;
-      w = std::make_shared<engine::SyntheticWorkload<groth16::Bn254>>(n, *caches_[e.cache], e.r.params_path);
+      auto s = std::make_shared<engine::SyntheticWorkload<groth16::Bn254>>(n, *caches_[e.cache], e.r.params_path);
+      s->set_device(device_);
+      w = s;
     } else {
       e.cache = kBellmanBls;
-      w = std::make_shared<engine::SyntheticWorkload<groth16::Bls12_381>>(n, *caches_[e.cache], e.r.params_path);
+      auto s = std::make_shared<engine::SyntheticWorkload<groth16::Bls12_381>>(n, *caches_[e.cache], e.r.params_path);
+      s->set_device(device_);
+      w = s;
     }
   } else if (circuit == "porep") {
     auto s = circuits::porep::preset(shape);
@@ -98,7 +102,9 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
     e.r.job_shape = shape;
     e.r.partitions = s->partitions;
     e.cache = kBellmanBls;
-    w = std::make_shared<engine::PorepWorkload>(*s, *caches_[e.cache], e.r.params_path);
+    auto pw = std::make_shared<engine::PorepWorkload>(*s, *caches_[e.cache], e.r.params_path);
+    pw->set_device(device_);
+    w = pw;
   } else if (circuit == "zkey") {
     const fs::path p = fs::path(dir_) / shape;
     if (Status st = need(p, "copy the .zkey there, or make one with zkpipe setup --r1cs"); !st.ok()) return st;

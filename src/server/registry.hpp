@@ -16,6 +16,7 @@
 
 #include "base/status.hpp"
 #include "engine/engine.hpp"
+#include "engine/groth16_workload.hpp"
 #include "engine/params_cache.hpp"
 
 namespace zk::server {
@@ -29,7 +30,9 @@ struct Resolved {
 
 class WorkloadRegistry {
  public:
-  WorkloadRegistry(engine::Engine& engine, std::string params_dir);
+  /// `device`: where the Groth16 workloads' prove_start runs (already resolved: kCpu or kGpu).
+  WorkloadRegistry(engine::Engine& engine, std::string params_dir,
+                   engine::ProverDevice device = engine::ProverDevice::kCpu);
   ~WorkloadRegistry();
 
   /// The engine kind serving (circuit, shape), made and registered on first use. NOT_FOUND when the
@@ -60,6 +63,7 @@ class WorkloadRegistry {
 
   engine::Engine& engine_;
   std::string dir_;
+  engine::ProverDevice device_;
   std::unique_ptr<engine::ParamsCache> caches_[kCaches];
   mutable std::mutex m_;
   std::map<std::string, Entry> made_;  // kind -> entry

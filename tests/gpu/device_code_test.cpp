@@ -20,6 +20,7 @@
 #include "msm/pippenger.hpp"
 #include "ntt/cuda/ntt_body.hpp"
 #include "ntt/ntt.hpp"
+#include "ntt/quotient.hpp"
 #include "test_util.hpp"
 
 namespace zk::gpu {
@@ -157,6 +158,49 @@ TYPED_TEST(DevNttTest, KernelScheduleMatchesTheCpuNtt) {
     for (std::size_t i = 0; i < a.size(); ++i)
       ntt_body::scale_by_power(reinterpret_cast<DevField<FP>*>(scaled.data()), i, pow2.data());
     for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(scaled[i], a[i] * g.pow(i));
+  }
+}
+
+/// ntt_gpu.cu's run_transform, emulated: (inverse: forward + fix-up) and the coset scaling.
+template <class F>
+void emulate_transform(std::vector<F>& a, const ntt::Domain<F>& d, const F* n_inv, const std::vector<F>* pow2) {
+  using FP = typename F::Params;
+  auto* data = reinterpret_cast<DevField<FP>*>(a.data());
+  const auto* p2 = pow2 != nullptr ? reinterpret_cast<const DevField<FP>*>(pow2->data()) : nullptr;
+  if (p2 != nullptr && n_inv == nullptr) {
+    for (std::size_t i = 0; i < a.size(); ++i) ntt_body::scale_by_power(data, i, p2);
+  }
+  emulate_forward(a, d);
+  if (n_inv != nullptr) {
+    for (std::size_t i = 0; i <= a.size() / 2; ++i) ntt_body::inverse_fixup(data, i, a.size(), dev(*n_inv));
+    if (p2 != nullptr) {
+      for (std::size_t i = 0; i < a.size(); ++i) ntt_body::scale_by_power(data, i, p2);
+    }
+  }
+}
+
+TYPED_TEST(DevNttTest, QuotientScheduleMatchesTheCpu) {
+  using F = TypeParam;
+  auto rng = test::rng(305);
+  for (unsigned log_n : {1u, 3u, 9u}) {
+    auto d = ntt::Domain<F>::create(log_n, ntt::DomainConfig::bellman());
+    ASSERT_TRUE(d.ok());
+    std::vector<F> a(d->size()), b(d->size()), c(d->size());
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = F::random(rng), b[i] = F::random(rng), c[i] = a[i] * b[i];
+    std::vector<F> g, g_inv;
+    for (F x = d->coset_generator(), y = d->coset_generator_inv(); g.size() < log_n; x = x.square(), y = y.square()) {
+      g.push_back(x), g_inv.push_back(y);
+    }
+    const F n_inv = d->size_inv();
+    auto ea = a, eb = b, ec = c;
+    for (auto* x : {&ea, &eb, &ec}) {
+      emulate_transform<F>(*x, *d, &n_inv, nullptr);
+      emulate_transform<F>(*x, *d, nullptr, &g);
+    }
+    for (std::size_t i = 0; i < ea.size(); ++i) ea[i] = (ea[i] * eb[i] - ec[i]) * d->vanishing_on_coset_inv();
+    emulate_transform<F>(ea, *d, &n_inv, &g_inv);
+    ASSERT_TRUE(ntt::compute_h(*d, std::span<F>(a), std::span<F>(b), std::span<F>(c)).ok());
+    EXPECT_EQ(ea, a) << "2^" << log_n;
   }
 }
 

@@ -7,6 +7,13 @@
 #include "curve/bls12_381.hpp"
 #include "curve/bn254.hpp"
 #include "gpu/gpu.hpp"
+#include "groth16/gpu_backend.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/verifier.hpp"
+#include "circuits/synthetic.hpp"
+#include "r1cs/prover_cs.hpp"
+#include "r1cs/shape.hpp"
+#include "ntt/quotient.hpp"
 #include "msm/gpu_msm.hpp"
 #include "msm/pippenger.hpp"
 #include "ntt/gpu_ntt.hpp"
@@ -79,6 +86,57 @@ TYPED_TEST(GpuMsm, EqualsTheCpuMsm) {
     ASSERT_TRUE(gpu_r.ok()) << gpu_r.status().to_string();
     EXPECT_EQ(*gpu_r, *cpu) << n;
   }
+}
+
+TYPED_TEST(GpuNtt, QuotientEqualsTheCpu) {
+  ZK_REQUIRE_GPU();
+  using F = TypeParam;
+  auto rng = test::rng(403);
+  for (unsigned log_n : {1u, 4u, 12u, 18u}) {
+    auto d = ntt::Domain<F>::create(log_n, ntt::DomainConfig::bellman());
+    ASSERT_TRUE(d.ok());
+    std::vector<F> a(d->size()), b(d->size()), c(d->size());
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = F::random(rng), b[i] = F::random(rng), c[i] = a[i] * b[i];
+    auto ga = a;
+    ASSERT_TRUE(ntt::gpu::compute_h(*d, std::span<F>(ga), std::span<const F>(b), std::span<const F>(c)).ok());
+    ASSERT_TRUE(ntt::compute_h(*d, std::span<F>(a), std::span<F>(b), std::span<F>(c)).ok());
+    EXPECT_EQ(ga, a) << "2^" << log_n;
+  }
+}
+
+// A proof whose prove_start ran on the GPU equals the CPU's for the same r and s, and verifies.
+template <class E>
+void gpu_proof_equals_cpu() {
+  using Fr = typename E::Fr;
+  circuits::SyntheticCircuit<Fr> circuit(3000, 9);
+  r1cs::ShapeRecorder<Fr> rec;
+  ASSERT_TRUE(circuit.synthesize(rec).ok());
+  Rng rng(3);
+  auto pk = groth16::generate_parameters<E>(rec.shape(), groth16::Trapdoor<E>::random(rng));
+  ASSERT_TRUE(pk.ok());
+  auto partition = [&] {
+    r1cs::ProvingSystem<Fr> cs({.inputs = pk->vk.ic.size(), .aux = pk->l.size(), .constraints = 3000});
+    EXPECT_TRUE(circuit.synthesize(cs).ok());
+    return std::move(cs).finish();
+  };
+  const Fr r = Fr::random(rng), s = Fr::random(rng);
+  auto cpu_pending = groth16::prove_start<E, groth16::CpuBackend>(*pk, partition(), r, s);
+  auto gpu_pending = groth16::prove_start<E, groth16::GpuBackend>(*pk, partition(), r, s);
+  ASSERT_TRUE(cpu_pending.ok());
+  ASSERT_TRUE(gpu_pending.ok()) << gpu_pending.status().to_string();
+  auto cpu = groth16::prove_finish(*pk, std::move(*cpu_pending));
+  auto gpu = groth16::prove_finish(*pk, std::move(*gpu_pending));
+  ASSERT_TRUE(cpu.ok() && gpu.ok());
+  EXPECT_TRUE(*cpu == *gpu);
+  EXPECT_TRUE(*groth16::verify(groth16::prepare_verifying_key(pk->vk), *gpu, circuit.public_inputs()));
+}
+TEST(GpuGroth16, ProofEqualsTheCpuProofBls12_381) {
+  ZK_REQUIRE_GPU();
+  gpu_proof_equals_cpu<groth16::Bls12_381>();
+}
+TEST(GpuGroth16, ProofEqualsTheCpuProofBn254) {
+  ZK_REQUIRE_GPU();
+  gpu_proof_equals_cpu<groth16::Bn254>();
 }
 
 TEST(Gpu, DevicesAreListed) {

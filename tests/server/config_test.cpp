@@ -30,6 +30,7 @@ TEST(Config, TheExampleFileHoldsTheDefaults) {
   EXPECT_EQ(c->engine.channel_capacity, d.engine.channel_capacity);
   EXPECT_EQ(c->engine.self_verify, d.engine.self_verify);
   EXPECT_EQ(c->engine.result_ttl, d.engine.result_ttl);
+  EXPECT_EQ(c->device, d.device);
   EXPECT_EQ(c->log_level, d.log_level);
   EXPECT_EQ(c->log_format, d.log_format);
 }
@@ -71,6 +72,7 @@ TEST(Config, MistakesAreErrorsThatNameTheKey) {
       {"[engine]\nbudget = \"lots\"\n", "engine.budget"},
       {"[engine]\nbudget_fraction = 1.5\n", "engine.budget_fraction"},
       {"[log]\nlevel = \"loud\"\n", "log.level"},
+      {"[engine]\ndevice = \"tpu\"\n", "engine.device"},
       {"[log]\nformat = \"xml\"\n", "log.format"},
       {"[daemon]\nmax_message_bytes = 10\n", "daemon.max_message_bytes"},
       {"[daemon\nlisten = 1\n", "line"},

@@ -10,6 +10,17 @@ template <class FP>
 Status transform(std::uint64_t*, unsigned, const std::uint64_t*, const std::uint64_t*, const std::uint64_t*) {
   return zk::gpu::require_device();
 }
+template <class FP>
+Status compute_h(std::uint64_t*, const std::uint64_t*, const std::uint64_t*, unsigned, const std::uint64_t*,
+                 const std::uint64_t*, const std::uint64_t*, const std::uint64_t*, const std::uint64_t*) {
+  return zk::gpu::require_device();
+}
+template Status compute_h<field::params::Bls12_381Fr>(std::uint64_t*, const std::uint64_t*, const std::uint64_t*,
+                                                      unsigned, const std::uint64_t*, const std::uint64_t*,
+                                                      const std::uint64_t*, const std::uint64_t*, const std::uint64_t*);
+template Status compute_h<field::params::Bn254Fr>(std::uint64_t*, const std::uint64_t*, const std::uint64_t*, unsigned,
+                                                  const std::uint64_t*, const std::uint64_t*, const std::uint64_t*,
+                                                  const std::uint64_t*, const std::uint64_t*);
 template Status transform<field::params::Bls12_381Fr>(std::uint64_t*, unsigned, const std::uint64_t*,
                                                       const std::uint64_t*, const std::uint64_t*);
 template Status transform<field::params::Bn254Fr>(std::uint64_t*, unsigned, const std::uint64_t*,
