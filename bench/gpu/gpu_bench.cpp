@@ -1,0 +1,167 @@
+// GPU kernels against the CPU on the same inputs (Google Benchmark, real time; host<->device
+// copies included, since the prover pays them): G1 MSM at 2^20, 2^22, 2^24; NTT at 2^24, 2^26;
+// the quotient H at 2^20 and 2^24; prove_start of a 2^20 synthetic partition on each backend.
+// Without a device every GPU benchmark reports the reason and skips. scripts/gpu-check.sh runs it.
+
+#include <benchmark/benchmark.h>
+
+#include <map>
+#include <memory>
+
+#include "base/rng.hpp"
+#include "circuits/synthetic.hpp"
+#include "curve/bls12_381.hpp"
+#include "curve/bn254.hpp"
+#include "gpu/gpu.hpp"
+#include "groth16/gpu_backend.hpp"
+#include "groth16/setup.hpp"
+#include "msm/gpu_msm.hpp"
+#include "msm/pippenger.hpp"
+#include "ntt/gpu_ntt.hpp"
+#include "ntt/ntt.hpp"
+#include "ntt/quotient.hpp"
+#include "r1cs/prover_cs.hpp"
+#include "r1cs/shape.hpp"
+
+namespace zk {
+namespace {
+
+bool skip_without_gpu(benchmark::State& state) {
+  if (Status s = gpu::require_device(); !s.ok()) {
+    state.SkipWithError(s.message().c_str());
+    return true;
+  }
+  static const bool warm = [] {
+    // The first kernel call creates the CUDA context (hundreds of ms): not part of any timing.
+    const curve::Affine<curve::Bn254G1> g[1] = {curve::Affine<curve::Bn254G1>::generator()};
+    const field::Bn254Fr k[1] = {field::Bn254Fr::one()};
+    return msm::gpu::msm_g1<curve::Bn254G1>(g, k).ok();
+  }();
+  (void)warm;
+  return false;
+}
+
+/// n bases tiled from 2^16 random points (distinct enough for timing), n random scalars.
+template <class C>
+struct MsmInput {
+  std::vector<curve::Affine<C>> bases;
+  std::vector<typename C::Scalar> scalars;
+  explicit MsmInput(std::size_t n) {
+    Rng rng(7);
+    const std::size_t distinct = std::min<std::size_t>(n, 1 << 16);
+    std::vector<curve::Jacobian<C>> pts(distinct);
+    auto p = curve::Jacobian<C>::generator() * C::Scalar::random(rng);
+    for (auto& x : pts) x = p, p = p + curve::Jacobian<C>::generator();
+    const auto aff = curve::batch_to_affine<C>(pts);
+    bases.resize(n);
+    scalars.resize(n);
+    for (std::size_t i = 0; i < n; ++i) bases[i] = aff[i % distinct], scalars[i] = C::Scalar::random(rng);
+  }
+};
+
+template <class C, bool kGpu>
+void BM_MsmG1(benchmark::State& state) {
+  if (kGpu && skip_without_gpu(state)) return;
+  static std::map<std::size_t, std::unique_ptr<MsmInput<C>>> cache;
+  const std::size_t n = std::size_t{1} << state.range(0);
+  auto& in = cache[n];
+  if (!in) in = std::make_unique<MsmInput<C>>(n);
+  for (auto _ : state) {
+    auto r = kGpu ? msm::gpu::msm_g1<C>(in->bases, in->scalars) : msm::msm<C>(in->bases, in->scalars);
+    if (!r.ok()) {
+      state.SkipWithError(r.status().message().c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(*r);
+  }
+  state.counters["points"] = static_cast<double>(n);
+}
+
+template <class F, bool kGpu>
+void BM_Ntt(benchmark::State& state) {
+  if (kGpu && skip_without_gpu(state)) return;
+  const unsigned log_n = static_cast<unsigned>(state.range(0));
+  auto d = ntt::Domain<F>::create(log_n, ntt::DomainConfig::bellman());
+  std::vector<F> a(d->size());
+  Rng rng(9);
+  for (auto& x : a) x = F::random(rng);
+  for (auto _ : state) {
+    if (kGpu) {
+      if (Status s = ntt::gpu::forward(*d, std::span<F>(a)); !s.ok()) {
+        state.SkipWithError(s.message().c_str());
+        return;
+      }
+    } else {
+      ntt::forward(*d, std::span<F>(a), ntt::Order::kNN);
+    }
+  }
+}
+
+template <class F, bool kGpu>
+void BM_Quotient(benchmark::State& state) {
+  if (kGpu && skip_without_gpu(state)) return;
+  const unsigned log_n = static_cast<unsigned>(state.range(0));
+  auto d = ntt::Domain<F>::create(log_n, ntt::DomainConfig::bellman());
+  std::vector<F> a(d->size()), b(d->size()), c(d->size());
+  Rng rng(10);
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = F::random(rng), b[i] = F::random(rng), c[i] = a[i] * b[i];
+  for (auto _ : state) {
+    state.PauseTiming();
+    auto x = a, y = b, z = c;
+    state.ResumeTiming();
+    Status s = kGpu ? ntt::gpu::compute_h(*d, std::span<F>(x), std::span<const F>(y), std::span<const F>(z))
+                    : ntt::compute_h(*d, std::span<F>(x), std::span<F>(y), std::span<F>(z));
+    if (!s.ok()) {
+      state.SkipWithError(s.message().c_str());
+      return;
+    }
+  }
+}
+
+template <class Backend>
+void BM_ProveStart(benchmark::State& state) {
+  using E = groth16::Bls12_381;
+  using Fr = E::Fr;
+  if (std::string(Backend::kName) == "gpu" && skip_without_gpu(state)) return;
+  const std::size_t n = (std::size_t{1} << state.range(0)) - 3;
+  circuits::SyntheticCircuit<Fr> circuit(n, 1);
+  static std::map<std::size_t, std::unique_ptr<groth16::ProvingKey<E>>> keys;
+  auto& pk = keys[n];
+  if (!pk) {
+    r1cs::ShapeRecorder<Fr> rec;
+    (void)circuit.synthesize(rec);
+    Rng rng(5);
+    pk = std::make_unique<groth16::ProvingKey<E>>(*groth16::generate_parameters<E>(rec.shape(), groth16::Trapdoor<E>::random(rng)));
+  }
+  Rng rng(6);
+  for (auto _ : state) {
+    state.PauseTiming();
+    r1cs::ProvingSystem<Fr> cs({.inputs = pk->vk.ic.size(), .aux = pk->l.size(), .constraints = n});
+    (void)circuit.synthesize(cs);
+    auto partition = std::move(cs).finish();
+    state.ResumeTiming();
+    auto p = groth16::prove_start<E, Backend>(*pk, std::move(partition), Fr::random(rng), Fr::random(rng));
+    if (!p.ok()) {
+      state.SkipWithError(p.status().message().c_str());
+      return;
+    }
+  }
+}
+
+using Bls1 = curve::Bls12_381G1;
+using Bn1 = curve::Bn254G1;
+using BlsFr = field::Bls12_381Fr;
+BENCHMARK(BM_MsmG1<Bls1, true>)->Arg(20)->Arg(22)->Arg(24)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_MsmG1<Bn1, true>)->Arg(20)->Arg(22)->Arg(24)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_MsmG1<Bls1, false>)->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_Ntt<BlsFr, true>)->Arg(24)->Arg(26)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_Ntt<BlsFr, false>)->Arg(24)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_Quotient<BlsFr, true>)->Arg(20)->Arg(24)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_Quotient<BlsFr, false>)->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_ProveStart<groth16::GpuBackend>)->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
+BENCHMARK(BM_ProveStart<groth16::CpuBackend>)->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+}  // namespace
+}  // namespace zk
+
+BENCHMARK_MAIN();

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The GPU check of issue 8, in two halves, because the device machine (the `device` tool) is bare:
+# it has the CUDA toolkit but none of zkpipe's libraries, and nothing can be fetched there.
+#
+#   bash scripts/gpu-check.sh prepare [BUILD_DIR]   # here: build the GPU tests and benchmark (with
+#        # CUDA, sm_80 + sm_90) in BUILD_DIR (default build/ci) and copy them, stripped, with every
+#        # shared library they need beyond glibc and the CUDA driver, into .gpu-carry/
+#   bash scripts/gpu-check.sh run                    # there (device tool, carry [".gpu-carry"]):
+#        # nvidia-smi, the kernels' differential tests (gpu_test), the device code on the CPU, and
+#        # bench_gpu (MSM G1 2^20/2^22/2^24, NTT 2^24/2^26, quotient 2^20/2^24, prove_start 2^20
+#        # on both backends); everything goes to $OUT (default .gpu-carry/out): gpu-check.txt,
+#        # bench_gpu.json.
+#
+# One device call: run { command: "bash scripts/gpu-check.sh run", carry: [".gpu-carry"],
+# timeout_s: 420 }. The targets of issue 8 (H200): MSM 2^24 < 150 ms, NTT 2^26 < 30 ms.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-}
+CARRY=.gpu-carry
+
+case "$mode" in
+  prepare)
+    B=${2:-build/ci}
+    cmake --build "$B" --target gpu_test gpu_device_code_test bench_gpu -j "$(nproc)" || exit 1
+    rm -rf "$CARRY" && mkdir -p "$CARRY/bin" "$CARRY/lib"
+    for t in tests/gpu_test tests/gpu_device_code_test bench/bench_gpu; do
+      cp "$B/$t" "$CARRY/bin/" && strip "$CARRY/bin/$(basename "$t")"
+    done
+    # Shared libraries beyond glibc and the CUDA driver (libcuda comes with the device's driver).
+    for bin in "$CARRY"/bin/*; do
+      ldd "$bin" | awk '/=> \// {print $3}'
+    done | sort -u | while read -r lib; do
+      case "$(basename "$lib")" in
+        libc.so*|libm.so*|libpthread.so*|libdl.so*|librt.so*|ld-linux*|libcuda.so*) ;;
+        *) cp -L "$lib" "$CARRY/lib/" ;;
+      esac
+    done
+    du -sh "$CARRY"
+    echo "ready: carry $CARRY (must stay under 64 MiB with the working tree)"
+    ;;
+  run)
+    OUT=${OUT:-$CARRY/out}
+    mkdir -p "$OUT"
+    export LD_LIBRARY_PATH="$PWD/$CARRY/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    {
+      echo "== $(date -u +%FT%TZ) $(uname -m)"
+      nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv 2>&1
+      echo "== gpu_test (kernels vs CPU)"
+      timeout 240 "$CARRY/bin/gpu_test" 2>&1
+      echo "gpu_test exit $?"
+      echo "== device code on the CPU"
+      timeout 60 "$CARRY/bin/gpu_device_code_test" --gtest_brief=1 2>&1
+      echo "gpu_device_code_test exit $?"
+      echo "== bench_gpu"
+      timeout 300 "$CARRY/bin/bench_gpu" --benchmark_out="$OUT/bench_gpu.json" --benchmark_out_format=json 2>&1
+      echo "bench_gpu exit $?"
+    } | tee "$OUT/gpu-check.txt"
+    ;;
+  *)
+    echo "usage: gpu-check.sh prepare [BUILD_DIR] | run" >&2
+    exit 2
+    ;;
+esac
