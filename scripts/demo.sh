@@ -33,7 +33,7 @@ step "one $SHAPE job through the engine's pipeline (every partition verified bef
   --jobs 1 --verify --plot "$DIR/timeline.svg"
 
 step "the same job through the daemon"
-SOCK="$DIR/zkpipe.sock"
+SOCK="$(cd "$DIR" && pwd)/zkpipe.sock"
 "$Z" serve --listen "unix://$SOCK" --params-dir "$DIR" > "$DIR/serve.out" 2> "$DIR/serve.log" &
 SERVE=$!
 trap 'kill -9 $SERVE 2> /dev/null || true' EXIT

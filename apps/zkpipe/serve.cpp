@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <mutex>
 #include <thread>
 
@@ -47,6 +48,10 @@ struct Client {
   std::unique_ptr<pb::ProvingEngine::Stub> stub;
   explicit Client(const ClientArgs& c) {
     addr = c.addr.empty() ? server::default_listen() : c.addr;
+    // gRPC reads "unix://relative/path" as an authority: make socket paths absolute.
+    if (const std::string path = server::unix_socket_path(addr); !path.empty() && path.front() != '/') {
+      addr = "unix://" + std::filesystem::absolute(path).string();
+    }
     token = c.token;
     if (token.empty()) {
       if (const char* t = std::getenv("ZKPIPE_TOKEN")) token = t;

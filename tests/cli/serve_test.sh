@@ -56,7 +56,9 @@ else
   echo "python3-grpcio or grpc_python_plugin missing (scripts/install-deps.sh installs them): python client skipped"
 fi
 
-# zkpipe's clients.
+# zkpipe's clients (a relative unix:// path works too).
+( cd "$D" && "$Z" status --addr "unix://zk.sock" > /dev/null ) || fail "status with a relative socket path"
+
 "$Z" prove --addr "$ADDR" --constraints $N --partitions 2 --seed 9 --out "$D/p.bin" --public-out "$D/p.json" > /dev/null \
   || fail "prove --addr"
 "$Z" verify --vk "$D/keys/synthetic-bls12-381-n$N.vk" --proof "$D/p.bin" --public "$D/p.json" > /dev/null || fail "verify remote proof"
