@@ -5,7 +5,7 @@
 # exit 0, socket removed).
 # Usage: serve_test.sh path/to/zkpipe repo-root
 set -u
-Z="$1"
+Z=$(realpath "$1")
 ROOT="$2"
 D=$(mktemp -d)
 SERVE_PID=""
