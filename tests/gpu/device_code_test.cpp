@@ -231,11 +231,18 @@ curve::Jacobian<C> emulate_msm(std::span<const curve::Affine<C>> bases, std::spa
     if (p == 0 || keys[p - 1] != key) start[key] = static_cast<std::uint32_t>(p);
     if (p + 1 == m || keys[p + 1] != key) end[key] = static_cast<std::uint32_t>(p + 1);
   }
-  std::vector<DevXyzz<FqP>> sums(buckets);
-  for (std::size_t b = 0; b < buckets; ++b) {
-    sums[b] = (b & ((1u << c) - 1)) == 0 ? DevXyzz<FqP>::identity()
-                                        : msm_body::bucket_sum(db.data(), points.data(), start[b], end[b]);
+  // Sub-runs, as the kernels do: counts, exclusive prefix sum, one sum per sub-run, then buckets.
+  std::vector<std::uint32_t> counts(buckets), offsets(buckets);
+  for (std::size_t b = 0; b < buckets; ++b)
+    counts[b] = (b & ((1u << c) - 1)) == 0 ? 0 : msm_body::subrun_count(start[b], end[b]);
+  std::exclusive_scan(counts.begin(), counts.end(), offsets.begin(), std::uint32_t{0});
+  const std::uint32_t total = offsets.back() + counts.back();
+  std::vector<DevXyzz<FqP>> subsums(total);
+  for (std::uint32_t j = 0; j < total; ++j) {
+    subsums[j] = msm_body::subrun_sum(db.data(), points.data(), start.data(), end.data(), offsets.data(), buckets, j);
   }
+  std::vector<DevXyzz<FqP>> sums(buckets);
+  for (std::size_t b = 0; b < buckets; ++b) sums[b] = msm_body::bucket_from_subruns(subsums.data(), offsets[b], counts[b]);
   curve::Jacobian<C> acc = curve::Jacobian<C>::identity();
   for (unsigned w = W; w-- > 0;) {
     for (unsigned i = 0; i < c; ++i) acc = acc.dbl();
@@ -271,6 +278,16 @@ TYPED_TEST(DevPointTest, MsmPipelineMatchesNaive) {
     }
     EXPECT_EQ(emulate_msm<C>(bases, k), msm::msm_naive<C>(bases, k)) << n;
   }
+  // A witness of bits: most points land in one bucket, cut into several sub-runs.
+  const std::size_t n = 3 * msm_body::kSubRun + 17;
+  std::vector<curve::Affine<C>> bases(n);
+  std::vector<Fr> k(n);
+  auto p = J::generator() * Fr::random(rng);
+  std::vector<J> jac(n);
+  for (std::size_t i = 0; i < n; ++i) jac[i] = p, p = p + J::generator();
+  bases = curve::batch_to_affine<C>(jac);
+  for (std::size_t i = 0; i < n; ++i) k[i] = i % 7 == 0 ? Fr::random(rng) : Fr::from_u64(i % 3 == 0 ? 0 : 1);
+  EXPECT_EQ(emulate_msm<C>(bases, k), msm::msm_naive<C>(bases, k)) << "bits";
 }
 
 TEST(GpuPlan, WindowsCoverTheScalar) {

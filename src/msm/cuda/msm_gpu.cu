@@ -1,9 +1,13 @@
 // The GPU MSM (msm/gpu_msm.hpp): scalars to canonical form, (window, digit) bucket keys for every
-// point, a CUB radix sort of the keys with the point indices, bucket bounds, one thread per bucket
-// summing its run, one thread per window chunk reducing sum_b b B_b; the partial sums go back to
-// the host.
+// point, a CUB radix sort of the keys with the point indices, bucket bounds, each bucket's run cut
+// into sub-runs of at most 512 points (a CUB scan places them), one thread per sub-run, one thread
+// per bucket adding its sub-runs, one thread per window chunk reducing sum_b b B_b; the partial
+// sums go back to the host.
+
+#include <algorithm>
 
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 
 #include "curve/cuda/dev_point.hpp"
 #include "field/params/bls12_381.hpp"
@@ -50,12 +54,25 @@ __global__ void bounds_kernel(const std::uint32_t* keys, std::size_t m, std::uin
   if (p + 1 == m || keys[p + 1] != k) end[k] = static_cast<std::uint32_t>(p + 1);
 }
 
-template <class FqP>
-__global__ void bucket_kernel(const DevAffine<FqP>* bases, const std::uint32_t* points, const std::uint32_t* start,
-                              const std::uint32_t* end, std::size_t buckets, std::uint32_t mask, DevXyzz<FqP>* out) {
+__global__ void count_kernel(const std::uint32_t* start, const std::uint32_t* end, std::size_t buckets,
+                             std::uint32_t mask, std::uint32_t* counts) {
   const std::size_t b = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  if (b >= buckets) return;
-  out[b] = (b & mask) == 0 ? DevXyzz<FqP>::identity() : body::bucket_sum(bases, points, start[b], end[b]);
+  if (b < buckets) counts[b] = (b & mask) == 0 ? 0 : body::subrun_count(start[b], end[b]);
+}
+
+template <class FqP>
+__global__ void subrun_kernel(const DevAffine<FqP>* bases, const std::uint32_t* points, const std::uint32_t* start,
+                              const std::uint32_t* end, const std::uint32_t* offsets, std::size_t buckets,
+                              std::uint32_t total, DevXyzz<FqP>* subsums) {
+  const std::size_t j = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (j < total) subsums[j] = body::subrun_sum(bases, points, start, end, offsets, buckets, static_cast<std::uint32_t>(j));
+}
+
+template <class FqP>
+__global__ void bucket_kernel(const DevXyzz<FqP>* subsums, const std::uint32_t* offsets, const std::uint32_t* counts,
+                              std::size_t buckets, DevXyzz<FqP>* out) {
+  const std::size_t b = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (b < buckets) out[b] = body::bucket_from_subruns(subsums, offsets[b], counts[b]);
 }
 
 template <class FqP>
@@ -105,8 +122,30 @@ Status msm_g1(const void* bases_host, const std::uint64_t* scalars_host, std::si
   ZK_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.get(), temp_bytes, keys.get(), keys_sorted.get(), points.get(),
                                                points_sorted.get(), static_cast<int>(m), 0, 32, st));
   bounds_kernel<<<blocks(m), kThreads, 0, st>>>(keys_sorted.get(), m, start.get(), end.get());
-  bucket_kernel<FqP><<<blocks(buckets), kThreads, 0, st>>>(bases.get(), points_sorted.get(), start.get(), end.get(),
-                                                          buckets, (1u << c) - 1, sums.get());
+  // Sub-runs: counts per bucket, their exclusive prefix sum, the total back on the host.
+  zk::gpu::DeviceBuffer<std::uint32_t> counts, offsets;
+  if (Status s = counts.allocate(buckets); !s.ok()) return s;
+  if (Status s = offsets.allocate(buckets); !s.ok()) return s;
+  count_kernel<<<blocks(buckets), kThreads, 0, st>>>(start.get(), end.get(), buckets, (1u << c) - 1, counts.get());
+  std::size_t scan_bytes = 0;
+  ZK_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts.get(), offsets.get(), static_cast<int>(buckets), st));
+  zk::gpu::DeviceBuffer<unsigned char> scan_temp;
+  if (Status s = scan_temp.allocate(scan_bytes); !s.ok()) return s;
+  ZK_CUDA_TRY(cub::DeviceScan::ExclusiveSum(scan_temp.get(), scan_bytes, counts.get(), offsets.get(),
+                                            static_cast<int>(buckets), st));
+  std::uint32_t last[2] = {0, 0};
+  ZK_CUDA_TRY(cudaMemcpyAsync(&last[0], offsets.get() + buckets - 1, sizeof(std::uint32_t), cudaMemcpyDeviceToHost, st));
+  ZK_CUDA_TRY(cudaMemcpyAsync(&last[1], counts.get() + buckets - 1, sizeof(std::uint32_t), cudaMemcpyDeviceToHost, st));
+  if (Status s = stream.sync(); !s.ok()) return s;
+  const std::uint32_t total = last[0] + last[1];
+  zk::gpu::DeviceBuffer<DevXyzz<FqP>> subsums;
+  if (Status s = subsums.allocate(std::max<std::uint32_t>(total, 1)); !s.ok()) return s;
+  if (total > 0) {
+    subrun_kernel<FqP><<<blocks(total), kThreads, 0, st>>>(bases.get(), points_sorted.get(), start.get(), end.get(),
+                                                          offsets.get(), buckets, total, subsums.get());
+  }
+  bucket_kernel<FqP><<<blocks(buckets), kThreads, 0, st>>>(subsums.get(), offsets.get(), counts.get(), buckets,
+                                                          sums.get());
   window_kernel<FqP><<<blocks(static_cast<std::size_t>(W) * plan.chunks), kThreads, 0, st>>>(sums.get(), W, c,
                                                                                               plan.chunks, partials.get());
   ZK_CUDA_TRY(cudaGetLastError());
