@@ -147,21 +147,19 @@ Result<std::vector<std::uint8_t>> Groth16Workload<E>::prove_finish(std::unique_p
 template <class E>
 Result<bool> Groth16Workload<E>::verify(const JobRequest& job, std::size_t partition,
                                         const std::vector<std::uint8_t>& proof) {
-  std::shared_ptr<const groth16::PreparedVerifyingKey<E>> pvk;
-  {
-    std::lock_guard lock(pvk_m_);
-    if (!pvk_) {
-      auto pk = proving_key();
-      if (!pk.ok()) return pk.status();
-      pvk_ = std::make_shared<const groth16::PreparedVerifyingKey<E>>(groth16::prepare_verifying_key((*pk)->vk));
-    }
-    pvk = std::static_pointer_cast<const groth16::PreparedVerifyingKey<E>>(pvk_);
-  }
+  std::shared_ptr<const groth16::ProvingKey<E>> held;  // alive while the key is prepared
+  auto pvk = pvk_.get([&]() -> Result<const groth16::VerifyingKey<E>*> {
+    auto pk = proving_key();
+    if (!pk.ok()) return pk.status();
+    held = *pk;
+    return &held->vk;
+  });
+  if (!pvk.ok()) return pvk.status();
   auto proofs = groth16::read_proofs<E>(proof);
   if (!proofs.ok()) return proofs.status();
   auto inputs = public_inputs(job, partition);
   if (!inputs.ok()) return inputs.status();
-  return groth16::verify(*pvk, (*proofs)[0], *inputs);
+  return groth16::verify(**pvk, (*proofs)[0], *inputs);
 }
 
 template <class E>

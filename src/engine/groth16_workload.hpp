@@ -15,6 +15,7 @@
 #include "engine/params_cache.hpp"
 #include "engine/workload.hpp"
 #include "groth16/keys.hpp"
+#include "groth16/verifier.hpp"
 #include "r1cs/prover_cs.hpp"
 
 namespace zk::engine {
@@ -25,6 +26,28 @@ enum class ProverDevice { kCpu, kGpu, kAuto };
 Result<ProverDevice> parse_prover_device(const std::string& name);
 /// The device kAuto resolves to here, and a message when kGpu cannot be honoured.
 Result<ProverDevice> resolve_prover_device(ProverDevice wanted);
+
+/// A verifying key prepared on first use (self-verification), shared by every later check.
+template <class E>
+class LazyPreparedKey {
+ public:
+  using Pvk = groth16::PreparedVerifyingKey<E>;
+  /// The prepared key; `vk()` (a Result<const VerifyingKey<E>*>) is called on first use only.
+  template <class GetVk>
+  Result<std::shared_ptr<const Pvk>> get(GetVk&& vk) {
+    std::lock_guard lock(m_);
+    if (!pvk_) {
+      auto k = vk();
+      if (!k.ok()) return k.status();
+      pvk_ = std::make_shared<const Pvk>(groth16::prepare_verifying_key(**k));
+    }
+    return pvk_;
+  }
+
+ private:
+  std::mutex m_;
+  std::shared_ptr<const Pvk> pvk_;
+};
 
 template <class E>
 class Groth16Workload : public Workload {
@@ -64,13 +87,13 @@ class Groth16Workload : public Workload {
   std::shared_ptr<const groth16::ProvingKey<E>> pk_;  // owned mode
   ParamsCache* cache_ = nullptr;                      // cache-backed mode
   std::string params_path_;
-  std::mutex pvk_m_;
-  std::shared_ptr<const void> pvk_;  // PreparedVerifyingKey<E>, made on first use
+  LazyPreparedKey<E> pvk_;
   ProverDevice device_ = ProverDevice::kCpu;
 };
 
 /// Uniform field element from the OS (r and s of a proof).
 template <class Fr>
 Fr os_random_scalar();
+
 
 }  // namespace zk::engine

@@ -1,6 +1,7 @@
 #include "engine/zkey_workload.hpp"
 
-#include <random>
+#include "engine/groth16_workload.hpp"
+
 
 #include "field/decimal.hpp"
 #include "groth16/io.hpp"
@@ -24,17 +25,6 @@ struct ZkeyPending : Pending {
   std::vector<typename E::Fr> witness;
   sj::PendingZkeyProof<E> pending;
 };
-
-template <class Fr>
-Fr random_scalar() {
-  thread_local std::random_device rd;
-  for (;;) {
-    typename Fr::Repr limbs{};
-    for (auto& l : limbs) l = (std::uint64_t{rd()} << 32) | rd();
-    limbs.back() &= (std::uint64_t{1} << (Fr::kBits - 64 * (Fr::kLimbs - 1))) - 1;
-    if (auto x = Fr::from_canonical(limbs); x.ok()) return *x;
-  }
-}
 
 }  // namespace
 
@@ -131,7 +121,7 @@ Result<std::unique_ptr<Pending>> ZkeyWorkload<E>::prove_start(std::unique_ptr<Sy
   using Fr = typename E::Fr;
   auto* in = dynamic_cast<ZkeySynth<E>*>(s.get());
   if (in == nullptr) return Status::internal("zkey workload: foreign partition object");
-  auto pending = sj::prove_start<E>(*in->key, in->witness, std::move(in->rows), random_scalar<Fr>(), random_scalar<Fr>());
+  auto pending = sj::prove_start<E>(*in->key, in->witness, std::move(in->rows), os_random_scalar<Fr>(), os_random_scalar<Fr>());
   if (!pending.ok()) return pending.status();
   auto out = std::make_unique<ZkeyPending<E>>();
   out->key = std::move(in->key);
@@ -157,22 +147,20 @@ Result<std::vector<typename E::Fr>> ZkeyWorkload<E>::public_inputs(const JobRequ
 
 template <class E>
 Result<bool> ZkeyWorkload<E>::verify(const JobRequest& job, std::size_t, const std::vector<std::uint8_t>& proof) {
-  std::shared_ptr<const groth16::PreparedVerifyingKey<E>> pvk;
-  {
-    std::lock_guard lock(pvk_m_);
-    if (!pvk_) {
-      auto k = key();
-      if (!k.ok()) return k.status();
-      pvk_ = std::make_shared<const groth16::PreparedVerifyingKey<E>>(groth16::prepare_verifying_key((*k)->vk));
-    }
-    pvk = std::static_pointer_cast<const groth16::PreparedVerifyingKey<E>>(pvk_);
-  }
+  std::shared_ptr<const sj::Zkey<E>> held;
+  auto pvk = pvk_.get([&]() -> Result<const groth16::VerifyingKey<E>*> {
+    auto k = key();
+    if (!k.ok()) return k.status();
+    held = *k;
+    return &held->vk;
+  });
+  if (!pvk.ok()) return pvk.status();
   auto proofs = groth16::read_proofs<E>(proof);
   if (!proofs.ok()) return proofs.status();
   if (proofs->size() != 1) return Status::invalid_argument("a zkey job has one proof");
   auto inputs = public_inputs(job);
   if (!inputs.ok()) return inputs.status();
-  return groth16::verify(*pvk, (*proofs)[0], *inputs);
+  return groth16::verify(**pvk, (*proofs)[0], *inputs);
 }
 
 template <class E>

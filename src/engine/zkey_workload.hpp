@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/groth16_workload.hpp"
 #include "engine/params_cache.hpp"
 #include "engine/workload.hpp"
 #include "groth16/snarkjs.hpp"
@@ -51,8 +52,7 @@ class ZkeyWorkload : public Workload {
   ParamsCache& cache_;
   std::string path_;
   groth16::snarkjs::ZkeyInfo info_;
-  std::mutex pvk_m_;
-  std::shared_ptr<const void> pvk_;  // PreparedVerifyingKey<E>, made on first use
+  LazyPreparedKey<E> pvk_;
 };
 
 }  // namespace zk::engine
