@@ -6,6 +6,7 @@
 #include <benchmark/benchmark.h>
 
 #include <map>
+#include <type_traits>
 #include <memory>
 
 #include "base/rng.hpp"
@@ -119,6 +120,16 @@ void BM_Quotient(benchmark::State& state) {
 }
 
 template <class Backend>
+Backend make_backend() {
+  static gpu::DeviceGate gate;
+  if constexpr (std::is_same_v<Backend, groth16::CpuBackend>) {
+    return {};
+  } else {
+    return Backend(gate);
+  }
+}
+
+template <class Backend>
 void BM_ProveStart(benchmark::State& state) {
   using E = groth16::Bls12_381;
   using Fr = E::Fr;
@@ -140,7 +151,8 @@ void BM_ProveStart(benchmark::State& state) {
     (void)circuit.synthesize(cs);
     auto partition = std::move(cs).finish();
     state.ResumeTiming();
-    auto p = groth16::prove_start<E, Backend>(*pk, std::move(partition), Fr::random(rng), Fr::random(rng));
+    auto p = groth16::prove_start<E, Backend>(*pk, std::move(partition), Fr::random(rng), Fr::random(rng), nullptr,
+                                              make_backend<Backend>());
     if (!p.ok()) {
       state.SkipWithError(p.status().message().c_str());
       return;

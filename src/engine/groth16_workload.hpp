@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/params_cache.hpp"
+#include "gpu/gate.hpp"
 #include "engine/workload.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/verifier.hpp"
@@ -74,8 +75,13 @@ class Groth16Workload : public Workload {
   Result<std::shared_ptr<const groth16::ProvingKey<E>>> proving_key() const;
   /// Bytes the proving key holds in memory (0 if it cannot be loaded).
   std::uint64_t key_bytes() const;
-  /// prove_start's device (resolved: kCpu or kGpu). Default: the CPU.
-  void set_device(ProverDevice d) { device_ = d; }
+  /// prove_start's device (resolved: kCpu or kGpu). Default: the CPU. With kGpu, every workload
+  /// whose prover workers share the device should share its gate (the dual-worker interlock);
+  /// without one the workload makes its own.
+  void set_device(ProverDevice d, std::shared_ptr<gpu::DeviceGate> gate = nullptr) {
+    device_ = d;
+    gate_ = d == ProverDevice::kGpu && !gate ? std::make_shared<gpu::DeviceGate>() : std::move(gate);
+  }
   ProverDevice device() const { return device_; }
 
  protected:
@@ -89,6 +95,7 @@ class Groth16Workload : public Workload {
   std::string params_path_;
   LazyPreparedKey<E> pvk_;
   ProverDevice device_ = ProverDevice::kCpu;
+  std::shared_ptr<gpu::DeviceGate> gate_;
 };
 
 /// Uniform field element from the OS (r and s of a proof).

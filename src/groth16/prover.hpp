@@ -94,22 +94,23 @@ Status check_key(const ProvingKey<E>& pk, const r1cs::Partition<typename E::Fr>&
 }  // namespace detail
 
 /// Where prove_start's heavy work runs: the quotient H and the G1 MSMs. CpuBackend uses ntt/ and
-/// msm/; groth16/gpu_backend.hpp has the GPU one (same results, same proofs for the same r, s).
+/// msm/; groth16/gpu_backend.hpp has the GPU one (same results, same proofs for the same r, s),
+/// which holds the device's gate (the dual-worker interlock), hence backends are objects.
 struct CpuBackend {
   static constexpr const char* kName = "cpu";
   template <class F>
-  static Status compute_h(const ntt::Domain<F>& d, std::span<F> a, std::span<F> b, std::span<F> c) {
+  Status compute_h(const ntt::Domain<F>& d, std::span<F> a, std::span<F> b, std::span<F> c) const {
     return ntt::compute_h(d, a, b, c);
   }
   template <class C>
-  static Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases,
-                                        std::span<const typename C::Scalar> scalars) {
+  Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases,
+                                 std::span<const typename C::Scalar> scalars) const {
     return msm::msm<C>(bases, scalars);
   }
   template <class C>
-  static Result<curve::Jacobian<C>> msm_filtered(std::span<const curve::Affine<C>> bases,
+  Result<curve::Jacobian<C>> msm_filtered(std::span<const curve::Affine<C>> bases,
                                                  std::span<const typename C::Scalar> scalars,
-                                                 const msm::DensityBitmap& density) {
+                                                 const msm::DensityBitmap& density) const {
     return msm::msm_filtered<C>(bases, scalars, density);
   }
 };
@@ -117,7 +118,8 @@ struct CpuBackend {
 /// Consumes the partition (its a, b, c are freed here).
 template <class E, class Backend = CpuBackend>
 Result<PendingProof<E>> prove_start(const ProvingKey<E>& pk, r1cs::Partition<typename E::Fr>&& p,
-                                    const typename E::Fr& r, const typename E::Fr& s, ProveTimings* timings = nullptr) {
+                                    const typename E::Fr& r, const typename E::Fr& s, ProveTimings* timings = nullptr,
+                                    const Backend& backend = Backend{}) {
   ProveTimings local;
   ProveTimings& t = timings != nullptr ? *timings : local;
   detail::Stopwatch watch;
@@ -134,7 +136,7 @@ Result<PendingProof<E>> prove_start(const ProvingKey<E>& pk, r1cs::Partition<typ
   h.resize(n, Fr::zero());
   p.b.resize(n, Fr::zero());
   p.c.resize(n, Fr::zero());
-  if (Status st = Backend::compute_h(*domain, std::span<Fr>(h), std::span<Fr>(p.b), std::span<Fr>(p.c)); !st.ok())
+  if (Status st = backend.compute_h(*domain, std::span<Fr>(h), std::span<Fr>(p.b), std::span<Fr>(p.c)); !st.ok())
     return st;
   p.release_abc();
   h.resize(n - 1);  // bellman drops the top coefficient
@@ -154,16 +156,16 @@ Result<PendingProof<E>> prove_start(const ProvingKey<E>& pk, r1cs::Partition<typ
     }
     return *x;
   };
-  out.h = take(Backend::template msm<G1C>(pk.h, h));
+  out.h = take(backend.template msm<G1C>(pk.h, h));
   std::vector<Fr>().swap(h);
   t.msm_h = watch.lap();
-  out.l = take(Backend::template msm<G1C>(pk.l, p.aux));
+  out.l = take(backend.template msm<G1C>(pk.l, p.aux));
   t.msm_l = watch.lap();
-  out.a = take(Backend::template msm<G1C>(std::span(pk.a).first(ni), p.inputs)) +
-          take(Backend::template msm_filtered<G1C>(std::span(pk.a).subspan(ni), p.aux, p.a_aux));
+  out.a = take(backend.template msm<G1C>(std::span(pk.a).first(ni), p.inputs)) +
+          take(backend.template msm_filtered<G1C>(std::span(pk.a).subspan(ni), p.aux, p.a_aux));
   t.msm_a = watch.lap();
-  out.b_g1 = take(Backend::template msm_filtered<G1C>(std::span(pk.b_g1).first(nbi), p.inputs, p.b_input)) +
-             take(Backend::template msm_filtered<G1C>(std::span(pk.b_g1).subspan(nbi), p.aux, p.b_aux));
+  out.b_g1 = take(backend.template msm_filtered<G1C>(std::span(pk.b_g1).first(nbi), p.inputs, p.b_input)) +
+             take(backend.template msm_filtered<G1C>(std::span(pk.b_g1).subspan(nbi), p.aux, p.b_aux));
   t.msm_b_g1 = watch.lap();
   if (!failed.ok()) return failed;
   out.inputs = std::move(p.inputs);

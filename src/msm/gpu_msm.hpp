@@ -1,9 +1,11 @@
 #pragma once
 
 // G1 multi-scalar multiplication on the GPU (msm/cuda/msm_gpu.cu), equal to msm::msm's result for
-// the same bases and scalars (identity bases and zero scalars allowed). The device sorts
-// (point, window) pairs by bucket, sums every bucket's run, and reduces each window in chunks; the
-// host adds the chunks and combines the windows. Without CUDA, or without a device: UNAVAILABLE.
+// the same bases and scalars (identity bases and zero scalars allowed). The device sorts the
+// (point, window) pairs of non-zero digits by bucket (zeros cost nothing, ones one pair), sums
+// every bucket's run in bounded pieces, and reduces each window in chunks; the host adds the chunks
+// and combines the windows. Bases and scalars that do not fit in device memory go in passes.
+// Without CUDA, or without a device: UNAVAILABLE.
 
 #include <span>
 #include <vector>
@@ -14,9 +16,15 @@
 
 namespace zk::msm::gpu {
 
+struct Options {
+  /// Points per pass (bases and scalars go to the device a slice at a time); 0: as many as fit in
+  /// free device memory.
+  std::size_t points_per_pass = 0;
+};
+
 template <curve::CurveConfig C>
-Result<curve::Jacobian<C>> msm_g1(std::span<const curve::Affine<C>> bases,
-                                  std::span<const typename C::Scalar> scalars) {
+Result<curve::Jacobian<C>> msm_g1(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
+                                  const Options& options = {}, raw::Stats* stats = nullptr) {
   using FqP = typename C::Field::Params;
   using FrP = typename C::Scalar::Params;
   static_assert(sizeof(curve::Affine<C>) == 2 * sizeof(typename C::Field) + 8, "Affine layout the kernels expect");
@@ -26,10 +34,11 @@ Result<curve::Jacobian<C>> msm_g1(std::span<const curve::Affine<C>> bases,
                                     std::to_string(scalars.size()) + " scalars");
   }
   if (bases.empty()) return curve::Jacobian<C>::identity();
-  const raw::Plan plan = raw::make_plan(bases.size(), C::Scalar::kBits);
+  raw::Plan plan = raw::make_plan(bases.size(), C::Scalar::kBits);
+  plan.points_per_pass = options.points_per_pass;
   std::vector<curve::Xyzz<C>> partials(static_cast<std::size_t>(plan.windows) * plan.chunks);
   if (Status s = raw::msm_g1<FqP, FrP>(bases.data(), reinterpret_cast<const std::uint64_t*>(scalars.data()),
-                                        bases.size(), plan, partials.data());
+                                        bases.size(), plan, partials.data(), stats);
       !s.ok()) {
     return s;
   }

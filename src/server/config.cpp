@@ -162,7 +162,7 @@ Result<DaemonConfig> parse_config(std::string_view text) {
                    r.integer("daemon", "shutdown_grace_s", grace, 0, 7 * 24 * 3600),
                    r.number("engine", "budget_fraction", c.engine.budget_fraction, 0.01, 1.0),
                    r.integer("engine", "synthesis_workers", c.engine.synthesis_workers, 0, 1024),
-                   r.integer("engine", "prover_workers", c.engine.prover_workers, 1, 64),
+                   r.integer("engine", "prover_workers", c.engine.prover_workers, 0, 64),
                    r.integer("engine", "finalizer_workers", c.engine.finalizer_workers, 1, 64),
                    r.integer("engine", "channel_capacity", c.engine.channel_capacity, 1, 1024),
                    r.boolean("engine", "self_verify", c.engine.self_verify),

@@ -23,7 +23,13 @@ struct DaemonConfig {
   std::size_t max_active_jobs = 1000;  // queued + running; more is RESOURCE_EXHAUSTED
   std::chrono::seconds shutdown_grace{600};  // SIGTERM: let jobs finish this long, then cancel
   // [engine]
-  engine::EngineConfig engine;
+  // prover_workers 0 (the default): 2 with a GPU (the dual-worker interlock: one worker prepares on
+  // the CPU while the other's kernels run), 1 on the CPU.
+  engine::EngineConfig engine = [] {
+    engine::EngineConfig e;
+    e.prover_workers = 0;
+    return e;
+  }();
   std::string device = "auto";  // where prove_start runs: auto (GPU if present), cpu, gpu
   // [log]
   std::string log_level = "info";  // trace, debug, info, warn, error, off

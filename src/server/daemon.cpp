@@ -136,7 +136,9 @@ Result<std::unique_ptr<Daemon>> Daemon::start(const DaemonConfig& config) {
   if (!wanted.ok()) return wanted.status();
   auto device = engine::resolve_prover_device(*wanted);
   if (!device.ok()) return device.status();
-  d->engine_ = std::make_unique<engine::Engine>(config.engine, std::map<std::string, std::shared_ptr<engine::Workload>>{});
+  engine::EngineConfig engine_config = config.engine;
+  if (engine_config.prover_workers == 0) engine_config.prover_workers = *device == engine::ProverDevice::kGpu ? 2 : 1;
+  d->engine_ = std::make_unique<engine::Engine>(engine_config, std::map<std::string, std::shared_ptr<engine::Workload>>{});
   d->registry_ = std::make_unique<WorkloadRegistry>(*d->engine_, config.params_dir, *device);
   d->device_ = *device == engine::ProverDevice::kGpu ? "gpu" : "cpu";
   d->service_ = std::make_unique<ProvingService>(
@@ -162,8 +164,9 @@ Result<std::unique_ptr<Daemon>> Daemon::start(const DaemonConfig& config) {
   } else {
     d->address_ = listen.substr(0, listen.rfind(':')) + ":" + std::to_string(port);
   }
-  spdlog::info("zkpipe daemon listening on {} (params {}, budget {}, prove_start on the {})", d->address_,
-               config.params_dir, engine::format_bytes(d->engine_->config().budget_bytes), d->device_);
+  spdlog::info("zkpipe daemon listening on {} (params {}, budget {}, prove_start on the {}, {} prover workers)",
+               d->address_, config.params_dir, engine::format_bytes(d->engine_->config().budget_bytes), d->device_,
+               d->engine_->config().prover_workers);
   return d;
 }
 

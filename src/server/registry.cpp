@@ -21,7 +21,10 @@ bool safe_name(const std::string& s) {
 }  // namespace
 
 WorkloadRegistry::WorkloadRegistry(engine::Engine& engine, std::string params_dir, engine::ProverDevice device)
-    : engine_(engine), dir_(std::move(params_dir)), device_(device) {
+    : engine_(engine),
+      dir_(std::move(params_dir)),
+      device_(device),
+      gate_(device == engine::ProverDevice::kGpu ? std::make_shared<gpu::DeviceGate>() : nullptr) {
   using engine::ParamsCache;
   using Bls = groth16::Bls12_381;
   using Bn = groth16::Bn254;
@@ -85,12 +88,12 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
     if (curve == "bn254") {
       e.cache = kBellmanBn;
       auto s = std::make_shared<engine::SyntheticWorkload<groth16::Bn254>>(n, *caches_[e.cache], e.r.params_path);
-      s->set_device(device_);
+      s->set_device(device_, gate_);
       w = s;
     } else {
       e.cache = kBellmanBls;
       auto s = std::make_shared<engine::SyntheticWorkload<groth16::Bls12_381>>(n, *caches_[e.cache], e.r.params_path);
-      s->set_device(device_);
+      s->set_device(device_, gate_);
       w = s;
     }
   } else if (circuit == "porep") {
@@ -103,7 +106,7 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
     e.r.partitions = s->partitions;
     e.cache = kBellmanBls;
     auto pw = std::make_shared<engine::PorepWorkload>(*s, *caches_[e.cache], e.r.params_path);
-    pw->set_device(device_);
+    pw->set_device(device_, gate_);
     w = pw;
   } else if (circuit == "zkey") {
     const fs::path p = fs::path(dir_) / shape;

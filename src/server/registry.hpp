@@ -64,6 +64,7 @@ class WorkloadRegistry {
   engine::Engine& engine_;
   std::string dir_;
   engine::ProverDevice device_;
+  std::shared_ptr<gpu::DeviceGate> gate_;  // with kGpu: shared by every workload (the interlock)
   std::unique_ptr<engine::ParamsCache> caches_[kCaches];
   mutable std::mutex m_;
   std::map<std::string, Entry> made_;  // kind -> entry

@@ -22,7 +22,7 @@ ADDR="unix://$SOCK"
 printf '[daemon]\nlisten_addr = "x"\n' > "$D/bad.toml"
 "$Z" serve --config "$D/bad.toml" > /dev/null 2> "$D/err"
 [ $? -eq 2 ] && grep -q "daemon.listen_addr" "$D/err" || fail "unknown key must exit 2 naming it"
-printf '[engine]\nprover_workers = 0\n' > "$D/bad2.toml"
+printf '[engine]\nprover_workers = 65\n' > "$D/bad2.toml"
 "$Z" serve --config "$D/bad2.toml" > /dev/null 2> "$D/err"
 [ $? -eq 2 ] && grep -q "engine.prover_workers" "$D/err" || fail "bad value must exit 2 naming it"
 "$Z" serve --config "$D/missing.toml" > /dev/null 2>&1

@@ -204,54 +204,91 @@ TYPED_TEST(DevNttTest, QuotientScheduleMatchesTheCpu) {
   }
 }
 
-/// The GPU MSM's pipeline run on the CPU (std::sort for the radix sort).
+/// The GPU MSM's pipeline run on the CPU (std::stable_sort for the radix sort), in passes of at most
+/// `per_pass` points as msm_gpu.cu runs them; `levels` gets the deepest reduction.
 template <class C>
-curve::Jacobian<C> emulate_msm(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> k) {
+curve::Jacobian<C> emulate_msm(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> k,
+                               std::size_t per_pass = 0, unsigned* levels_out = nullptr) {
   using FqP = typename C::Field::Params;
   using FrP = typename C::Scalar::Params;
   const auto plan = msm::gpu::raw::make_plan(bases.size(), C::Scalar::kBits);
   const unsigned c = plan.window_bits, W = plan.windows;
-  const std::size_t n = bases.size(), m = n * W, buckets = static_cast<std::size_t>(W) << c;
-  std::vector<DevAffine<FqP>> db(n);
-  std::memcpy(static_cast<void*>(db.data()), bases.data(), n * sizeof(db[0]));
-  std::vector<DevField<FrP>> ds(n);
-  for (std::size_t i = 0; i < n; ++i) ds[i] = dev(k[i]).to_canonical();
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs(m);
-  for (std::size_t idx = 0; idx < m; ++idx) {
-    const std::size_t i = idx % n;
-    const unsigned w = static_cast<unsigned>(idx / n);
-    pairs[idx] = {msm_body::bucket_key<FrP::kLimbs>(ds[i].v, db[i].infinity, w, c), static_cast<std::uint32_t>(i)};
+  const std::size_t buckets = static_cast<std::size_t>(W) << c;
+  if (per_pass == 0) per_pass = bases.size();
+  std::vector<DevXyzz<FqP>> partials(static_cast<std::size_t>(W) * plan.chunks, DevXyzz<FqP>::identity());
+  unsigned deepest = 0;
+  for (std::size_t p0 = 0; p0 < bases.size(); p0 += per_pass) {
+    const std::size_t n = std::min(per_pass, bases.size() - p0);
+    std::vector<DevAffine<FqP>> db(n);
+    std::memcpy(static_cast<void*>(db.data()), bases.data() + p0, n * sizeof(db[0]));
+    std::vector<DevField<FrP>> ds(n);
+    for (std::size_t i = 0; i < n; ++i) ds[i] = dev(k[p0 + i]).to_canonical();
+    // Pairs of non-zero digits: counts, exclusive scan, fill.
+    std::vector<std::uint32_t> pair_counts(n), at(n);
+    for (std::size_t i = 0; i < n; ++i) pair_counts[i] = msm_body::pair_count<FrP::kLimbs>(ds[i].v, db[i].infinity, W, c);
+    std::exclusive_scan(pair_counts.begin(), pair_counts.end(), at.begin(), std::uint32_t{0});
+    const std::size_t m = n == 0 ? 0 : at.back() + pair_counts.back();
+    if (m == 0) continue;
+    std::vector<std::uint32_t> keys(m), points(m);
+    for (std::size_t i = 0; i < n; ++i) {
+      msm_body::emit_pairs<FrP::kLimbs>(ds[i].v, db[i].infinity, W, c, static_cast<std::uint32_t>(i), at[i],
+                                        keys.data(), points.data());
+    }
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs(m);
+    for (std::size_t q = 0; q < m; ++q) {
+      EXPECT_LT(keys[q], 1u << msm_body::key_bits(W, c));  // the sort looks at these bits only
+      pairs[q] = {keys[q], points[q]};
+    }
+    std::stable_sort(pairs.begin(), pairs.end(), [](auto a, auto b) { return a.first < b.first; });
+    std::vector<std::uint32_t> start(buckets, 0), end(buckets, 0);
+    for (std::size_t q = 0; q < m; ++q) keys[q] = pairs[q].first, points[q] = pairs[q].second;
+    for (std::size_t q = 0; q < m; ++q) {
+      if (q == 0 || keys[q - 1] != keys[q]) start[keys[q]] = static_cast<std::uint32_t>(q);
+      if (q + 1 == m || keys[q + 1] != keys[q]) end[keys[q]] = static_cast<std::uint32_t>(q + 1);
+    }
+    // Sub-runs: counts, exclusive scan, one sum per sub-run; then group levels.
+    std::vector<std::uint32_t> counts(buckets), offsets(buckets), next_counts(buckets), next_offsets(buckets);
+    for (std::size_t b = 0; b < buckets; ++b) counts[b] = msm_body::subrun_count(start[b], end[b]);
+    std::exclusive_scan(counts.begin(), counts.end(), offsets.begin(), std::uint32_t{0});
+    std::uint32_t total = offsets.back() + counts.back();
+    std::vector<DevXyzz<FqP>> level(total);
+    for (std::uint32_t j = 0; j < total; ++j) {
+      level[j] = msm_body::subrun_sum(db.data(), points.data(), start.data(), end.data(), offsets.data(), buckets, j);
+    }
+    unsigned levels = 0;
+    for (;;) {
+      for (std::size_t b = 0; b < buckets; ++b) next_counts[b] = msm_body::group_count(counts[b]);
+      std::exclusive_scan(next_counts.begin(), next_counts.end(), next_offsets.begin(), std::uint32_t{0});
+      const std::uint32_t next_total = next_offsets.back() + next_counts.back();
+      if (next_total == total) break;
+      std::vector<DevXyzz<FqP>> next(next_total);
+      for (std::uint32_t j = 0; j < next_total; ++j) {
+        next[j] = msm_body::group_sum(level.data(), offsets.data(), counts.data(), next_offsets.data(), buckets, j);
+      }
+      level.swap(next);
+      counts.swap(next_counts);
+      offsets.swap(next_offsets);
+      total = next_total;
+      ++levels;
+    }
+    deepest = std::max(deepest, levels);
+    std::vector<DevXyzz<FqP>> sums(buckets);
+    for (std::size_t b = 0; b < buckets; ++b) sums[b] = msm_body::bucket_result(level.data(), offsets.data(), counts.data(), b);
+    const std::uint32_t count = (1u << c) - 1;
+    for (unsigned w = 0; w < W; ++w) {
+      for (unsigned t = 0; t < plan.chunks; ++t) {
+        const std::uint32_t lo = 1 + static_cast<std::uint32_t>(std::uint64_t{count} * t / plan.chunks);
+        const std::uint32_t hi = 1 + static_cast<std::uint32_t>(std::uint64_t{count} * (t + 1) / plan.chunks);
+        auto& slot = partials[static_cast<std::size_t>(w) * plan.chunks + t];
+        slot = slot + msm_body::window_chunk(sums.data() + (static_cast<std::size_t>(w) << c), lo, hi);
+      }
+    }
   }
-  std::stable_sort(pairs.begin(), pairs.end(), [](auto a, auto b) { return a.first < b.first; });
-  std::vector<std::uint32_t> keys(m), points(m), start(buckets, 0), end(buckets, 0);
-  for (std::size_t p = 0; p < m; ++p) keys[p] = pairs[p].first, points[p] = pairs[p].second;
-  for (std::size_t p = 0; p < m; ++p) {
-    const auto key = keys[p];
-    if (key == msm_body::kNone) continue;
-    if (p == 0 || keys[p - 1] != key) start[key] = static_cast<std::uint32_t>(p);
-    if (p + 1 == m || keys[p + 1] != key) end[key] = static_cast<std::uint32_t>(p + 1);
-  }
-  // Sub-runs, as the kernels do: counts, exclusive prefix sum, one sum per sub-run, then buckets.
-  std::vector<std::uint32_t> counts(buckets), offsets(buckets);
-  for (std::size_t b = 0; b < buckets; ++b)
-    counts[b] = (b & ((1u << c) - 1)) == 0 ? 0 : msm_body::subrun_count(start[b], end[b]);
-  std::exclusive_scan(counts.begin(), counts.end(), offsets.begin(), std::uint32_t{0});
-  const std::uint32_t total = offsets.back() + counts.back();
-  std::vector<DevXyzz<FqP>> subsums(total);
-  for (std::uint32_t j = 0; j < total; ++j) {
-    subsums[j] = msm_body::subrun_sum(db.data(), points.data(), start.data(), end.data(), offsets.data(), buckets, j);
-  }
-  std::vector<DevXyzz<FqP>> sums(buckets);
-  for (std::size_t b = 0; b < buckets; ++b) sums[b] = msm_body::bucket_from_subruns(subsums.data(), offsets[b], counts[b]);
+  if (levels_out != nullptr) *levels_out = deepest;
   curve::Jacobian<C> acc = curve::Jacobian<C>::identity();
   for (unsigned w = W; w-- > 0;) {
     for (unsigned i = 0; i < c; ++i) acc = acc.dbl();
-    const std::uint32_t count = (1u << c) - 1;
-    for (unsigned t = 0; t < plan.chunks; ++t) {
-      const std::uint32_t lo = 1 + static_cast<std::uint32_t>(std::uint64_t{count} * t / plan.chunks);
-      const std::uint32_t hi = 1 + static_cast<std::uint32_t>(std::uint64_t{count} * (t + 1) / plan.chunks);
-      acc += host_point<C>(msm_body::window_chunk(sums.data() + (static_cast<std::size_t>(w) << c), lo, hi));
-    }
+    for (unsigned t = 0; t < plan.chunks; ++t) acc += host_point<C>(partials[static_cast<std::size_t>(w) * plan.chunks + t]);
   }
   return acc;
 }
@@ -278,16 +315,55 @@ TYPED_TEST(DevPointTest, MsmPipelineMatchesNaive) {
     }
     EXPECT_EQ(emulate_msm<C>(bases, k), msm::msm_naive<C>(bases, k)) << n;
   }
-  // A witness of bits: most points land in one bucket, cut into several sub-runs.
-  const std::size_t n = 3 * msm_body::kSubRun + 17;
-  std::vector<curve::Affine<C>> bases(n);
-  std::vector<Fr> k(n);
-  auto p = J::generator() * Fr::random(rng);
+  // Passes over slices of the points add up to the same sum.
+  {
+    const std::size_t n = 300;
+    std::vector<curve::Affine<C>> bases(n);
+    std::vector<Fr> k(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      bases[i] = (J::generator() * Fr::random(rng)).to_affine();
+      k[i] = i % 4 == 0 ? Fr::zero() : Fr::random(rng);
+    }
+    const auto expected = msm::msm_naive<C>(bases, k);
+    for (std::size_t per_pass : {std::size_t{1}, std::size_t{7}, std::size_t{128}, std::size_t{299}}) {
+      EXPECT_EQ(emulate_msm<C>(bases, k, per_pass), expected) << per_pass << " points per pass";
+    }
+    std::vector<Fr> zeros(n, Fr::zero());
+    EXPECT_TRUE(emulate_msm<C>(bases, zeros).is_identity());
+  }
+}
+
+// A witness of bits: about 19,900 points land in bucket 1 of window 0 (39 sub-runs), which takes two group
+// levels above the 512-point sub-runs.
+TYPED_TEST(DevPointTest, MsmPipelineReducesABitsHeavyBucketInLevels) {
+  using C = TypeParam;
+  using J = curve::Jacobian<C>;
+  using Fr = typename C::Scalar;
+  auto rng = test::rng(305);
+  const std::size_t n = 40 * msm_body::kSubRun + 17;
   std::vector<J> jac(n);
+  auto p = J::generator() * Fr::random(rng);
   for (std::size_t i = 0; i < n; ++i) jac[i] = p, p = p + J::generator();
-  bases = curve::batch_to_affine<C>(jac);
-  for (std::size_t i = 0; i < n; ++i) k[i] = i % 7 == 0 ? Fr::random(rng) : Fr::from_u64(i % 3 == 0 ? 0 : 1);
-  EXPECT_EQ(emulate_msm<C>(bases, k), msm::msm_naive<C>(bases, k)) << "bits";
+  const auto bases = curve::batch_to_affine<C>(jac);
+  std::vector<Fr> k(n);
+  for (std::size_t i = 0; i < n; ++i) k[i] = i % 97 == 0 ? Fr::random(rng) : Fr::from_u64(i % 61 == 0 ? 0 : 1);
+  unsigned levels = 0;
+  EXPECT_EQ(emulate_msm<C>(bases, k, 0, &levels), *msm::msm<C>(bases, k));
+  EXPECT_EQ(levels, 2u);
+}
+
+TEST(GpuPlan, PassesFitTheFreeMemory) {
+  const auto plan = msm::gpu::raw::make_plan(std::size_t{1} << 24, 255);
+  const std::size_t base = 104, scalar = 32, xyzz = 192;  // BLS12-381 G1
+  const auto b = msm::gpu::raw::pass_bytes(plan, base, scalar, xyzz);
+  EXPECT_GT(b.per_point, base + scalar + plan.windows * 16);
+  const std::size_t n = std::size_t{1} << 24;
+  EXPECT_EQ(msm::gpu::raw::fitting_points(plan, n, std::size_t{140} << 30, base, scalar, xyzz), n);  // H200: one pass
+  const std::size_t small = msm::gpu::raw::fitting_points(plan, n, std::size_t{4} << 30, base, scalar, xyzz);
+  EXPECT_GT(small, 0u);
+  EXPECT_LT(small, n);
+  EXPECT_LE(b.fixed + small * b.per_point, (std::size_t{4} << 30) / 4 * 3);
+  EXPECT_EQ(msm::gpu::raw::fitting_points(plan, n, b.fixed, base, scalar, xyzz), 0u);  // nothing fits
 }
 
 TEST(GpuPlan, WindowsCoverTheScalar) {

@@ -68,7 +68,7 @@ TEST(Config, MistakesAreErrorsThatNameTheKey) {
       {"[daemon]\nlisten_addr = \"x\"\n", "daemon.listen_addr"},
       {"[deamon]\nlisten = \"x\"\n", "[deamon]"},
       {"[engine]\nprover_workers = \"two\"\n", "engine.prover_workers"},
-      {"[engine]\nprover_workers = 0\n", "engine.prover_workers"},
+      {"[engine]\nprover_workers = 65\n", "engine.prover_workers"},
       {"[engine]\nbudget = \"lots\"\n", "engine.budget"},
       {"[engine]\nbudget_fraction = 1.5\n", "engine.budget_fraction"},
       {"[log]\nlevel = \"loud\"\n", "log.level"},

@@ -1,15 +1,18 @@
 #pragma once
 
 // Per-thread bodies of the GPU MSM (Pippenger with bucket sorting), written once for the kernels
-// and for their CPU tests:
-//   1. keys: for every point i and window w, the bucket key (w << c) | digit_w(k_i) and the point
-//      index (digit 0, and identity bases, get a key that sorts last and is never summed);
-//   2. the pairs are sorted by key (CUB radix sort on the device, std::sort in the tests);
-//   3. every bucket's run of points is cut into sub-runs of at most kSubRun points (a Groth16
-//      witness of bits puts most points into one bucket: one thread per bucket would serialise
-//      them); one thread per sub-run sums it, then one thread per bucket adds its sub-run sums;
+// and for their CPU tests. One pass over a slice of the points:
+//   1. pairs: every point i emits (key, i) for each window w whose digit is not 0, key =
+//      (w << c) | digit; a zero scalar or an identity base emits nothing and a scalar of 1 one
+//      pair (a Groth16 witness is mostly 0s and 1s). Counts per point, an exclusive scan, a fill;
+//   2. the pairs are sorted by key (CUB radix sort over the key's bits on the device, std::sort in
+//      the tests);
+//   3. every bucket's run of points is cut into sub-runs of at most kSubRun points, one thread per
+//      sub-run sums it; then the partial sums of each bucket are added in groups of kGroup, level
+//      after level, until every bucket has one (a witness of bits puts millions of points into
+//      bucket 1 of window 0: no thread ever adds more than kSubRun points or kGroup partials);
 //   4. each window's sum_b b B_b is split into chunks: chunk [lo, hi) gives
-//      sum_{b in chunk} (b - lo + 1) B_b + (lo - 1) sum_{b in chunk} B_b;
+//      sum_{b in chunk} (b - lo + 1) B_b + (lo - 1) sum_{b in chunk} B_b, added over passes;
 //   5. the host adds the chunks and combines windows with c doublings each.
 
 #include <cstddef>
@@ -38,6 +41,35 @@ ZK_HD std::uint32_t bucket_key(const std::uint64_t* canonical_scalar, bool base_
   if (base_is_identity) return kNone;
   const std::uint32_t d = window_digit<N>(canonical_scalar, w * c, c);
   return d == 0 ? kNone : (w << c) | d;
+}
+
+/// Bits a key can use: c for the digit and enough for the window (the sort looks at no others).
+ZK_HD unsigned key_bits(unsigned windows, unsigned c) {
+  unsigned b = 0;
+  while ((1u << b) < windows) ++b;
+  return c + b;
+}
+
+/// How many pairs point i emits (windows with a non-zero digit; none for an identity base).
+template <std::size_t N>
+ZK_HD std::uint32_t pair_count(const std::uint64_t* canonical_scalar, bool base_is_identity, unsigned windows,
+                               unsigned c) {
+  std::uint32_t count = 0;
+  for (unsigned w = 0; w < windows; ++w) count += bucket_key<N>(canonical_scalar, base_is_identity, w, c) != kNone;
+  return count;
+}
+
+/// Point i's pairs, written from position `at` (the exclusive scan of the counts).
+template <std::size_t N>
+ZK_HD void emit_pairs(const std::uint64_t* canonical_scalar, bool base_is_identity, unsigned windows, unsigned c,
+                      std::uint32_t point, std::uint32_t at, std::uint32_t* keys, std::uint32_t* points) {
+  for (unsigned w = 0; w < windows; ++w) {
+    const std::uint32_t key = bucket_key<N>(canonical_scalar, base_is_identity, w, c);
+    if (key == kNone) continue;
+    keys[at] = key;
+    points[at] = point;
+    ++at;
+  }
 }
 
 /// Points per sub-run.
@@ -80,12 +112,30 @@ ZK_HD DevXyzz<FP> subrun_sum(const DevAffine<FP>* bases, const std::uint32_t* so
   return bucket_sum(bases, sorted_points, lo, hi);
 }
 
-/// Bucket b from its sub-run sums.
+/// Partial sums added per thread at each level above the sub-runs.
+constexpr std::uint32_t kGroup = 32;
+
+ZK_HD std::uint32_t group_count(std::uint32_t count) { return (count + kGroup - 1) / kGroup; }
+
+/// Entry j of the next level: group k of bucket b's partials at this level, where b owns j in
+/// `next_offsets` and k = j - next_offsets[b] (bucket b has counts[b] partials from offsets[b]).
 template <class FP>
-ZK_HD DevXyzz<FP> bucket_from_subruns(const DevXyzz<FP>* subsums, std::uint32_t offset, std::uint32_t count) {
+ZK_HD DevXyzz<FP> group_sum(const DevXyzz<FP>* partials, const std::uint32_t* offsets, const std::uint32_t* counts,
+                            const std::uint32_t* next_offsets, std::size_t buckets, std::uint32_t j) {
+  const std::uint32_t b = subrun_bucket(next_offsets, buckets, j);
+  const std::uint32_t lo = offsets[b] + (j - next_offsets[b]) * kGroup;
+  const std::uint32_t end = offsets[b] + counts[b];
+  const std::uint32_t hi = end < lo + kGroup ? end : lo + kGroup;
   DevXyzz<FP> acc = DevXyzz<FP>::identity();
-  for (std::uint32_t i = 0; i < count; ++i) acc = acc + subsums[offset + i];
+  for (std::uint32_t i = lo; i < hi; ++i) acc = acc + partials[i];
   return acc;
+}
+
+/// Bucket b once every bucket has at most one partial left.
+template <class FP>
+ZK_HD DevXyzz<FP> bucket_result(const DevXyzz<FP>* partials, const std::uint32_t* offsets, const std::uint32_t* counts,
+                                std::size_t b) {
+  return counts[b] == 0 ? DevXyzz<FP>::identity() : partials[offsets[b]];
 }
 
 /// Chunk [lo, hi) of one window's buckets (bucket b at buckets[b], b >= 1).

@@ -1,10 +1,11 @@
-// The GPU MSM (msm/gpu_msm.hpp): scalars to canonical form, (window, digit) bucket keys for every
-// point, a CUB radix sort of the keys with the point indices, bucket bounds, each bucket's run cut
-// into sub-runs of at most 512 points (a CUB scan places them), one thread per sub-run, one thread
-// per bucket adding its sub-runs, one thread per window chunk reducing sum_b b B_b; the partial
-// sums go back to the host.
+// The GPU MSM (msm/gpu_msm.hpp; the steps are msm_body.hpp's). Per pass over a slice of the
+// points: scalars to canonical form, the (key, point) pairs of non-zero digits (count, CUB scan,
+// fill), a CUB radix sort over the key's bits, bucket bounds, sub-run sums, group sums level after
+// level until one partial per bucket, one thread per window chunk adding into the partials that go
+// back to the host. Passes are as large as free device memory allows (or Plan::points_per_pass).
 
 #include <algorithm>
+#include <utility>
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -23,6 +24,7 @@ namespace {
 using zk::gpu::DevAffine;
 using zk::gpu::DevField;
 using zk::gpu::DevXyzz;
+using zk::gpu::DeviceBuffer;
 namespace body = zk::gpu::msm_body;
 
 constexpr unsigned kThreads = 256;
@@ -35,44 +37,64 @@ __global__ void canonical_kernel(DevField<FrP>* k, std::size_t n) {
 }
 
 template <class FqP, class FrP>
-__global__ void keys_kernel(const DevAffine<FqP>* bases, const DevField<FrP>* k, std::size_t n, unsigned windows,
-                            unsigned c, std::uint32_t* keys, std::uint32_t* points) {
-  const std::size_t idx = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  if (idx >= n * windows) return;
-  const std::size_t i = idx % n;
-  const unsigned w = static_cast<unsigned>(idx / n);
-  keys[idx] = body::bucket_key<FrP::kLimbs>(k[i].v, bases[i].infinity, w, c);
-  points[idx] = static_cast<std::uint32_t>(i);
+__global__ void pair_count_kernel(const DevAffine<FqP>* bases, const DevField<FrP>* k, std::size_t n, unsigned windows,
+                                  unsigned c, std::uint32_t* counts) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i < n) counts[i] = body::pair_count<FrP::kLimbs>(k[i].v, bases[i].infinity, windows, c);
+}
+
+template <class FqP, class FrP>
+__global__ void pairs_kernel(const DevAffine<FqP>* bases, const DevField<FrP>* k, std::size_t n, unsigned windows,
+                             unsigned c, const std::uint32_t* at, std::uint32_t* keys, std::uint32_t* points) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i < n) {
+    body::emit_pairs<FrP::kLimbs>(k[i].v, bases[i].infinity, windows, c, static_cast<std::uint32_t>(i), at[i], keys,
+                                  points);
+  }
 }
 
 __global__ void bounds_kernel(const std::uint32_t* keys, std::size_t m, std::uint32_t* start, std::uint32_t* end) {
   const std::size_t p = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   if (p >= m) return;
   const std::uint32_t k = keys[p];
-  if (k == body::kNone) return;
   if (p == 0 || keys[p - 1] != k) start[k] = static_cast<std::uint32_t>(p);
   if (p + 1 == m || keys[p + 1] != k) end[k] = static_cast<std::uint32_t>(p + 1);
 }
 
-__global__ void count_kernel(const std::uint32_t* start, const std::uint32_t* end, std::size_t buckets,
-                             std::uint32_t mask, std::uint32_t* counts) {
+__global__ void subrun_count_kernel(const std::uint32_t* start, const std::uint32_t* end, std::size_t buckets,
+                                    std::uint32_t* counts) {
   const std::size_t b = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  if (b < buckets) counts[b] = (b & mask) == 0 ? 0 : body::subrun_count(start[b], end[b]);
+  if (b < buckets) counts[b] = body::subrun_count(start[b], end[b]);
 }
 
 template <class FqP>
 __global__ void subrun_kernel(const DevAffine<FqP>* bases, const std::uint32_t* points, const std::uint32_t* start,
                               const std::uint32_t* end, const std::uint32_t* offsets, std::size_t buckets,
-                              std::uint32_t total, DevXyzz<FqP>* subsums) {
+                              std::uint32_t total, DevXyzz<FqP>* partials) {
   const std::size_t j = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  if (j < total) subsums[j] = body::subrun_sum(bases, points, start, end, offsets, buckets, static_cast<std::uint32_t>(j));
+  if (j < total) {
+    partials[j] = body::subrun_sum(bases, points, start, end, offsets, buckets, static_cast<std::uint32_t>(j));
+  }
+}
+
+__global__ void group_count_kernel(const std::uint32_t* counts, std::size_t buckets, std::uint32_t* next) {
+  const std::size_t b = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (b < buckets) next[b] = body::group_count(counts[b]);
 }
 
 template <class FqP>
-__global__ void bucket_kernel(const DevXyzz<FqP>* subsums, const std::uint32_t* offsets, const std::uint32_t* counts,
+__global__ void group_kernel(const DevXyzz<FqP>* partials, const std::uint32_t* offsets, const std::uint32_t* counts,
+                             const std::uint32_t* next_offsets, std::size_t buckets, std::uint32_t total,
+                             DevXyzz<FqP>* next) {
+  const std::size_t j = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (j < total) next[j] = body::group_sum(partials, offsets, counts, next_offsets, buckets, static_cast<std::uint32_t>(j));
+}
+
+template <class FqP>
+__global__ void bucket_kernel(const DevXyzz<FqP>* partials, const std::uint32_t* offsets, const std::uint32_t* counts,
                               std::size_t buckets, DevXyzz<FqP>* out) {
   const std::size_t b = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  if (b < buckets) out[b] = body::bucket_from_subruns(subsums, offsets[b], counts[b]);
+  if (b < buckets) out[b] = body::bucket_result(partials, offsets, counts, b);
 }
 
 template <class FqP>
@@ -84,80 +106,162 @@ __global__ void window_kernel(const DevXyzz<FqP>* buckets, unsigned windows, uns
   const std::uint32_t count = (1u << c) - 1;  // digits 1 .. 2^c - 1
   const std::uint32_t lo = 1 + static_cast<std::uint32_t>(static_cast<std::uint64_t>(count) * k / chunks);
   const std::uint32_t hi = 1 + static_cast<std::uint32_t>(static_cast<std::uint64_t>(count) * (k + 1) / chunks);
-  partials[t] = body::window_chunk(buckets + (static_cast<std::size_t>(w) << c), lo, hi);
+  const DevXyzz<FqP> sum = body::window_chunk(buckets + (static_cast<std::size_t>(w) << c), lo, hi);
+  partials[t] = partials[t] + sum;
+}
+
+/// Exclusive scan of `counts` into `offsets` (both `count` long); returns the total.
+Result<std::uint64_t> scan(cudaStream_t st, const std::uint32_t* counts, std::uint32_t* offsets, std::size_t count) {
+  std::size_t bytes = 0;
+  ZK_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, bytes, counts, offsets, static_cast<int>(count), st));
+  DeviceBuffer<unsigned char> temp;
+  if (Status s = temp.allocate(bytes); !s.ok()) return s;
+  ZK_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, counts, offsets, static_cast<int>(count), st));
+  std::uint32_t last[2] = {0, 0};
+  ZK_CUDA_TRY(cudaMemcpyAsync(&last[0], offsets + count - 1, sizeof(std::uint32_t), cudaMemcpyDeviceToHost, st));
+  ZK_CUDA_TRY(cudaMemcpyAsync(&last[1], counts + count - 1, sizeof(std::uint32_t), cudaMemcpyDeviceToHost, st));
+  ZK_CUDA_TRY(cudaStreamSynchronize(st));
+  return std::uint64_t{last[0]} + last[1];
+}
+
+/// One pass over points [0, n) of `bases` / `scalars` (host), adding into `partials` (device).
+template <class FqP, class FrP>
+Status run_pass(cudaStream_t st, const DevAffine<FqP>* bases_host, const DevField<FrP>* scalars_host, std::size_t n,
+                const Plan& plan, DevXyzz<FqP>* partials, Stats& stats) {
+  const unsigned c = plan.window_bits, W = plan.windows;
+  const std::size_t buckets = static_cast<std::size_t>(W) << c;
+  DeviceBuffer<DevAffine<FqP>> bases;
+  DeviceBuffer<DevField<FrP>> scalars;
+  DeviceBuffer<std::uint32_t> pair_counts, pair_at;
+  for (Status s : {bases.allocate(n), scalars.allocate(n), pair_counts.allocate(n), pair_at.allocate(n)}) {
+    if (!s.ok()) return s;
+  }
+  ZK_CUDA_TRY(cudaMemcpyAsync(bases.get(), bases_host, n * sizeof(DevAffine<FqP>), cudaMemcpyHostToDevice, st));
+  ZK_CUDA_TRY(cudaMemcpyAsync(scalars.get(), scalars_host, n * sizeof(DevField<FrP>), cudaMemcpyHostToDevice, st));
+  canonical_kernel<FrP><<<blocks(n), kThreads, 0, st>>>(scalars.get(), n);
+  pair_count_kernel<FqP, FrP><<<blocks(n), kThreads, 0, st>>>(bases.get(), scalars.get(), n, W, c, pair_counts.get());
+  auto m = scan(st, pair_counts.get(), pair_at.get(), n);
+  if (!m.ok()) return m.status();
+  stats.pairs += *m;
+  if (*m == 0) return {};  // all zero scalars / identity bases: this pass adds nothing
+  if (*m > 0x7fffffffu) return Status::invalid_argument("gpu msm: too many (point, window) pairs for one sort");
+  const int pairs = static_cast<int>(*m);
+  DeviceBuffer<std::uint32_t> keys, keys_sorted, points, points_sorted;
+  for (Status s : {keys.allocate(*m), keys_sorted.allocate(*m), points.allocate(*m), points_sorted.allocate(*m)}) {
+    if (!s.ok()) return s;
+  }
+  pairs_kernel<FqP, FrP><<<blocks(n), kThreads, 0, st>>>(bases.get(), scalars.get(), n, W, c, pair_at.get(),
+                                                         keys.get(), points.get());
+  scalars.reset();
+  pair_counts.reset();
+  pair_at.reset();
+  {
+    const int end_bit = static_cast<int>(body::key_bits(W, c));
+    std::size_t bytes = 0;
+    ZK_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys.get(), keys_sorted.get(), points.get(),
+                                                 points_sorted.get(), pairs, 0, end_bit, st));
+    DeviceBuffer<unsigned char> temp;
+    if (Status s = temp.allocate(bytes); !s.ok()) return s;
+    ZK_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, keys.get(), keys_sorted.get(), points.get(),
+                                                 points_sorted.get(), pairs, 0, end_bit, st));
+  }
+  keys.reset();
+  points.reset();
+  DeviceBuffer<std::uint32_t> start, end, counts, offsets, next_counts, next_offsets;
+  for (Status s : {start.allocate(buckets), end.allocate(buckets), counts.allocate(buckets), offsets.allocate(buckets),
+                   next_counts.allocate(buckets), next_offsets.allocate(buckets)}) {
+    if (!s.ok()) return s;
+  }
+  ZK_CUDA_TRY(cudaMemsetAsync(start.get(), 0, buckets * sizeof(std::uint32_t), st));
+  ZK_CUDA_TRY(cudaMemsetAsync(end.get(), 0, buckets * sizeof(std::uint32_t), st));
+  bounds_kernel<<<blocks(*m), kThreads, 0, st>>>(keys_sorted.get(), *m, start.get(), end.get());
+  subrun_count_kernel<<<blocks(buckets), kThreads, 0, st>>>(start.get(), end.get(), buckets, counts.get());
+  auto first_total = scan(st, counts.get(), offsets.get(), buckets);
+  if (!first_total.ok()) return first_total.status();
+  std::uint64_t total = *first_total;
+  DeviceBuffer<DevXyzz<FqP>> level, next;
+  if (Status s = level.allocate(std::max<std::uint64_t>(total, 1)); !s.ok()) return s;
+  subrun_kernel<FqP><<<blocks(total), kThreads, 0, st>>>(bases.get(), points_sorted.get(), start.get(), end.get(),
+                                                          offsets.get(), buckets, static_cast<std::uint32_t>(total),
+                                                          level.get());
+  bases.reset();
+  keys_sorted.reset();
+  points_sorted.reset();
+  // Group sums until every bucket has at most one partial (then the group count stops shrinking).
+  unsigned levels = 0;
+  for (;;) {
+    group_count_kernel<<<blocks(buckets), kThreads, 0, st>>>(counts.get(), buckets, next_counts.get());
+    auto next_total = scan(st, next_counts.get(), next_offsets.get(), buckets);
+    if (!next_total.ok()) return next_total.status();
+    if (*next_total == total) break;
+    if (Status s = next.allocate(std::max<std::uint64_t>(*next_total, 1)); !s.ok()) return s;
+    group_kernel<FqP><<<blocks(*next_total), kThreads, 0, st>>>(level.get(), offsets.get(), counts.get(),
+                                                                next_offsets.get(), buckets,
+                                                                static_cast<std::uint32_t>(*next_total), next.get());
+    std::swap(level, next);
+    std::swap(counts, next_counts);
+    std::swap(offsets, next_offsets);
+    total = *next_total;
+    ++levels;
+  }
+  stats.levels = std::max(stats.levels, levels);
+  DeviceBuffer<DevXyzz<FqP>> sums;
+  if (Status s = sums.allocate(buckets); !s.ok()) return s;
+  bucket_kernel<FqP><<<blocks(buckets), kThreads, 0, st>>>(level.get(), offsets.get(), counts.get(), buckets, sums.get());
+  window_kernel<FqP><<<blocks(static_cast<std::size_t>(W) * plan.chunks), kThreads, 0, st>>>(sums.get(), W, c,
+                                                                                              plan.chunks, partials);
+  ZK_CUDA_TRY(cudaGetLastError());
+  return zk::gpu::cuda_status(cudaStreamSynchronize(st), "cudaStreamSynchronize", __FILE__, __LINE__);
+}
+
+template <class FqP>
+__global__ void identity_kernel(DevXyzz<FqP>* p, std::size_t n) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i < n) p[i] = DevXyzz<FqP>::identity();
 }
 
 }  // namespace
 
 template <class FqP, class FrP>
 Status msm_g1(const void* bases_host, const std::uint64_t* scalars_host, std::size_t n, const Plan& plan,
-              void* partials_host) {
+              void* partials_host, Stats* stats) {
   if (Status s = zk::gpu::require_device(); !s.ok()) return s;
-  const unsigned c = plan.window_bits, W = plan.windows;
-  const std::size_t m = n * W, buckets = static_cast<std::size_t>(W) << c;
-  if (m > 0x7fffffffu) return Status::invalid_argument("gpu msm: too many (point, window) pairs for one sort");
+  Stats local;
+  Stats& out = stats != nullptr ? *stats : local;
+  out = {};
+  const std::size_t np = static_cast<std::size_t>(plan.windows) * plan.chunks;
+  std::size_t per_pass = plan.points_per_pass;
+  if (per_pass == 0) {
+    std::size_t free_b = 0, total_b = 0;
+    ZK_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+    per_pass = fitting_points(plan, n, free_b, sizeof(DevAffine<FqP>), sizeof(DevField<FrP>), sizeof(DevXyzz<FqP>));
+    if (per_pass == 0) {
+      return Status::resource_exhausted("gpu msm: " + std::to_string(free_b >> 20) +
+                                        " MiB of free device memory is not enough for one pass");
+    }
+  }
   zk::gpu::Stream stream;
   if (Status s = stream.create(); !s.ok()) return s;
-  zk::gpu::DeviceBuffer<DevAffine<FqP>> bases;
-  zk::gpu::DeviceBuffer<DevField<FrP>> scalars;
-  zk::gpu::DeviceBuffer<std::uint32_t> keys, keys_sorted, points, points_sorted, start, end;
-  zk::gpu::DeviceBuffer<DevXyzz<FqP>> sums, partials;
-  for (Status s : {bases.allocate(n), scalars.allocate(n), keys.allocate(m), keys_sorted.allocate(m),
-                   points.allocate(m), points_sorted.allocate(m), start.allocate(buckets), end.allocate(buckets),
-                   sums.allocate(buckets), partials.allocate(static_cast<std::size_t>(W) * plan.chunks)}) {
-    if (!s.ok()) return s;
-  }
   auto st = stream.get();
-  ZK_CUDA_TRY(cudaMemcpyAsync(bases.get(), bases_host, n * sizeof(DevAffine<FqP>), cudaMemcpyHostToDevice, st));
-  ZK_CUDA_TRY(cudaMemcpyAsync(scalars.get(), scalars_host, n * sizeof(DevField<FrP>), cudaMemcpyHostToDevice, st));
-  ZK_CUDA_TRY(cudaMemsetAsync(start.get(), 0, buckets * sizeof(std::uint32_t), st));
-  ZK_CUDA_TRY(cudaMemsetAsync(end.get(), 0, buckets * sizeof(std::uint32_t), st));
-  canonical_kernel<FrP><<<blocks(n), kThreads, 0, st>>>(scalars.get(), n);
-  keys_kernel<FqP, FrP><<<blocks(m), kThreads, 0, st>>>(bases.get(), scalars.get(), n, W, c, keys.get(), points.get());
-  std::size_t temp_bytes = 0;
-  ZK_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.get(), keys_sorted.get(), points.get(),
-                                               points_sorted.get(), static_cast<int>(m), 0, 32, st));
-  zk::gpu::DeviceBuffer<unsigned char> temp;
-  if (Status s = temp.allocate(temp_bytes); !s.ok()) return s;
-  ZK_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.get(), temp_bytes, keys.get(), keys_sorted.get(), points.get(),
-                                               points_sorted.get(), static_cast<int>(m), 0, 32, st));
-  bounds_kernel<<<blocks(m), kThreads, 0, st>>>(keys_sorted.get(), m, start.get(), end.get());
-  // Sub-runs: counts per bucket, their exclusive prefix sum, the total back on the host.
-  zk::gpu::DeviceBuffer<std::uint32_t> counts, offsets;
-  if (Status s = counts.allocate(buckets); !s.ok()) return s;
-  if (Status s = offsets.allocate(buckets); !s.ok()) return s;
-  count_kernel<<<blocks(buckets), kThreads, 0, st>>>(start.get(), end.get(), buckets, (1u << c) - 1, counts.get());
-  std::size_t scan_bytes = 0;
-  ZK_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts.get(), offsets.get(), static_cast<int>(buckets), st));
-  zk::gpu::DeviceBuffer<unsigned char> scan_temp;
-  if (Status s = scan_temp.allocate(scan_bytes); !s.ok()) return s;
-  ZK_CUDA_TRY(cub::DeviceScan::ExclusiveSum(scan_temp.get(), scan_bytes, counts.get(), offsets.get(),
-                                            static_cast<int>(buckets), st));
-  std::uint32_t last[2] = {0, 0};
-  ZK_CUDA_TRY(cudaMemcpyAsync(&last[0], offsets.get() + buckets - 1, sizeof(std::uint32_t), cudaMemcpyDeviceToHost, st));
-  ZK_CUDA_TRY(cudaMemcpyAsync(&last[1], counts.get() + buckets - 1, sizeof(std::uint32_t), cudaMemcpyDeviceToHost, st));
-  if (Status s = stream.sync(); !s.ok()) return s;
-  const std::uint32_t total = last[0] + last[1];
-  zk::gpu::DeviceBuffer<DevXyzz<FqP>> subsums;
-  if (Status s = subsums.allocate(std::max<std::uint32_t>(total, 1)); !s.ok()) return s;
-  if (total > 0) {
-    subrun_kernel<FqP><<<blocks(total), kThreads, 0, st>>>(bases.get(), points_sorted.get(), start.get(), end.get(),
-                                                          offsets.get(), buckets, total, subsums.get());
+  DeviceBuffer<DevXyzz<FqP>> partials;
+  if (Status s = partials.allocate(np); !s.ok()) return s;
+  identity_kernel<FqP><<<blocks(np), kThreads, 0, st>>>(partials.get(), np);
+  const auto* bases = static_cast<const DevAffine<FqP>*>(bases_host);
+  const auto* scalars = reinterpret_cast<const DevField<FrP>*>(scalars_host);
+  for (std::size_t p0 = 0; p0 < n; p0 += per_pass) {
+    const std::size_t len = std::min(per_pass, n - p0);
+    if (Status s = run_pass<FqP, FrP>(st, bases + p0, scalars + p0, len, plan, partials.get(), out); !s.ok()) {
+      return s;
+    }
+    ++out.passes;
   }
-  bucket_kernel<FqP><<<blocks(buckets), kThreads, 0, st>>>(subsums.get(), offsets.get(), counts.get(), buckets,
-                                                          sums.get());
-  window_kernel<FqP><<<blocks(static_cast<std::size_t>(W) * plan.chunks), kThreads, 0, st>>>(sums.get(), W, c,
-                                                                                              plan.chunks, partials.get());
-  ZK_CUDA_TRY(cudaGetLastError());
-  ZK_CUDA_TRY(cudaMemcpyAsync(partials_host, partials.get(),
-                              static_cast<std::size_t>(W) * plan.chunks * sizeof(DevXyzz<FqP>), cudaMemcpyDeviceToHost,
-                              st));
+  ZK_CUDA_TRY(cudaMemcpyAsync(partials_host, partials.get(), np * sizeof(DevXyzz<FqP>), cudaMemcpyDeviceToHost, st));
   return stream.sync();
 }
 
 template Status msm_g1<field::params::Bls12_381Fq, field::params::Bls12_381Fr>(const void*, const std::uint64_t*,
-                                                                               std::size_t, const Plan&, void*);
+                                                                               std::size_t, const Plan&, void*, Stats*);
 template Status msm_g1<field::params::Bn254Fq, field::params::Bn254Fr>(const void*, const std::uint64_t*, std::size_t,
-                                                                       const Plan&, void*);
+                                                                       const Plan&, void*, Stats*);
 
 }  // namespace zk::msm::gpu::raw

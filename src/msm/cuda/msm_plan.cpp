@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "msm/cuda/msm_raw.hpp"
 
 namespace zk::msm::gpu::raw {
@@ -12,6 +14,32 @@ Plan make_plan(std::size_t n, unsigned scalar_bits) {
   p.windows = (scalar_bits + p.window_bits - 1) / p.window_bits;
   p.chunks = 64;
   return p;
+}
+
+PassBytes pass_bytes(const Plan& plan, std::size_t base_bytes, std::size_t scalar_bytes, std::size_t xyzz_bytes) {
+  const std::size_t buckets = static_cast<std::size_t>(plan.windows) << plan.window_bits;
+  PassBytes b;
+  // Per point: base, scalar, pair count and its scan. Per pair (at most `windows` per point): key
+  // and point, their sorted copies, about one more copy of scratch for the radix sort, and a share
+  // of the sub-run partial sums (one per kSubRun = 512 pairs, 2 levels alive).
+  b.per_point = base_bytes + scalar_bytes + 2 * sizeof(std::uint32_t) +
+                plan.windows * (6 * sizeof(std::uint32_t) + 2 * xyzz_bytes / 512 + 1);
+  // Per bucket: start, end, and counts and offsets of two levels; one partial sum at each of two
+  // levels (every non-empty bucket has one) and the bucket's sum. The window chunks; 64 MiB slack
+  // for the scans' scratch and alignment.
+  b.fixed = buckets * (6 * sizeof(std::uint32_t) + 3 * xyzz_bytes) +
+            static_cast<std::size_t>(plan.windows) * plan.chunks * xyzz_bytes + (std::size_t{64} << 20);
+  return b;
+}
+
+std::size_t fitting_points(const Plan& plan, std::size_t n, std::size_t free_bytes, std::size_t base_bytes,
+                           std::size_t scalar_bytes, std::size_t xyzz_bytes) {
+  const PassBytes b = pass_bytes(plan, base_bytes, scalar_bytes, xyzz_bytes);
+  const std::size_t usable = free_bytes / 4 * 3;
+  if (usable <= b.fixed) return 0;
+  const std::size_t fit = (usable - b.fixed) / b.per_point;
+  if (fit < std::min<std::size_t>(n, 1024)) return 0;  // passes this small would be all overhead
+  return std::min(n, fit);
 }
 
 }  // namespace zk::msm::gpu::raw

@@ -15,13 +15,35 @@ struct Plan {
   unsigned window_bits = 0;  // c
   unsigned windows = 0;      // ceil(scalar bits / c)
   unsigned chunks = 0;       // per window, for the bucket reduction
+  /// Points per pass: the bases and scalars go to the device a slice at a time when the whole MSM
+  /// does not fit; the passes' window sums add up. 0: as many as fit in free device memory.
+  std::size_t points_per_pass = 0;
 };
 Plan make_plan(std::size_t n, unsigned scalar_bits);
+
+/// Device bytes one pass needs: `per_point` for each of its points (worst case: every window's
+/// digit non-zero) plus `fixed` (buckets, partial sums).
+struct PassBytes {
+  std::size_t per_point = 0, fixed = 0;
+};
+PassBytes pass_bytes(const Plan& plan, std::size_t base_bytes, std::size_t scalar_bytes, std::size_t xyzz_bytes);
+/// Points per pass that fit in `free_bytes` (keeping a quarter free for the sort's scratch and
+/// other users); 0 when not even one small pass fits.
+std::size_t fitting_points(const Plan& plan, std::size_t n, std::size_t free_bytes, std::size_t base_bytes,
+                           std::size_t scalar_bytes, std::size_t xyzz_bytes);
+
+/// What a call did (for benchmarks and tests).
+struct Stats {
+  unsigned passes = 0;
+  std::uint64_t pairs = 0;  // (point, window) pairs sorted, over all passes
+  unsigned levels = 0;      // reduction levels above the sub-runs, deepest pass
+};
 
 /// G1 MSM over `n` affine bases (curve::Affine layout: x, y limbs then an infinity flag) and
 /// Montgomery scalars of Fr (FrP): writes windows x chunks XYZZ partial sums (curve::Xyzz layout)
 /// to `partials`; window w's value is the sum of its chunks.
 template <class FqP, class FrP>
-Status msm_g1(const void* bases, const std::uint64_t* scalars, std::size_t n, const Plan& plan, void* partials);
+Status msm_g1(const void* bases, const std::uint64_t* scalars, std::size_t n, const Plan& plan, void* partials,
+              Stats* stats);
 
 }  // namespace zk::msm::gpu::raw

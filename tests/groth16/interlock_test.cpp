@@ -1,0 +1,195 @@
+// The dual-worker interlock (gpu/gate.hpp, groth16/gpu_backend.hpp) without a GPU: DeviceBackend
+// runs over CPU-emulated device calls, so the gate's rules and the backend's split between
+// CPU preparation (outside a turn) and device work (inside) are checked in CI. The kernels
+// themselves are checked by gpu_device_code_test (emulated) and gpu_test (on a device).
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "gpu/gate.hpp"
+#include "groth16/gpu_backend.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/verifier.hpp"
+#include "r1cs/prover_cs.hpp"
+#include "r1cs/shape.hpp"
+#include "test_circuits.hpp"
+#include "test_util.hpp"
+
+namespace zk::groth16 {
+namespace {
+
+using namespace std::chrono_literals;
+
+// Waits (polling) until `pred` holds; false after `limit` (a deadlock detector, not a timing check).
+template <class Pred>
+bool eventually(Pred pred, std::chrono::seconds limit = 60s) {
+  const auto until = std::chrono::steady_clock::now() + limit;
+  while (!pred()) {
+    if (std::chrono::steady_clock::now() > until) return false;
+    std::this_thread::sleep_for(1ms);
+  }
+  return true;
+}
+
+TEST(DeviceGate, TurnsAreServedInArrivalOrderAndAReturningHolderQueues) {
+  gpu::DeviceGate gate;
+  std::mutex m;
+  std::vector<char> order;
+  auto a = std::make_unique<gpu::DeviceGate::Turn>(gate.enter());
+  EXPECT_TRUE(gate.stats().held);
+  std::thread tb([&] {
+    auto t = gate.enter();
+    std::lock_guard l(m);
+    order.push_back('b');
+  });
+  ASSERT_TRUE(eventually([&] { return gate.stats().waiting == 1; }));
+  std::thread tc([&] {
+    auto t = gate.enter();
+    std::lock_guard l(m);
+    order.push_back('c');
+  });
+  ASSERT_TRUE(eventually([&] { return gate.stats().waiting == 2; }));
+  // The holder releases and asks again at once: it queues behind b and c.
+  std::thread ta([&] {
+    a.reset();
+    auto t = gate.enter();
+    std::lock_guard l(m);
+    order.push_back('a');
+  });
+  ta.join();
+  tb.join();
+  tc.join();
+  EXPECT_EQ(order, (std::vector<char>{'b', 'c', 'a'}));
+  const auto s = gate.stats();
+  EXPECT_EQ(s.turns, 4u);
+  EXPECT_EQ(s.waiting, 0u);
+  EXPECT_FALSE(s.held);
+}
+
+TEST(DeviceGate, MovedTurnReleasesOnce) {
+  gpu::DeviceGate gate;
+  {
+    auto t = gate.enter();
+    auto moved = std::move(t);
+    EXPECT_TRUE(gate.stats().held);
+  }
+  EXPECT_FALSE(gate.stats().held);
+  { auto t = gate.enter(); }  // would block forever if the gate had been left held
+  EXPECT_EQ(gate.stats().turns, 2u);
+}
+
+// What the emulated device saw.
+struct DeviceLog {
+  gpu::DeviceGate* gate = nullptr;
+  std::atomic<int> inside{0}, max_inside{0}, calls{0};
+  std::atomic<bool> first{true}, other_worker_prepared_meanwhile{false};
+};
+
+// The device calls on the CPU. The very first call holds its turn until another worker is waiting
+// at the gate: that worker got through its CPU preparation (padding a, b, c) while the device was
+// taken, which is the point of the interlock.
+struct EmulatedOps {
+  DeviceLog* log;
+  void enter() const {
+    const int now = ++log->inside;
+    int seen = log->max_inside.load();
+    while (now > seen && !log->max_inside.compare_exchange_weak(seen, now)) {
+    }
+    ++log->calls;
+    if (log->first.exchange(false)) {
+      log->other_worker_prepared_meanwhile = eventually([&] { return log->gate->stats().waiting >= 1; });
+    }
+  }
+  void leave() const { --log->inside; }
+  template <class F>
+  Status compute_h(const ntt::Domain<F>& d, std::span<F> a, std::span<F> b, std::span<F> c) const {
+    enter();
+    Status s = ntt::compute_h(d, a, b, c);
+    leave();
+    return s;
+  }
+  template <class C>
+  Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases,
+                                 std::span<const typename C::Scalar> scalars) const {
+    enter();
+    auto r = msm::msm<C>(bases, scalars);
+    leave();
+    return r;
+  }
+};
+
+template <class E>
+class InterlockTest : public ::testing::Test {};
+using Engines = ::testing::Types<Bls12_381, Bn254>;
+TYPED_TEST_SUITE(InterlockTest, Engines);
+
+TYPED_TEST(InterlockTest, TwoWorkersShareTheDeviceOneTurnAtATimeAndProveWhatTheCpuProves) {
+  using E = TypeParam;
+  using Fr = typename E::Fr;
+  auto rng = test::rng(77);
+  const auto circuit = test::RandomCircuit<Fr>::make(rng, 3, 6, 200);
+  r1cs::ShapeRecorder<Fr> rec;
+  ASSERT_TRUE(circuit.synthesize(rec).ok());
+  auto pk = generate_parameters<E>(rec.shape(), Trapdoor<E>::random(rng));
+  ASSERT_TRUE(pk.ok());
+  auto partition = [&] {
+    r1cs::ProvingSystem<Fr> cs;
+    EXPECT_TRUE(circuit.synthesize(cs).ok());
+    return std::move(cs).finish();
+  };
+  const Fr r[2] = {Fr::random(rng), Fr::random(rng)}, s[2] = {Fr::random(rng), Fr::random(rng)};
+
+  gpu::DeviceGate gate;
+  DeviceLog log;
+  log.gate = &gate;
+  const DeviceBackend<EmulatedOps> backend(gate, EmulatedOps{&log});
+  std::vector<Result<PendingProof<E>>> pending(2, Status::internal("not run"));
+  std::vector<std::thread> workers;
+  for (int w = 0; w < 2; ++w) {
+    workers.emplace_back([&, w] { pending[w] = prove_start<E>(*pk, partition(), r[w], s[w], nullptr, backend); });
+  }
+  for (auto& t : workers) t.join();
+
+  EXPECT_EQ(log.max_inside.load(), 1) << "two workers were on the device at once";
+  EXPECT_TRUE(log.other_worker_prepared_meanwhile) << "the second worker never reached the gate while the first held it";
+  // compute_h and the six G1 MSMs (H, L, A inputs, A aux, B_G1 inputs, B_G1 aux): one turn each.
+  EXPECT_EQ(log.calls.load(), 14);
+  EXPECT_EQ(gate.stats().turns, 14u);
+  const auto pvk = prepare_verifying_key(pk->vk);
+  for (int w = 0; w < 2; ++w) {
+    ASSERT_TRUE(pending[w].ok()) << pending[w].status().to_string();
+    auto proof = prove_finish(*pk, std::move(*pending[w]));
+    auto cpu = prove(*pk, partition(), r[w], s[w]);
+    ASSERT_TRUE(proof.ok() && cpu.ok());
+    EXPECT_EQ(*proof, *cpu) << "worker " << w;
+    EXPECT_TRUE(*verify(pvk, *proof, circuit.public_inputs()));
+  }
+}
+
+TYPED_TEST(InterlockTest, MismatchedDensityIsAnErrorBeforeTheDevice) {
+  using E = TypeParam;
+  using C = typename E::G1Config;
+  using Fr = typename E::Fr;
+  gpu::DeviceGate gate;
+  DeviceLog log;
+  log.gate = &gate;
+  log.first = false;
+  const DeviceBackend<EmulatedOps> backend(gate, EmulatedOps{&log});
+  std::vector<curve::Affine<C>> bases(2, curve::Affine<C>::generator());
+  std::vector<Fr> scalars(3, Fr::one());
+  msm::DensityBitmap density(3);
+  density.set(0);  // one set bit for two bases
+  auto res = backend.template msm_filtered<C>(bases, scalars, density);
+  ASSERT_FALSE(res.ok());
+  EXPECT_EQ(res.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(gate.stats().turns, 0u);
+}
+
+}  // namespace
+}  // namespace zk::groth16
