@@ -1,6 +1,8 @@
 // GPU kernels against the CPU on the same inputs (Google Benchmark, real time; host<->device
-// copies included, since the prover pays them): G1 MSM at 2^20, 2^22, 2^24; NTT at 2^24, 2^26;
-// the quotient H at 2^20 and 2^24; prove_start of a 2^20 synthetic partition on each backend.
+// copies included, since the prover pays them): G1 MSM at 2^20, 2^22, 2^24 (random scalars, and a
+// Groth16-like witness of mostly 0s and 1s); NTT at 2^24, 2^26 (counters: the kernels' and the
+// copies' share, from CUDA events); the quotient H at 2^20 and 2^24; prove_start of a 2^20
+// synthetic partition on each backend.
 // Without a device every GPU benchmark reports the reason and skips. scripts/gpu-check.sh runs it.
 
 #include <benchmark/benchmark.h>
@@ -47,7 +49,8 @@ template <class C>
 struct MsmInput {
   std::vector<curve::Affine<C>> bases;
   std::vector<typename C::Scalar> scalars;
-  explicit MsmInput(std::size_t n) {
+  /// `bits`: 9 in 10 scalars are 0 or 1 (an aux witness), the rest random.
+  explicit MsmInput(std::size_t n, bool bits = false) {
     Rng rng(7);
     const std::size_t distinct = std::min<std::size_t>(n, 1 << 16);
     std::vector<curve::Jacobian<C>> pts(distinct);
@@ -56,19 +59,23 @@ struct MsmInput {
     const auto aff = curve::batch_to_affine<C>(pts);
     bases.resize(n);
     scalars.resize(n);
-    for (std::size_t i = 0; i < n; ++i) bases[i] = aff[i % distinct], scalars[i] = C::Scalar::random(rng);
+    for (std::size_t i = 0; i < n; ++i) {
+      bases[i] = aff[i % distinct];
+      scalars[i] = bits && i % 10 != 0 ? C::Scalar::from_u64(rng() & 1) : C::Scalar::random(rng);
+    }
   }
 };
 
-template <class C, bool kGpu>
+template <class C, bool kGpu, bool kBits = false>
 void BM_MsmG1(benchmark::State& state) {
   if (kGpu && skip_without_gpu(state)) return;
   static std::map<std::size_t, std::unique_ptr<MsmInput<C>>> cache;
   const std::size_t n = std::size_t{1} << state.range(0);
   auto& in = cache[n];
-  if (!in) in = std::make_unique<MsmInput<C>>(n);
+  if (!in) in = std::make_unique<MsmInput<C>>(n, kBits);
+  msm::gpu::raw::Stats stats{};
   for (auto _ : state) {
-    auto r = kGpu ? msm::gpu::msm_g1<C>(in->bases, in->scalars) : msm::msm<C>(in->bases, in->scalars);
+    auto r = kGpu ? msm::gpu::msm_g1<C>(in->bases, in->scalars, {}, &stats) : msm::msm<C>(in->bases, in->scalars);
     if (!r.ok()) {
       state.SkipWithError(r.status().message().c_str());
       return;
@@ -76,6 +83,11 @@ void BM_MsmG1(benchmark::State& state) {
     benchmark::DoNotOptimize(*r);
   }
   state.counters["points"] = static_cast<double>(n);
+  if (kGpu) {
+    state.counters["passes"] = stats.passes;
+    state.counters["pairs"] = static_cast<double>(stats.pairs);
+    state.counters["levels"] = stats.levels;
+  }
 }
 
 template <class F, bool kGpu>
@@ -86,15 +98,23 @@ void BM_Ntt(benchmark::State& state) {
   std::vector<F> a(d->size());
   Rng rng(9);
   for (auto& x : a) x = F::random(rng);
+  ntt::gpu::raw::Timing t{}, sum{};
   for (auto _ : state) {
     if (kGpu) {
-      if (Status s = ntt::gpu::forward(*d, std::span<F>(a)); !s.ok()) {
+      if (Status s = ntt::gpu::forward(*d, std::span<F>(a), &t); !s.ok()) {
         state.SkipWithError(s.message().c_str());
         return;
       }
+      sum.upload_ms += t.upload_ms, sum.kernels_ms += t.kernels_ms, sum.download_ms += t.download_ms;
     } else {
       ntt::forward(*d, std::span<F>(a), ntt::Order::kNN);
     }
+  }
+  if (kGpu && state.iterations() > 0) {
+    const double it = static_cast<double>(state.iterations());
+    state.counters["kernels_ms"] = sum.kernels_ms / it;
+    state.counters["upload_ms"] = sum.upload_ms / it;
+    state.counters["download_ms"] = sum.download_ms / it;
   }
 }
 
@@ -165,6 +185,7 @@ using Bn1 = curve::Bn254G1;
 using BlsFr = field::Bls12_381Fr;
 BENCHMARK(BM_MsmG1<Bls1, true>)->Arg(20)->Arg(22)->Arg(24)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_MsmG1<Bn1, true>)->Arg(20)->Arg(22)->Arg(24)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_MsmG1<Bls1, true, true>)->Arg(20)->Arg(24)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_MsmG1<Bls1, false>)->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_Ntt<BlsFr, true>)->Arg(24)->Arg(26)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_Ntt<BlsFr, false>)->Arg(24)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);

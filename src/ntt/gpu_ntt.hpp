@@ -14,34 +14,59 @@
 
 namespace zk::ntt::gpu {
 
+/// factor g^x for x < 2^log_count as the kernels' two-level table (ntt_body.hpp PowerTable):
+/// lo[j] = g^j (j < 2^lo_bits), hi[j] = factor g^(j 2^lo_bits). About 2 sqrt(count) elements.
+template <class F>
+struct PowerTables {
+  std::vector<F> hi, lo;
+  unsigned log_count = 0, lo_bits = 0;
+  static PowerTables make(const F& g, unsigned log_count, const F& factor = F::one()) {
+    PowerTables t;
+    t.log_count = log_count;
+    t.lo_bits = (log_count + 1) / 2;  // ntt_body::power_table_lo_bits
+    t.lo.resize(std::size_t{1} << t.lo_bits);
+    F x = F::one();
+    for (auto& e : t.lo) e = x, x = x * g;
+    const F step = x;  // g^(2^lo_bits)
+    t.hi.resize(std::size_t{1} << (log_count - t.lo_bits));
+    F y = factor;
+    for (auto& e : t.hi) e = y, y = y * step;
+    return t;
+  }
+  raw::Powers raw() const {
+    return {reinterpret_cast<const std::uint64_t*>(hi.data()), reinterpret_cast<const std::uint64_t*>(lo.data()),
+            log_count, lo_bits};
+  }
+};
 
 namespace detail {
+/// omega^x for x < n/2.
 template <class F>
-std::vector<F> pow2_table(const F& g, unsigned log_n) {
-  std::vector<F> t(std::max(1u, log_n));
-  F x = g;
-  for (auto& e : t) e = x, x = x.square();
-  return t;
+PowerTables<F> twiddle_tables(const Domain<F>& d) {
+  const unsigned log_half = d.log_size() == 0 ? 0 : d.log_size() - 1;
+  return PowerTables<F>::make(d.omega(), log_half);
 }
 template <class F>
-Status run(const Domain<F>& d, std::span<F> a, bool inverse, const F* shift) {
+Status run(const Domain<F>& d, std::span<F> a, bool inverse, const F* shift, raw::Timing* timing = nullptr) {
   if (a.size() != d.size()) {
     return Status::invalid_argument("gpu ntt: " + std::to_string(a.size()) + " elements for a domain of " +
                                     std::to_string(d.size()));
   }
-  const F n_inv = F::from_u64(d.size()).inverse();
-  std::vector<F> pow2;
-  if (shift != nullptr) pow2 = pow2_table(*shift, d.log_size());
-  return raw::transform<typename F::Params>(reinterpret_cast<std::uint64_t*>(a.data()), d.log_size(),
-                                            reinterpret_cast<const std::uint64_t*>(d.twiddles().data()),
+  const F n_inv = d.size_inv();
+  const auto tw = twiddle_tables(d);
+  PowerTables<F> sh;
+  if (shift != nullptr) sh = PowerTables<F>::make(*shift, d.log_size(), inverse ? n_inv : F::one());
+  const raw::Powers sh_raw = sh.raw();
+  return raw::transform<typename F::Params>(reinterpret_cast<std::uint64_t*>(a.data()), d.log_size(), tw.raw(),
                                             inverse ? reinterpret_cast<const std::uint64_t*>(&n_inv) : nullptr,
-                                            shift != nullptr ? reinterpret_cast<const std::uint64_t*>(pow2.data()) : nullptr);
+                                            shift != nullptr ? &sh_raw : nullptr, timing);
 }
 }  // namespace detail
 
+/// `timing` (optional): upload, kernels and download, measured on the device.
 template <class F>
-Status forward(const Domain<F>& d, std::span<F> a) {
-  return detail::run<F>(d, a, false, nullptr);
+Status forward(const Domain<F>& d, std::span<F> a, raw::Timing* timing = nullptr) {
+  return detail::run<F>(d, a, false, nullptr, timing);
 }
 template <class F>
 Status inverse(const Domain<F>& d, std::span<F> a) {
@@ -66,13 +91,13 @@ Status compute_h(const Domain<F>& d, std::span<F> a, std::span<const F> b, std::
   if (a.size() != d.size() || b.size() != d.size() || c.size() != d.size())
     return Status::invalid_argument("gpu compute_h: a, b, c must each have the domain's size");
   const F n_inv = d.size_inv();
-  const auto g = detail::pow2_table(d.coset_generator(), d.log_size());
-  const auto g_inv = detail::pow2_table(d.coset_generator_inv(), d.log_size());
+  const auto tw = detail::twiddle_tables(d);
+  const auto g = PowerTables<F>::make(d.coset_generator(), d.log_size());
+  const auto g_inv = PowerTables<F>::make(d.coset_generator_inv(), d.log_size(), n_inv);
   const F z_inv = d.vanishing_on_coset_inv();
   auto u = [](const auto* p) { return reinterpret_cast<const std::uint64_t*>(p); };
   return raw::compute_h<typename F::Params>(reinterpret_cast<std::uint64_t*>(a.data()), u(b.data()), u(c.data()),
-                                            d.log_size(), u(d.twiddles().data()), u(&n_inv), u(g.data()),
-                                            u(g_inv.data()), u(&z_inv));
+                                            d.log_size(), tw.raw(), u(&n_inv), g.raw(), g_inv.raw(), u(&z_inv));
 }
 
 }  // namespace zk::ntt::gpu

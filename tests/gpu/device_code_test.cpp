@@ -19,6 +19,7 @@
 #include "msm/cuda/msm_raw.hpp"
 #include "msm/pippenger.hpp"
 #include "ntt/cuda/ntt_body.hpp"
+#include "ntt/gpu_ntt.hpp"
 #include "ntt/ntt.hpp"
 #include "ntt/quotient.hpp"
 #include "test_util.hpp"
@@ -111,16 +112,45 @@ TYPED_TEST(DevPointTest, MatchesTheCpuCurve) {
   }
 }
 
-/// The GPU NTT's schedule run on the CPU: permutation, then every stage's butterflies.
+/// A host power table's device view.
 template <class F>
-void emulate_forward(std::vector<F>& a, const ntt::Domain<F>& d) {
+ntt_body::PowerTable<typename F::Params> view(const ntt::gpu::PowerTables<F>& t) {
+  using FP = typename F::Params;
+  return {reinterpret_cast<const DevField<FP>*>(t.hi.data()), reinterpret_cast<const DevField<FP>*>(t.lo.data()),
+          t.lo_bits};
+}
+
+/// ntt_gpu.cu's run_transform on the CPU: the permutation (with a forward coset's scaling), the
+/// passes of at most `max_tile_log` stages, each tile copied to a local array (shared memory) and
+/// its butterflies run stage by stage, then the inverse's fix-up (with 1/n or the inverse coset's
+/// scaling). `shift`: g^i (forward) or g^-i / n (inverse).
+template <class F>
+void emulate_transform(std::vector<F>& a, const ntt::Domain<F>& d, bool inverse,
+                       const ntt::gpu::PowerTables<F>* shift, unsigned max_tile_log = ntt_body::kMaxTileLog) {
   using FP = typename F::Params;
   auto* data = reinterpret_cast<DevField<FP>*>(a.data());
-  const auto* tw = reinterpret_cast<const DevField<FP>*>(d.twiddles().data());
   const unsigned log_n = d.log_size();
-  for (std::uint32_t i = 0; i < a.size(); ++i) ntt_body::permute(data, i, log_n);
-  for (unsigned log_m = 0; log_m < log_n; ++log_m) {
-    for (std::size_t t = 0; t < a.size() / 2; ++t) ntt_body::butterfly(data, tw, t, log_m, log_n);
+  const std::size_t n = a.size();
+  const auto tw_tables = ntt::gpu::detail::twiddle_tables(d);
+  const auto tw = view(tw_tables);
+  const auto sh = shift != nullptr ? view(*shift) : tw;
+  for (std::uint32_t i = 0; i < n; ++i) ntt_body::permute(data, i, log_n, shift != nullptr && !inverse ? &sh : nullptr);
+  for (unsigned p = 0; p < ntt_body::pass_count(log_n, max_tile_log); ++p) {
+    unsigned s0 = 0, k = 0;
+    ntt_body::pass_range(log_n, max_tile_log, p, &s0, &k);
+    std::vector<DevField<FP>> tile(std::size_t{1} << k);
+    for (std::size_t t = 0; t < (n >> k); ++t) {  // one thread block per tile
+      for (std::size_t e = 0; e < tile.size(); ++e) tile[e] = data[ntt_body::tile_element(t, e, s0, k)];
+      const std::size_t low = t & ((std::size_t{1} << s0) - 1);
+      for (unsigned j = 0; j < k; ++j) {
+        for (std::uint32_t b = 0; b < tile.size() / 2; ++b) ntt_body::tile_butterfly(tile.data(), b, j, low, s0, log_n, tw);
+      }
+      for (std::size_t e = 0; e < tile.size(); ++e) data[ntt_body::tile_element(t, e, s0, k)] = tile[e];
+    }
+  }
+  if (inverse) {
+    for (std::size_t i = 0; i <= n / 2; ++i)
+      ntt_body::inverse_fixup(data, i, n, dev(d.size_inv()), shift != nullptr ? &sh : nullptr);
   }
 }
 
@@ -129,76 +159,88 @@ class DevNttTest : public ::testing::Test {};
 using Scalars = ::testing::Types<field::Bls12_381Fr, field::Bn254Fr>;
 TYPED_TEST_SUITE(DevNttTest, Scalars);
 
+TEST(NttPasses, CoverEveryStageOnceInBalancedPasses) {
+  for (unsigned max_tile : {1u, 2u, 3u, 10u}) {
+    for (unsigned log_n = 1; log_n <= 28; ++log_n) {
+      const unsigned passes = ntt_body::pass_count(log_n, max_tile);
+      unsigned next = 0, smallest = 99, largest = 0;
+      for (unsigned p = 0; p < passes; ++p) {
+        unsigned first = 0, count = 0;
+        ntt_body::pass_range(log_n, max_tile, p, &first, &count);
+        EXPECT_EQ(first, next);
+        EXPECT_LE(count, max_tile);
+        next = first + count;
+        smallest = std::min(smallest, count), largest = std::max(largest, count);
+      }
+      EXPECT_EQ(next, log_n) << log_n;
+      EXPECT_LE(largest - smallest, 1u);
+    }
+  }
+  EXPECT_EQ(ntt_body::pass_count(26, ntt_body::kMaxTileLog), 3u);
+}
+
+TYPED_TEST(DevNttTest, PowerTablesGiveThePowers) {
+  using F = TypeParam;
+  const F g = F::from_u64(7), factor = F::from_u64(11);
+  for (unsigned log_count : {0u, 1u, 4u, 7u}) {
+    const auto t = ntt::gpu::PowerTables<F>::make(g, log_count, factor);
+    const auto unit = ntt::gpu::PowerTables<F>::make(g, log_count);
+    for (std::size_t x = 0; x < (std::size_t{1} << log_count); ++x) {
+      EXPECT_EQ(host<F>(ntt_body::table_power(view(t), x)), factor * g.pow(x));
+      EXPECT_EQ(host<F>(ntt_body::unit_table_power(view(unit), x)), g.pow(x));
+    }
+  }
+}
+
 TYPED_TEST(DevNttTest, KernelScheduleMatchesTheCpuNtt) {
   using F = TypeParam;
-  using FP = typename F::Params;
   auto rng = test::rng(303);
-  for (unsigned log_n : {1u, 2u, 5u, 10u}) {
+  // Sizes with one pass, and small tiles to force several passes (as 2^26 takes with 2^10 tiles).
+  for (auto [log_n, max_tile] : {std::pair{1u, 10u}, std::pair{2u, 10u}, std::pair{5u, 10u}, std::pair{10u, 10u},
+                                 std::pair{13u, 10u}, std::pair{5u, 2u}, std::pair{7u, 3u}, std::pair{9u, 1u}}) {
     auto d = ntt::Domain<F>::create(log_n, ntt::DomainConfig::bellman());
     ASSERT_TRUE(d.ok());
     std::vector<F> a(d->size());
     for (auto& x : a) x = F::random(rng);
     auto ref = a, got = a;
     ntt::forward(*d, std::span<F>(ref), ntt::Order::kNN);
-    emulate_forward(got, *d);
-    EXPECT_EQ(got, ref) << "forward 2^" << log_n;
-    // Inverse = forward, then the fix-up (reverse and scale).
+    emulate_transform<F>(got, *d, false, nullptr, max_tile);
+    EXPECT_EQ(got, ref) << "forward 2^" << log_n << " tiles 2^" << max_tile;
     auto inv = ref;
-    emulate_forward(inv, *d);
-    const F n_inv = F::from_u64(d->size()).inverse();
-    for (std::size_t i = 0; i <= d->size() / 2; ++i)
-      ntt_body::inverse_fixup(reinterpret_cast<DevField<FP>*>(inv.data()), i, d->size(), dev(n_inv));
+    emulate_transform<F>(inv, *d, true, nullptr, max_tile);
     EXPECT_EQ(inv, a) << "inverse 2^" << log_n;
-    // Coset scaling by g^i.
+    // Cosets: forward with g^i, inverse with g^-i / n.
     const F g = F::from_u64(7);
-    std::vector<DevField<FP>> pow2;
-    F x = g;
-    for (unsigned k = 0; k < log_n; ++k) pow2.push_back(dev(x)), x = x.square();
-    auto scaled = a;
-    for (std::size_t i = 0; i < a.size(); ++i)
-      ntt_body::scale_by_power(reinterpret_cast<DevField<FP>*>(scaled.data()), i, pow2.data());
-    for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(scaled[i], a[i] * g.pow(i));
-  }
-}
-
-/// ntt_gpu.cu's run_transform, emulated: (inverse: forward + fix-up) and the coset scaling.
-template <class F>
-void emulate_transform(std::vector<F>& a, const ntt::Domain<F>& d, const F* n_inv, const std::vector<F>* pow2) {
-  using FP = typename F::Params;
-  auto* data = reinterpret_cast<DevField<FP>*>(a.data());
-  const auto* p2 = pow2 != nullptr ? reinterpret_cast<const DevField<FP>*>(pow2->data()) : nullptr;
-  if (p2 != nullptr && n_inv == nullptr) {
-    for (std::size_t i = 0; i < a.size(); ++i) ntt_body::scale_by_power(data, i, p2);
-  }
-  emulate_forward(a, d);
-  if (n_inv != nullptr) {
-    for (std::size_t i = 0; i <= a.size() / 2; ++i) ntt_body::inverse_fixup(data, i, a.size(), dev(*n_inv));
-    if (p2 != nullptr) {
-      for (std::size_t i = 0; i < a.size(); ++i) ntt_body::scale_by_power(data, i, p2);
-    }
+    const auto gt = ntt::gpu::PowerTables<F>::make(g, log_n);
+    const auto git = ntt::gpu::PowerTables<F>::make(g.inverse(), log_n, d->size_inv());
+    auto coset = a, coset_ref = a;
+    emulate_transform<F>(coset, *d, false, &gt, max_tile);
+    for (std::size_t i = 0; i < a.size(); ++i) coset_ref[i] = a[i] * g.pow(i);
+    ntt::forward(*d, std::span<F>(coset_ref), ntt::Order::kNN);
+    EXPECT_EQ(coset, coset_ref) << "coset forward 2^" << log_n;
+    emulate_transform<F>(coset, *d, true, &git, max_tile);
+    EXPECT_EQ(coset, a) << "coset inverse 2^" << log_n;
   }
 }
 
 TYPED_TEST(DevNttTest, QuotientScheduleMatchesTheCpu) {
   using F = TypeParam;
   auto rng = test::rng(305);
-  for (unsigned log_n : {1u, 3u, 9u}) {
+  for (auto [log_n, max_tile] : {std::pair{1u, 10u}, std::pair{3u, 10u}, std::pair{9u, 10u}, std::pair{9u, 4u}}) {
     auto d = ntt::Domain<F>::create(log_n, ntt::DomainConfig::bellman());
     ASSERT_TRUE(d.ok());
     std::vector<F> a(d->size()), b(d->size()), c(d->size());
     for (std::size_t i = 0; i < a.size(); ++i) a[i] = F::random(rng), b[i] = F::random(rng), c[i] = a[i] * b[i];
-    std::vector<F> g, g_inv;
-    for (F x = d->coset_generator(), y = d->coset_generator_inv(); g.size() < log_n; x = x.square(), y = y.square()) {
-      g.push_back(x), g_inv.push_back(y);
-    }
-    const F n_inv = d->size_inv();
+    // The tables gpu_ntt.hpp's compute_h uploads, and ntt_gpu.cu's compute_h schedule.
+    const auto g = ntt::gpu::PowerTables<F>::make(d->coset_generator(), log_n);
+    const auto g_inv_n = ntt::gpu::PowerTables<F>::make(d->coset_generator_inv(), log_n, d->size_inv());
     auto ea = a, eb = b, ec = c;
     for (auto* x : {&ea, &eb, &ec}) {
-      emulate_transform<F>(*x, *d, &n_inv, nullptr);
-      emulate_transform<F>(*x, *d, nullptr, &g);
+      emulate_transform<F>(*x, *d, true, nullptr, max_tile);
+      emulate_transform<F>(*x, *d, false, &g, max_tile);
     }
     for (std::size_t i = 0; i < ea.size(); ++i) ea[i] = (ea[i] * eb[i] - ec[i]) * d->vanishing_on_coset_inv();
-    emulate_transform<F>(ea, *d, &n_inv, &g_inv);
+    emulate_transform<F>(ea, *d, true, &g_inv_n, max_tile);
     ASSERT_TRUE(ntt::compute_h(*d, std::span<F>(a), std::span<F>(b), std::span<F>(c)).ok());
     EXPECT_EQ(ea, a) << "2^" << log_n;
   }

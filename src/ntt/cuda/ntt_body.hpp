@@ -1,7 +1,13 @@
 #pragma once
 
-// Per-thread bodies of the GPU NTT (radix-2, decimation in time: bit-reversal permutation, then
-// log n butterfly stages), written once for the kernels and for their CPU tests.
+// Per-thread bodies of the GPU NTT, written once for the kernels and for their CPU tests.
+// Radix-2 decimation in time: the bit-reversal permutation, then the log n butterfly stages in
+// passes of up to kMaxTileLog stages. A pass over stages [s0, s0 + k) cuts the array into tiles of
+// 2^k elements whose indices differ only in bits s0 .. s0 + k - 1 (no butterfly of those stages
+// leaves its tile); a thread block loads one tile into shared memory, runs the k stages there and
+// writes it back, so 2^26 elements take 3 passes over device memory instead of 26.
+// Twiddles and coset powers come from two small tables (x = xh 2^L + xl: w^x = hi[xh] lo[xl])
+// instead of an n/2-entry table read from memory in every stage.
 
 #include <cstddef>
 #include <cstdint>
@@ -11,59 +17,100 @@
 
 namespace zk::gpu::ntt_body {
 
+/// Stages per pass at most: a tile of 2^10 elements of 32 bytes is 32 KiB of shared memory.
+constexpr unsigned kMaxTileLog = 10;
+
 ZK_HD std::uint32_t bit_reverse(std::uint32_t x, unsigned log_n) {
   std::uint32_t r = 0;
   for (unsigned i = 0; i < log_n; ++i) r |= ((x >> i) & 1u) << (log_n - 1 - i);
   return r;
 }
 
-/// Element i of the permutation: swaps a[i] and a[rev(i)] once (the smaller index does it).
+/// Powers p(x) = factor g^x for x < 2^log_count, as hi[x >> lo_bits] lo[x & (2^lo_bits - 1)]
+/// with lo[j] = g^j and hi[j] = factor g^(j 2^lo_bits).
 template <class FP>
-ZK_HD void permute(DevField<FP>* a, std::uint32_t i, unsigned log_n) {
+struct PowerTable {
+  const DevField<FP>* hi;
+  const DevField<FP>* lo;
+  unsigned lo_bits;
+};
+ZK_HD unsigned power_table_lo_bits(unsigned log_count) { return (log_count + 1) / 2; }
+
+template <class FP>
+ZK_HD DevField<FP> table_power(const PowerTable<FP>& t, std::size_t x) {
+  return t.hi[x >> t.lo_bits] * t.lo[x & ((std::size_t{1} << t.lo_bits) - 1)];
+}
+/// The same for a table without a factor (hi[0] = lo[0] = 1): skips the product when one side is 1.
+template <class FP>
+ZK_HD DevField<FP> unit_table_power(const PowerTable<FP>& t, std::size_t x) {
+  const std::size_t xh = x >> t.lo_bits, xl = x & ((std::size_t{1} << t.lo_bits) - 1);
+  if (xh == 0) return t.lo[xl];
+  if (xl == 0) return t.hi[xh];
+  return t.hi[xh] * t.lo[xl];
+}
+
+/// Element i of the permutation: swaps a[i] and a[rev(i)] once (the smaller index does it); with
+/// `scale`, both are first multiplied by scale(index) (the coset's g^i before a forward transform).
+template <class FP>
+ZK_HD void permute(DevField<FP>* a, std::uint32_t i, unsigned log_n, const PowerTable<FP>* scale) {
   const std::uint32_t r = bit_reverse(i, log_n);
-  if (i < r) {
-    const DevField<FP> t = a[i];
-    a[i] = a[r];
-    a[r] = t;
+  if (i > r) return;
+  DevField<FP> x = a[i], y = a[r];
+  if (scale != nullptr) {
+    x = x * table_power(*scale, i);
+    y = y * table_power(*scale, r);
   }
+  a[i] = y;
+  a[r] = x;
 }
 
-/// Butterfly t (of n/2) of the stage whose half-size is m = 2^log_m: twiddles[k] = omega^k for
-/// k in [0, n/2].
-template <class FP>
-ZK_HD void butterfly(DevField<FP>* a, const DevField<FP>* twiddles, std::size_t t, unsigned log_m, unsigned log_n) {
-  const std::size_t m = std::size_t{1} << log_m;
-  const std::size_t j = t & (m - 1);
-  const std::size_t i0 = ((t >> log_m) << (log_m + 1)) + j;
-  const std::size_t i1 = i0 + m;
-  const DevField<FP> w = twiddles[j << (log_n - 1 - log_m)];
-  const DevField<FP> u = a[i0];
-  const DevField<FP> v = a[i1] * w;
-  a[i0] = u + v;
-  a[i1] = u - v;
+/// Passes over log_n stages: as few as kMaxTileLog allows, sizes balanced (26 -> 9, 9, 8).
+ZK_HD unsigned pass_count(unsigned log_n, unsigned max_tile_log) { return (log_n + max_tile_log - 1) / max_tile_log; }
+/// First stage and stage count of pass p.
+ZK_HD void pass_range(unsigned log_n, unsigned max_tile_log, unsigned p, unsigned* first, unsigned* count) {
+  const unsigned passes = pass_count(log_n, max_tile_log);
+  const unsigned base = log_n / passes, extra = log_n % passes;
+  *first = p * base + (p < extra ? p : extra);
+  *count = base + (p < extra ? 1 : 0);
 }
 
-/// The inverse transform from the forward one: a[i] <-> a[n - i] for 0 < i < n/2, everything
-/// times 1/n. Element i of [0, n/2].
+/// Global index of element e of tile `tile` in a pass over stages [s0, s0 + k).
+ZK_HD std::size_t tile_element(std::size_t tile, std::size_t e, unsigned s0, unsigned k) {
+  const std::size_t low = tile & ((std::size_t{1} << s0) - 1), high = tile >> s0;
+  return (high << (s0 + k)) | (e << s0) | low;
+}
+
+/// Butterfly t (t < 2^(k-1)) of local stage j (global stage log_m = s0 + j) on a tile in shared
+/// memory `x`; `low` = the tile's index bits below s0. `tw`: omega^x for x < n/2, unit table.
 template <class FP>
-ZK_HD void inverse_fixup(DevField<FP>* a, std::size_t i, std::size_t n, const DevField<FP>& n_inv) {
+ZK_HD void tile_butterfly(DevField<FP>* x, std::uint32_t t, unsigned j, std::size_t low, unsigned s0, unsigned log_n,
+                          const PowerTable<FP>& tw) {
+  const std::uint32_t m = 1u << j;
+  const std::uint32_t jj = t & (m - 1);
+  const std::uint32_t e0 = ((t >> j) << (j + 1)) | jj, e1 = e0 + m;
+  // The element's position within its stage-(s0 + j) group, times n / 2^(s0 + j + 1).
+  const std::size_t exponent = ((static_cast<std::size_t>(jj) << s0) | low) << (log_n - 1 - s0 - j);
+  const DevField<FP> w = unit_table_power(tw, exponent);
+  const DevField<FP> u = x[e0];
+  const DevField<FP> v = x[e1] * w;
+  x[e0] = u + v;
+  x[e1] = u - v;
+}
+
+/// The inverse transform from the forward one: a[i] <-> a[n - i] for 0 < i < n/2, each times
+/// f(i) = 1/n, or with `scale` f(i) = scale(i) (whose table carries 1/n: the coset's g^-i / n).
+/// Element i of [0, n/2].
+template <class FP>
+ZK_HD void inverse_fixup(DevField<FP>* a, std::size_t i, std::size_t n, const DevField<FP>& n_inv,
+                         const PowerTable<FP>* scale) {
+  auto f = [&](std::size_t k) { return scale != nullptr ? table_power(*scale, k) : n_inv; };
   if (i == 0 || i == n / 2) {
-    a[i] = a[i] * n_inv;
+    a[i] = a[i] * f(i);
     return;
   }
   const DevField<FP> x = a[i], y = a[n - i];
-  a[i] = y * n_inv;
-  a[n - i] = x * n_inv;
-}
-
-/// a[i] *= g^i, from the powers g^(2^k) (k < 64).
-template <class FP>
-ZK_HD void scale_by_power(DevField<FP>* a, std::size_t i, const DevField<FP>* g_pow2) {
-  DevField<FP> f = DevField<FP>::one();
-  for (unsigned k = 0; (std::size_t{1} << k) <= i && k < 64; ++k) {
-    if ((i >> k) & 1) f = f * g_pow2[k];
-  }
-  a[i] = a[i] * f;
+  a[i] = y * f(i);
+  a[n - i] = x * f(n - i);
 }
 
 }  // namespace zk::gpu::ntt_body

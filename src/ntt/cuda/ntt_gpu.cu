@@ -1,7 +1,8 @@
-// The GPU NTT (ntt/gpu_ntt.hpp): one copy in, a bit-reversal kernel, log n butterfly kernels (one
-// thread per butterfly), the inverse's fix-up and the coset scaling, one copy out.
+// The GPU NTT (ntt/gpu_ntt.hpp; the steps are ntt_body.hpp's): one copy in, the bit-reversal
+// permutation (with the forward coset's scaling), the butterfly stages in shared-memory passes of
+// up to 10 stages, the inverse's fix-up (with 1/n and the inverse coset's scaling), one copy out.
 
-#include <vector>
+#include <algorithm>
 
 #include "field/params/bls12_381.hpp"
 #include "field/params/bn254.hpp"
@@ -14,31 +15,41 @@ namespace zk::ntt::gpu::raw {
 namespace {
 
 using zk::gpu::DevField;
+using zk::gpu::DeviceBuffer;
 namespace body = zk::gpu::ntt_body;
+template <class FP>
+using Table = body::PowerTable<FP>;
 
 constexpr unsigned kThreads = 256;
+constexpr unsigned kPassThreads = 512;  // a 2^10 tile has 512 butterflies per stage
 unsigned blocks(std::size_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
 
 template <class FP>
-__global__ void permute_kernel(DevField<FP>* a, std::size_t n, unsigned log_n) {
+__global__ void permute_kernel(DevField<FP>* a, std::size_t n, unsigned log_n, Table<FP> scale, bool scaled) {
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  if (i < n) body::permute(a, static_cast<std::uint32_t>(i), log_n);
+  if (i < n) body::permute(a, static_cast<std::uint32_t>(i), log_n, scaled ? &scale : nullptr);
 }
+
 template <class FP>
-__global__ void butterfly_kernel(DevField<FP>* a, const DevField<FP>* tw, std::size_t half, unsigned log_m,
-                                 unsigned log_n) {
-  const std::size_t t = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  if (t < half) body::butterfly(a, tw, t, log_m, log_n);
+__global__ void pass_kernel(DevField<FP>* a, unsigned s0, unsigned k, unsigned log_n, Table<FP> tw) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  auto* x = reinterpret_cast<DevField<FP>*>(smem);
+  const std::size_t tile = blockIdx.x;
+  const std::uint32_t size = 1u << k, half = size / 2;
+  for (std::uint32_t e = threadIdx.x; e < size; e += blockDim.x) x[e] = a[body::tile_element(tile, e, s0, k)];
+  __syncthreads();
+  const std::size_t low = tile & ((std::size_t{1} << s0) - 1);
+  for (unsigned j = 0; j < k; ++j) {
+    for (std::uint32_t t = threadIdx.x; t < half; t += blockDim.x) body::tile_butterfly(x, t, j, low, s0, log_n, tw);
+    __syncthreads();
+  }
+  for (std::uint32_t e = threadIdx.x; e < size; e += blockDim.x) a[body::tile_element(tile, e, s0, k)] = x[e];
 }
+
 template <class FP>
-__global__ void fixup_kernel(DevField<FP>* a, std::size_t n, DevField<FP> n_inv) {
+__global__ void fixup_kernel(DevField<FP>* a, std::size_t n, DevField<FP> n_inv, Table<FP> scale, bool scaled) {
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  if (i <= n / 2) body::inverse_fixup(a, i, n, n_inv);
-}
-template <class FP>
-__global__ void scale_kernel(DevField<FP>* a, std::size_t n, const DevField<FP>* pow2) {
-  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  if (i < n) body::scale_by_power(a, i, pow2);
+  if (i <= n / 2) body::inverse_fixup(a, i, n, n_inv, scaled ? &scale : nullptr);
 }
 
 template <class FP>
@@ -48,19 +59,38 @@ __global__ void quotient_kernel(DevField<FP>* a, const DevField<FP>* b, const De
   if (i < n) a[i] = (a[i] * b[i] - c[i]) * z_inv;
 }
 
+/// A power table's two halves on the device.
+template <class FP>
+struct DeviceTable {
+  DeviceBuffer<DevField<FP>> hi, lo;
+  Table<FP> view{nullptr, nullptr, 0};
+  Status upload(const Powers& p, cudaStream_t st) {
+    const std::size_t nlo = std::size_t{1} << p.lo_bits, nhi = std::size_t{1} << (p.log_count - p.lo_bits);
+    if (Status s = hi.allocate(nhi); !s.ok()) return s;
+    if (Status s = lo.allocate(nlo); !s.ok()) return s;
+    ZK_CUDA_TRY(cudaMemcpyAsync(hi.get(), p.hi, nhi * sizeof(DevField<FP>), cudaMemcpyHostToDevice, st));
+    ZK_CUDA_TRY(cudaMemcpyAsync(lo.get(), p.lo, nlo * sizeof(DevField<FP>), cudaMemcpyHostToDevice, st));
+    view = Table<FP>{hi.get(), lo.get(), p.lo_bits};
+    return {};
+  }
+};
+
 /// The in-place transform on device data already resident (see transform()).
 template <class FP>
-void run_transform(cudaStream_t st, DevField<FP>* a, const DevField<FP>* tw, unsigned log_n, const DevField<FP>* n_inv,
-                   const DevField<FP>* pow2) {
+void run_transform(cudaStream_t st, DevField<FP>* a, unsigned log_n, const Table<FP>& tw, const DevField<FP>* n_inv,
+                   const Table<FP>* shift) {
   const std::size_t n = std::size_t{1} << log_n;
-  if (pow2 != nullptr && n_inv == nullptr) scale_kernel<FP><<<blocks(n), kThreads, 0, st>>>(a, n, pow2);
-  permute_kernel<FP><<<blocks(n), kThreads, 0, st>>>(a, n, log_n);
-  for (unsigned log_m = 0; log_m < log_n; ++log_m) {
-    butterfly_kernel<FP><<<blocks(n / 2), kThreads, 0, st>>>(a, tw, n / 2, log_m, log_n);
+  const bool forward_shift = shift != nullptr && n_inv == nullptr;
+  permute_kernel<FP><<<blocks(n), kThreads, 0, st>>>(a, n, log_n, forward_shift ? *shift : tw, forward_shift);
+  for (unsigned p = 0; p < body::pass_count(log_n, body::kMaxTileLog); ++p) {
+    unsigned s0 = 0, k = 0;
+    body::pass_range(log_n, body::kMaxTileLog, p, &s0, &k);
+    const unsigned threads = std::min(kPassThreads, 1u << (k - 1));
+    pass_kernel<FP><<<static_cast<unsigned>(n >> k), threads, sizeof(DevField<FP>) << k, st>>>(a, s0, k, log_n, tw);
   }
   if (n_inv != nullptr) {
-    fixup_kernel<FP><<<blocks(n / 2 + 1), kThreads, 0, st>>>(a, n, *n_inv);
-    if (pow2 != nullptr) scale_kernel<FP><<<blocks(n), kThreads, 0, st>>>(a, n, pow2);
+    fixup_kernel<FP><<<blocks(n / 2 + 1), kThreads, 0, st>>>(a, n, *n_inv, shift != nullptr ? *shift : tw,
+                                                             shift != nullptr);
   }
 }
 
@@ -68,8 +98,8 @@ void run_transform(cudaStream_t st, DevField<FP>* a, const DevField<FP>* tw, uns
 
 template <class FP>
 Status compute_h(std::uint64_t* a_host, const std::uint64_t* b_host, const std::uint64_t* c_host, unsigned log_n,
-                 const std::uint64_t* twiddles, const std::uint64_t* n_inv, const std::uint64_t* g_pow2,
-                 const std::uint64_t* g_inv_pow2, const std::uint64_t* z_inv) {
+                 const Powers& twiddles, const std::uint64_t* n_inv, const Powers& g, const Powers& g_inv_n,
+                 const std::uint64_t* z_inv) {
   if (Status s = zk::gpu::require_device(); !s.ok()) return s;
   using F = DevField<FP>;
   if (log_n == 0) return Status::invalid_argument("gpu compute_h: the domain needs at least 2 points");
@@ -77,64 +107,73 @@ Status compute_h(std::uint64_t* a_host, const std::uint64_t* b_host, const std::
   zk::gpu::Stream stream;
   if (Status s = stream.create(); !s.ok()) return s;
   auto st = stream.get();
-  zk::gpu::DeviceBuffer<F> a, b, c, tw, gp, gip;
-  for (Status s : {a.allocate(n), b.allocate(n), c.allocate(n), tw.allocate(n / 2 + 1), gp.allocate(log_n),
-                   gip.allocate(log_n)}) {
+  DeviceBuffer<F> a, b, c;
+  DeviceTable<FP> tw, gt, git;
+  for (Status s : {a.allocate(n), b.allocate(n), c.allocate(n), tw.upload(twiddles, st), gt.upload(g, st),
+                   git.upload(g_inv_n, st)}) {
     if (!s.ok()) return s;
   }
   ZK_CUDA_TRY(cudaMemcpyAsync(a.get(), a_host, n * sizeof(F), cudaMemcpyHostToDevice, st));
   ZK_CUDA_TRY(cudaMemcpyAsync(b.get(), b_host, n * sizeof(F), cudaMemcpyHostToDevice, st));
   ZK_CUDA_TRY(cudaMemcpyAsync(c.get(), c_host, n * sizeof(F), cudaMemcpyHostToDevice, st));
-  ZK_CUDA_TRY(cudaMemcpyAsync(tw.get(), twiddles, (n / 2 + 1) * sizeof(F), cudaMemcpyHostToDevice, st));
-  ZK_CUDA_TRY(cudaMemcpyAsync(gp.get(), g_pow2, log_n * sizeof(F), cudaMemcpyHostToDevice, st));
-  ZK_CUDA_TRY(cudaMemcpyAsync(gip.get(), g_inv_pow2, log_n * sizeof(F), cudaMemcpyHostToDevice, st));
   const F ninv = F::from_raw(n_inv);
   for (F* x : {a.get(), b.get(), c.get()}) {
-    run_transform<FP>(st, x, tw.get(), log_n, &ninv, nullptr);  // interpolate
-    run_transform<FP>(st, x, tw.get(), log_n, nullptr, gp.get());  // evaluate on g<omega>
+    run_transform<FP>(st, x, log_n, tw.view, &ninv, nullptr);     // interpolate
+    run_transform<FP>(st, x, log_n, tw.view, nullptr, &gt.view);  // evaluate on g<omega>
   }
   quotient_kernel<FP><<<blocks(n), kThreads, 0, st>>>(a.get(), b.get(), c.get(), n, F::from_raw(z_inv));
-  run_transform<FP>(st, a.get(), tw.get(), log_n, &ninv, gip.get());  // interpolate from the coset
+  run_transform<FP>(st, a.get(), log_n, tw.view, &ninv, &git.view);  // interpolate from the coset
   ZK_CUDA_TRY(cudaGetLastError());
   ZK_CUDA_TRY(cudaMemcpyAsync(a_host, a.get(), n * sizeof(F), cudaMemcpyDeviceToHost, st));
   return stream.sync();
 }
 
 template <class FP>
-Status transform(std::uint64_t* data, unsigned log_n, const std::uint64_t* twiddles, const std::uint64_t* n_inv,
-                 const std::uint64_t* shift_pow2) {
+Status transform(std::uint64_t* data, unsigned log_n, const Powers& twiddles, const std::uint64_t* n_inv,
+                 const Powers* shift, Timing* timing) {
   if (Status s = zk::gpu::require_device(); !s.ok()) return s;
   using F = DevField<FP>;
   const std::size_t n = std::size_t{1} << log_n;
   if (log_n == 0) return {};
   zk::gpu::Stream stream;
   if (Status s = stream.create(); !s.ok()) return s;
-  zk::gpu::DeviceBuffer<F> a, tw, pow2;
-  if (Status s = a.allocate(n); !s.ok()) return s;
-  if (Status s = tw.allocate(n / 2 + 1); !s.ok()) return s;
-  ZK_CUDA_TRY(cudaMemcpyAsync(a.get(), data, n * sizeof(F), cudaMemcpyHostToDevice, stream.get()));
-  ZK_CUDA_TRY(cudaMemcpyAsync(tw.get(), twiddles, (n / 2 + 1) * sizeof(F), cudaMemcpyHostToDevice, stream.get()));
-  if (shift_pow2 != nullptr) {
-    if (Status s = pow2.allocate(log_n); !s.ok()) return s;
-    ZK_CUDA_TRY(cudaMemcpyAsync(pow2.get(), shift_pow2, log_n * sizeof(F), cudaMemcpyHostToDevice, stream.get()));
+  auto st = stream.get();
+  zk::gpu::Event marks[4];
+  for (auto& e : marks) {
+    if (Status s = e.create(); !s.ok()) return s;
   }
+  DeviceBuffer<F> a;
+  DeviceTable<FP> tw, sh;
+  if (Status s = a.allocate(n); !s.ok()) return s;
+  ZK_CUDA_TRY(cudaEventRecord(marks[0].get(), st));
+  if (Status s = tw.upload(twiddles, st); !s.ok()) return s;
+  if (shift != nullptr) {
+    if (Status s = sh.upload(*shift, st); !s.ok()) return s;
+  }
+  ZK_CUDA_TRY(cudaMemcpyAsync(a.get(), data, n * sizeof(F), cudaMemcpyHostToDevice, st));
+  ZK_CUDA_TRY(cudaEventRecord(marks[1].get(), st));
   const F ninv = n_inv != nullptr ? F::from_raw(n_inv) : F::zero();
-  run_transform<FP>(stream.get(), a.get(), tw.get(), log_n, n_inv != nullptr ? &ninv : nullptr,
-                    shift_pow2 != nullptr ? pow2.get() : nullptr);
+  run_transform<FP>(st, a.get(), log_n, tw.view, n_inv != nullptr ? &ninv : nullptr,
+                    shift != nullptr ? &sh.view : nullptr);
   ZK_CUDA_TRY(cudaGetLastError());
-  ZK_CUDA_TRY(cudaMemcpyAsync(data, a.get(), n * sizeof(F), cudaMemcpyDeviceToHost, stream.get()));
-  return stream.sync();
+  ZK_CUDA_TRY(cudaEventRecord(marks[2].get(), st));
+  ZK_CUDA_TRY(cudaMemcpyAsync(data, a.get(), n * sizeof(F), cudaMemcpyDeviceToHost, st));
+  ZK_CUDA_TRY(cudaEventRecord(marks[3].get(), st));
+  if (Status s = stream.sync(); !s.ok()) return s;
+  if (timing != nullptr) {
+    ZK_CUDA_TRY(cudaEventElapsedTime(&timing->upload_ms, marks[0].get(), marks[1].get()));
+    ZK_CUDA_TRY(cudaEventElapsedTime(&timing->kernels_ms, marks[1].get(), marks[2].get()));
+    ZK_CUDA_TRY(cudaEventElapsedTime(&timing->download_ms, marks[2].get(), marks[3].get()));
+  }
+  return {};
 }
 
-template Status compute_h<field::params::Bls12_381Fr>(std::uint64_t*, const std::uint64_t*, const std::uint64_t*,
-                                                      unsigned, const std::uint64_t*, const std::uint64_t*,
-                                                      const std::uint64_t*, const std::uint64_t*, const std::uint64_t*);
-template Status compute_h<field::params::Bn254Fr>(std::uint64_t*, const std::uint64_t*, const std::uint64_t*, unsigned,
-                                                  const std::uint64_t*, const std::uint64_t*, const std::uint64_t*,
-                                                  const std::uint64_t*, const std::uint64_t*);
-template Status transform<field::params::Bls12_381Fr>(std::uint64_t*, unsigned, const std::uint64_t*,
-                                                      const std::uint64_t*, const std::uint64_t*);
-template Status transform<field::params::Bn254Fr>(std::uint64_t*, unsigned, const std::uint64_t*,
-                                                  const std::uint64_t*, const std::uint64_t*);
+#define ZK_NTT_GPU_INSTANTIATE(FP)                                                                               \
+  template Status compute_h<FP>(std::uint64_t*, const std::uint64_t*, const std::uint64_t*, unsigned, const Powers&, \
+                                const std::uint64_t*, const Powers&, const Powers&, const std::uint64_t*);           \
+  template Status transform<FP>(std::uint64_t*, unsigned, const Powers&, const std::uint64_t*, const Powers*, Timing*);
+ZK_NTT_GPU_INSTANTIATE(field::params::Bls12_381Fr)
+ZK_NTT_GPU_INSTANTIATE(field::params::Bn254Fr)
+#undef ZK_NTT_GPU_INSTANTIATE
 
 }  // namespace zk::ntt::gpu::raw

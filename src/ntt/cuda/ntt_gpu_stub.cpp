@@ -7,23 +7,21 @@
 namespace zk::ntt::gpu::raw {
 
 template <class FP>
-Status transform(std::uint64_t*, unsigned, const std::uint64_t*, const std::uint64_t*, const std::uint64_t*) {
+Status transform(std::uint64_t*, unsigned, const Powers&, const std::uint64_t*, const Powers*, Timing*) {
   return zk::gpu::require_device();
 }
 template <class FP>
-Status compute_h(std::uint64_t*, const std::uint64_t*, const std::uint64_t*, unsigned, const std::uint64_t*,
-                 const std::uint64_t*, const std::uint64_t*, const std::uint64_t*, const std::uint64_t*) {
+Status compute_h(std::uint64_t*, const std::uint64_t*, const std::uint64_t*, unsigned, const Powers&,
+                 const std::uint64_t*, const Powers&, const Powers&, const std::uint64_t*) {
   return zk::gpu::require_device();
 }
-template Status compute_h<field::params::Bls12_381Fr>(std::uint64_t*, const std::uint64_t*, const std::uint64_t*,
-                                                      unsigned, const std::uint64_t*, const std::uint64_t*,
-                                                      const std::uint64_t*, const std::uint64_t*, const std::uint64_t*);
-template Status compute_h<field::params::Bn254Fr>(std::uint64_t*, const std::uint64_t*, const std::uint64_t*, unsigned,
-                                                  const std::uint64_t*, const std::uint64_t*, const std::uint64_t*,
-                                                  const std::uint64_t*, const std::uint64_t*);
-template Status transform<field::params::Bls12_381Fr>(std::uint64_t*, unsigned, const std::uint64_t*,
-                                                      const std::uint64_t*, const std::uint64_t*);
-template Status transform<field::params::Bn254Fr>(std::uint64_t*, unsigned, const std::uint64_t*,
-                                                  const std::uint64_t*, const std::uint64_t*);
+
+#define ZK_NTT_GPU_INSTANTIATE(FP)                                                                               \
+  template Status compute_h<FP>(std::uint64_t*, const std::uint64_t*, const std::uint64_t*, unsigned, const Powers&, \
+                                const std::uint64_t*, const Powers&, const Powers&, const std::uint64_t*);           \
+  template Status transform<FP>(std::uint64_t*, unsigned, const Powers&, const std::uint64_t*, const Powers*, Timing*);
+ZK_NTT_GPU_INSTANTIATE(field::params::Bls12_381Fr)
+ZK_NTT_GPU_INSTANTIATE(field::params::Bn254Fr)
+#undef ZK_NTT_GPU_INSTANTIATE
 
 }  // namespace zk::ntt::gpu::raw

@@ -1,26 +1,43 @@
 #pragma once
 
-// The GPU NTT's raw entry point (no host field types), shared by ntt/gpu_ntt.hpp and the kernels.
+// The GPU NTT's raw entry points (no host field types), shared by ntt/gpu_ntt.hpp and the kernels.
+// Field elements are Montgomery limbs. Powers are passed as two-level tables (ntt_body.hpp
+// PowerTable): p(x) = hi[x >> lo_bits] lo[x & (2^lo_bits - 1)], lo of 2^lo_bits entries, hi of
+// 2^(log_count - lo_bits).
 
+#include <cstddef>
 #include <cstdint>
 
 #include "base/status.hpp"
 
 namespace zk::ntt::gpu::raw {
-/// In place on `data` (n = 2^log_n field elements, Montgomery limbs; twiddles = omega^k for k in
-/// [0, n/2]): forward, or inverse when `n_inv` is given. With `shift_pow2` (shift^(2^k), k <
-/// log_n): data[i] *= shift^i before a forward transform, after an inverse one.
+
+struct Powers {
+  const std::uint64_t* hi = nullptr;
+  const std::uint64_t* lo = nullptr;
+  unsigned log_count = 0;  // powers for x < 2^log_count
+  unsigned lo_bits = 0;    // ntt_body::power_table_lo_bits(log_count)
+};
+
+/// Where a transform's time went (CUDA events on its stream), in milliseconds.
+struct Timing {
+  float upload_ms = 0, kernels_ms = 0, download_ms = 0;
+};
+
+/// In place on `data` (n = 2^log_n elements), natural order in and out. `twiddles`: omega^x for
+/// x < n/2 (no factor). Forward: with `shift`, data[i] *= shift(i) first. Inverse (`n_inv` given):
+/// the result times 1/n, or, with `shift`, times shift(i) (whose hi table carries the 1/n).
 template <class FP>
-Status transform(std::uint64_t* data, unsigned log_n, const std::uint64_t* twiddles, const std::uint64_t* n_inv,
-                 const std::uint64_t* shift_pow2);
+Status transform(std::uint64_t* data, unsigned log_n, const Powers& twiddles, const std::uint64_t* n_inv,
+                 const Powers* shift, Timing* timing = nullptr);
 
 /// bellman's quotient on the device (ntt/quotient.hpp compute_h): a, b, c (n values each) are
 /// interpolated, evaluated on the coset g<omega>, a b - c is divided by Z there and interpolated
-/// back; the n coefficients land in `a` (b and c are left unchanged on the host). `g_pow2` and
-/// `g_inv_pow2` hold g^(2^k) and g^-(2^k) for k < log_n; `z_inv` = 1 / (g^n - 1).
+/// back; the n coefficients land in `a` (b and c are left unchanged on the host). `g`: g^i;
+/// `g_inv_n`: g^-i / n; `z_inv` = 1 / (g^n - 1).
 template <class FP>
 Status compute_h(std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, unsigned log_n,
-                 const std::uint64_t* twiddles, const std::uint64_t* n_inv, const std::uint64_t* g_pow2,
-                 const std::uint64_t* g_inv_pow2, const std::uint64_t* z_inv);
+                 const Powers& twiddles, const std::uint64_t* n_inv, const Powers& g, const Powers& g_inv_n,
+                 const std::uint64_t* z_inv);
 
 }  // namespace zk::ntt::gpu::raw
