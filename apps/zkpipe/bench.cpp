@@ -447,8 +447,10 @@ int bench_porep(BenchArgs a) {
   t.partitions = shape->partitions;
   t.what = std::to_string(shape->partitions) + " partitions of porep " + shape->name;
   t.attach = [&](engine::Engine& eng) -> Status {
-    cache = std::make_shared<engine::ParamsCache>(eng.budget(), eng.ledger(), engine::PorepWorkload::params_file_bytes,
-                                                  engine::PorepWorkload::load_params_file);
+    cache = std::make_shared<engine::ParamsCache>(
+        eng.budget(), eng.ledger(), engine::PorepWorkload::params_file_bytes,
+        *device == engine::ProverDevice::kGpu ? engine::PorepWorkload::load_params_file_pinned
+                                              : engine::PorepWorkload::load_params_file);
     auto w = std::make_shared<engine::PorepWorkload>(*shape, *cache, a.params);
     w->set_device(*device);
     t.workload = w;

@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <random>
 
+#include <spdlog/spdlog.h>
+
 #include "field/decimal.hpp"
 #include "groth16/io.hpp"
 #include "gpu/gpu.hpp"
@@ -83,6 +85,40 @@ Result<std::uint64_t> Groth16Workload<E>::params_file_bytes(const std::string& p
   const auto size = std::filesystem::file_size(path, ec);
   if (ec) return Status::not_found("cannot stat " + path + ": " + ec.message());
   return static_cast<std::uint64_t>(size) * 2 + (1 << 20);
+}
+
+namespace {
+/// A key whose G1 queries (what prove_start uploads) are page-locked for the device; the pins are
+/// members after the key, so they are released before the key's memory is freed.
+template <class E>
+struct PinnedKey {
+  groth16::ProvingKey<E> pk;
+  std::vector<std::unique_ptr<gpu::HostPin>> pins;
+};
+}  // namespace
+
+template <class E>
+Result<LoadedParams> Groth16Workload<E>::load_params_file_pinned(const std::string& path) {
+  auto loaded = load_params_file(path);
+  if (!loaded.ok()) return loaded;
+  auto holder = std::make_shared<PinnedKey<E>>();
+  holder->pk = std::move(*std::const_pointer_cast<groth16::ProvingKey<E>>(
+      std::static_pointer_cast<const groth16::ProvingKey<E>>(loaded->object)));
+  loaded->object.reset();
+  std::uint64_t pinned = 0;
+  for (const auto* query : {&holder->pk.h, &holder->pk.l, &holder->pk.a, &holder->pk.b_g1}) {
+    auto pin = gpu::HostPin::pin(query->data(), query->size() * sizeof((*query)[0]));
+    if (!pin.ok()) {
+      spdlog::warn("{}: key stays in pageable memory (slower uploads): {}", path, pin.status().message());
+      break;
+    }
+    pinned += (*pin)->bytes();
+    holder->pins.push_back(std::move(*pin));
+  }
+  if (pinned > 0) spdlog::info("{}: {} MiB of G1 queries pinned for the GPU", path, pinned >> 20);
+  const groth16::ProvingKey<E>* pk = &holder->pk;
+  loaded->object = std::shared_ptr<const void>(std::move(holder), pk);  // aliasing: the key, owned with its pins
+  return loaded;
 }
 
 template <class E>

@@ -61,6 +61,9 @@ class Groth16Workload : public Workload {
   /// The cache callbacks for .params files of this curve (size from the file, then load).
   static Result<std::uint64_t> params_file_bytes(const std::string& path);
   static Result<LoadedParams> load_params_file(const std::string& path);
+  /// The same, with the G1 queries page-locked for the GPU (gpu::HostPin; unpinned, with a
+  /// warning, when pinning fails). For caches whose workloads run prove_start on the GPU.
+  static Result<LoadedParams> load_params_file_pinned(const std::string& path);
 
   Result<WorkingSet> working_set(const JobRequest& job) override;
   Result<std::unique_ptr<Pending>> prove_start(std::unique_ptr<Synthesized> s) override;

@@ -43,11 +43,29 @@ Status require_device() {
   return {};
 }
 
+Result<std::unique_ptr<HostPin>> HostPin::pin(const void* data, std::size_t bytes) {
+  if (Status s = require_device(); !s.ok()) return s;
+  if (data == nullptr || bytes == 0) return std::unique_ptr<HostPin>(new HostPin(nullptr, 0));
+  void* p = const_cast<void*>(data);  // registration does not write to the range
+  const cudaError_t e = cudaHostRegister(p, bytes, cudaHostRegisterDefault);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    return Status::internal("cudaHostRegister of " + std::to_string(bytes) + " bytes: " + cudaGetErrorString(e));
+  }
+  return std::unique_ptr<HostPin>(new HostPin(p, bytes));
+}
+
+HostPin::~HostPin() {
+  if (p_ != nullptr) cudaHostUnregister(p_);
+}
+
 #else
 
 bool built_with_cuda() { return false; }
 std::vector<DeviceInfo> devices() { return {}; }
 Status require_device() { return Status::unavailable("zkpipe was built without CUDA (ZK_ENABLE_CUDA=OFF or no nvcc)"); }
+Result<std::unique_ptr<HostPin>> HostPin::pin(const void*, std::size_t) { return require_device(); }
+HostPin::~HostPin() = default;
 
 #endif
 

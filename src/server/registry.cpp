@@ -28,12 +28,14 @@ WorkloadRegistry::WorkloadRegistry(engine::Engine& engine, std::string params_di
   using engine::ParamsCache;
   using Bls = groth16::Bls12_381;
   using Bn = groth16::Bn254;
-  caches_[kBellmanBls] = std::make_unique<ParamsCache>(engine.budget(), engine.ledger(),
-                                                       engine::Groth16Workload<Bls>::params_file_bytes,
-                                                       engine::Groth16Workload<Bls>::load_params_file);
-  caches_[kBellmanBn] = std::make_unique<ParamsCache>(engine.budget(), engine.ledger(),
-                                                      engine::Groth16Workload<Bn>::params_file_bytes,
-                                                      engine::Groth16Workload<Bn>::load_params_file);
+  // With the GPU, bellman keys load with their G1 queries pinned (fast uploads in prove_start).
+  const bool pin = device == engine::ProverDevice::kGpu;
+  caches_[kBellmanBls] = std::make_unique<ParamsCache>(
+      engine.budget(), engine.ledger(), engine::Groth16Workload<Bls>::params_file_bytes,
+      pin ? engine::Groth16Workload<Bls>::load_params_file_pinned : engine::Groth16Workload<Bls>::load_params_file);
+  caches_[kBellmanBn] = std::make_unique<ParamsCache>(
+      engine.budget(), engine.ledger(), engine::Groth16Workload<Bn>::params_file_bytes,
+      pin ? engine::Groth16Workload<Bn>::load_params_file_pinned : engine::Groth16Workload<Bn>::load_params_file);
   caches_[kZkeyBls] = std::make_unique<ParamsCache>(engine.budget(), engine.ledger(),
                                                     engine::ZkeyWorkload<Bls>::zkey_file_bytes,
                                                     engine::ZkeyWorkload<Bls>::load_zkey_file);

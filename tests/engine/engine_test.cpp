@@ -401,6 +401,17 @@ TEST(Engine, KeysLoadedThroughTheParamsCacheShareTheBudget) {
     EXPECT_GT(cache.evict_unused(), 0u);
     expect_ledger_idle(e);
   }
+  // The GPU caches' loader (queries pinned when a device is present, else a warning and pageable
+  // memory) gives the same key.
+  {
+    auto plain = SyntheticWorkload<E>::load_params_file(path);
+    auto pinned = SyntheticWorkload<E>::load_params_file_pinned(path);
+    ASSERT_TRUE(plain.ok() && pinned.ok()) << pinned.status().to_string();
+    EXPECT_EQ(plain->bytes, pinned->bytes);
+    const auto* a = static_cast<const groth16::ProvingKey<E>*>(plain->object.get());
+    const auto* b = static_cast<const groth16::ProvingKey<E>*>(pinned->object.get());
+    EXPECT_TRUE(a->h == b->h && a->l == b->l && a->a == b->a && a->b_g1 == b->b_g1 && a->b_g2 == b->b_g2);
+  }
   std::filesystem::remove_all(dir);
 }
 
