@@ -389,6 +389,11 @@ int bench_zkey(BenchArgs a, const groth16::snarkjs::ZkeyInfo& info) {
   }
   a.curve = info.curve == "bn128" ? "bn254" : "bls12-381";
   a.constraints = info.domain_size;
+  auto device = prover_device(a);
+  if (!device.ok()) {
+    std::fprintf(stderr, "zkpipe: %s\n", device.status().message().c_str());
+    return 2;
+  }
   std::shared_ptr<engine::ParamsCache> cache;
   std::shared_ptr<engine::ZkeyWorkload<E>> wl;
   Target t;
@@ -401,6 +406,7 @@ int bench_zkey(BenchArgs a, const groth16::snarkjs::ZkeyInfo& info) {
                                                   engine::ZkeyWorkload<E>::load_zkey_file);
     auto w = engine::ZkeyWorkload<E>::open(*cache, a.zkey);
     if (!w.ok()) return w.status();
+    (*w)->set_device(*device);
     wl = *w;
     t.workload = wl;
     return {};

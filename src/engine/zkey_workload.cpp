@@ -1,7 +1,7 @@
 #include "engine/zkey_workload.hpp"
 
 #include "engine/groth16_workload.hpp"
-
+#include "groth16/gpu_backend.hpp"
 
 #include "field/decimal.hpp"
 #include "groth16/io.hpp"
@@ -121,7 +121,11 @@ Result<std::unique_ptr<Pending>> ZkeyWorkload<E>::prove_start(std::unique_ptr<Sy
   using Fr = typename E::Fr;
   auto* in = dynamic_cast<ZkeySynth<E>*>(s.get());
   if (in == nullptr) return Status::internal("zkey workload: foreign partition object");
-  auto pending = sj::prove_start<E>(*in->key, in->witness, std::move(in->rows), os_random_scalar<Fr>(), os_random_scalar<Fr>());
+  const Fr r = os_random_scalar<Fr>(), s_ = os_random_scalar<Fr>();
+  auto pending = device_ == ProverDevice::kGpu
+                     ? sj::prove_start<E, groth16::GpuBackend>(*in->key, in->witness, std::move(in->rows), r, s_,
+                                                               nullptr, groth16::GpuBackend(*gate_))
+                     : sj::prove_start<E>(*in->key, in->witness, std::move(in->rows), r, s_);
   if (!pending.ok()) return pending.status();
   auto out = std::make_unique<ZkeyPending<E>>();
   out->key = std::move(in->key);

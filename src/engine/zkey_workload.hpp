@@ -4,7 +4,8 @@
 // Shape = the zkey's id (its path); input = the .wtns bytes; one partition per job. The key loads
 // through the ParamsCache (budgeted, shared, evictable like every other key). Stages: synthesis =
 // the witness parsed and checked, rows a, b, c = a b evaluated; prove_start = H on the odd coset and
-// the G1 MSMs; prove_finish = the B2 MSM on G2 and the proof (write_proofs layout, 1 proof).
+// the G1 MSMs (on the CPU or the GPU, set_device); prove_finish = the B2 MSM on G2 and the proof
+// (write_proofs layout, 1 proof).
 
 #include <memory>
 #include <mutex>
@@ -40,6 +41,12 @@ class ZkeyWorkload : public Workload {
 
   const std::string& shape() const { return path_; }
   const groth16::snarkjs::ZkeyInfo& info() const { return info_; }
+  /// prove_start's device (resolved: kCpu or kGpu), as Groth16Workload::set_device.
+  void set_device(ProverDevice d, std::shared_ptr<gpu::DeviceGate> gate = nullptr) {
+    device_ = d;
+    gate_ = d == ProverDevice::kGpu && !gate ? std::make_shared<gpu::DeviceGate>() : std::move(gate);
+  }
+  ProverDevice device() const { return device_; }
   /// The public signals of a job (witness values 1..nPublic).
   Result<std::vector<typename E::Fr>> public_inputs(const JobRequest& job) const;
 
@@ -53,6 +60,8 @@ class ZkeyWorkload : public Workload {
   std::string path_;
   groth16::snarkjs::ZkeyInfo info_;
   LazyPreparedKey<E> pvk_;
+  ProverDevice device_ = ProverDevice::kCpu;
+  std::shared_ptr<gpu::DeviceGate> gate_;
 };
 
 }  // namespace zk::engine

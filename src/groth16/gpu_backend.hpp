@@ -25,6 +25,10 @@ struct CudaOps {
   Status compute_h(const ntt::Domain<F>& d, std::span<F> a, std::span<F> b, std::span<F> c) const {
     return ntt::gpu::compute_h(d, a, std::span<const F>(b), std::span<const F>(c));
   }
+  template <class F>
+  Status compute_h_odd_coset(const ntt::Domain<F>& d, std::span<F> a, std::span<F> b, std::span<F> c) const {
+    return ntt::gpu::compute_h_odd_coset(d, a, std::span<const F>(b), std::span<const F>(c));
+  }
   template <class C>
   Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases,
                                  std::span<const typename C::Scalar> scalars) const {
@@ -43,6 +47,11 @@ class DeviceBackend {
   Status compute_h(const ntt::Domain<F>& d, std::span<F> a, std::span<F> b, std::span<F> c) const {
     auto turn = gate_->enter();
     return ops_.compute_h(d, a, b, c);
+  }
+  template <class F>
+  Status compute_h_odd_coset(const ntt::Domain<F>& d, std::span<F> a, std::span<F> b, std::span<F> c) const {
+    auto turn = gate_->enter();
+    return ops_.compute_h_odd_coset(d, a, b, c);
   }
   template <class C>
   Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases,

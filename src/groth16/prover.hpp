@@ -102,6 +102,11 @@ struct CpuBackend {
   Status compute_h(const ntt::Domain<F>& d, std::span<F> a, std::span<F> b, std::span<F> c) const {
     return ntt::compute_h(d, a, b, c);
   }
+  /// snarkjs's quotient (the zkey prover).
+  template <class F>
+  Status compute_h_odd_coset(const ntt::Domain<F>& d, std::span<F> a, std::span<F> b, std::span<F> c) const {
+    return ntt::compute_h_odd_coset(d, a, b, c);
+  }
   template <class C>
   Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases,
                                  std::span<const typename C::Scalar> scalars) const {

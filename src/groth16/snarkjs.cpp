@@ -554,46 +554,6 @@ Result<Rows<E>> evaluate_rows(const Zkey<E>& zk, std::span<const typename E::Fr>
 }
 
 template <class E>
-Result<PendingZkeyProof<E>> prove_start(const Zkey<E>& zk, std::span<const typename E::Fr> w, Rows<E> rows,
-                                        const typename E::Fr& r, const typename E::Fr& s, ProveTimings* timings) {
-  ProveTimings local;
-  ProveTimings& t = timings != nullptr ? *timings : local;
-  detail::Stopwatch clock;
-  using Fr = typename E::Fr;
-  using G1C = typename E::G1Config;
-  const std::size_t n = zk.domain_size;
-  if (w.size() != zk.n_vars || rows.a.size() != n || rows.b.size() != n || rows.c.size() != n)
-    return Status::invalid_argument("zkey prover: witness or rows do not match the key");
-  unsigned log_n = 0;
-  while ((std::size_t{1} << log_n) < n) ++log_n;
-  auto domain = ntt::Domain<Fr>::create(log_n, ntt::DomainConfig::snarkjs());
-  if (!domain.ok()) return domain.status();
-  if (Status st = ntt::compute_h_odd_coset(*domain, std::span<Fr>(rows.a), std::span<Fr>(rows.b),
-                                           std::span<Fr>(rows.c));
-      !st.ok()) {
-    return st;
-  }
-  std::vector<Fr>().swap(rows.b);
-  std::vector<Fr>().swap(rows.c);
-  t.quotient = clock.lap();
-  auto msm1 = [](std::span<const typename E::G1Affine> bases, std::span<const Fr> k) {
-    return *msm::msm<G1C>(bases, k);
-  };
-  PendingZkeyProof<E> p;
-  p.r = r, p.s = s;
-  p.c = msm1(zk.h, rows.a);
-  std::vector<Fr>().swap(rows.a);
-  t.msm_h = clock.lap();
-  p.c += msm1(zk.c, w.subspan(zk.n_public + 1));
-  t.msm_l = clock.lap();
-  p.a = msm1(zk.a, w);
-  t.msm_a = clock.lap();
-  p.b1 = msm1(zk.b1, w);
-  t.msm_b_g1 = clock.lap();
-  return p;
-}
-
-template <class E>
 Proof<E> prove_finish(const Zkey<E>& zk, std::span<const typename E::Fr> w, const PendingZkeyProof<E>& p,
                       ProveTimings* timings) {
   detail::Stopwatch clock;
@@ -744,8 +704,6 @@ Result<VerifyingKey<E>> verifying_key_from_json(std::string_view text) {
   template Result<std::vector<E::Fr>> read_wtns<E>(std::span<const std::uint8_t>);                        \
   template Result<Proof<E>> prove<E>(const Zkey<E>&, std::span<const E::Fr>, const E::Fr&, const E::Fr&); \
   template Result<Rows<E>> evaluate_rows<E>(const Zkey<E>&, std::span<const E::Fr>);                      \
-  template Result<PendingZkeyProof<E>> prove_start<E>(const Zkey<E>&, std::span<const E::Fr>, Rows<E>,     \
-                                                      const E::Fr&, const E::Fr&, ProveTimings*);           \
   template Proof<E> prove_finish<E>(const Zkey<E>&, std::span<const E::Fr>, const PendingZkeyProof<E>&,   \
                                     ProveTimings*);                                                        \
   template Result<Zkey<E>> read_zkey_file<E>(const std::string&);                                         \

@@ -109,10 +109,56 @@ struct PendingZkeyProof {
 template <class E>
 Result<Rows<E>> evaluate_rows(const Zkey<E>& zk, std::span<const typename E::Fr> witness);
 /// Timings (optional) use ProveTimings' names: msm_l is the C-section (private signals) MSM.
-template <class E>
-Result<PendingZkeyProof<E>> prove_start(const Zkey<E>& zk, std::span<const typename E::Fr> witness, Rows<E> rows,
+/// Backend: prover.hpp's CpuBackend, or gpu_backend.hpp's GpuBackend (quotient and G1 MSMs on the
+/// device, in turns of its gate).
+template <class E, class Backend = CpuBackend>
+Result<PendingZkeyProof<E>> prove_start(const Zkey<E>& zk, std::span<const typename E::Fr> w, Rows<E> rows,
                                         const typename E::Fr& r, const typename E::Fr& s,
-                                        ProveTimings* timings = nullptr);
+                                        ProveTimings* timings = nullptr, const Backend& backend = Backend{}) {
+  ProveTimings local;
+  ProveTimings& t = timings != nullptr ? *timings : local;
+  detail::Stopwatch clock;
+  using Fr = typename E::Fr;
+  using G1C = typename E::G1Config;
+  const std::size_t n = zk.domain_size;
+  if (w.size() != zk.n_vars || rows.a.size() != n || rows.b.size() != n || rows.c.size() != n)
+    return Status::invalid_argument("zkey prover: witness or rows do not match the key");
+  unsigned log_n = 0;
+  while ((std::size_t{1} << log_n) < n) ++log_n;
+  auto domain = ntt::Domain<Fr>::create(log_n, ntt::DomainConfig::snarkjs());
+  if (!domain.ok()) return domain.status();
+  if (Status st = backend.compute_h_odd_coset(*domain, std::span<Fr>(rows.a), std::span<Fr>(rows.b),
+                                              std::span<Fr>(rows.c));
+      !st.ok()) {
+    return st;
+  }
+  std::vector<Fr>().swap(rows.b);
+  std::vector<Fr>().swap(rows.c);
+  t.quotient = clock.lap();
+  Status failed;
+  auto msm1 = [&](std::span<const typename E::G1Affine> bases, std::span<const Fr> k) {
+    auto x = backend.template msm<G1C>(bases, k);
+    if (!x.ok()) {
+      if (failed.ok()) failed = x.status();
+      return E::G1::identity();
+    }
+    return *x;
+  };
+  PendingZkeyProof<E> p;
+  p.r = r, p.s = s;
+  p.c = msm1(zk.h, rows.a);
+  std::vector<Fr>().swap(rows.a);
+  t.msm_h = clock.lap();
+  p.c += msm1(zk.c, w.subspan(zk.n_public + 1));
+  t.msm_l = clock.lap();
+  p.a = msm1(zk.a, w);
+  t.msm_a = clock.lap();
+  p.b1 = msm1(zk.b1, w);
+  t.msm_b_g1 = clock.lap();
+  if (!failed.ok()) return failed;
+  return p;
+}
+
 template <class E>
 Proof<E> prove_finish(const Zkey<E>& zk, std::span<const typename E::Fr> witness, const PendingZkeyProof<E>& p,
                       ProveTimings* timings = nullptr);

@@ -10,6 +10,7 @@
 
 #include "base/status.hpp"
 #include "ntt/cuda/ntt_raw.hpp"
+#include "field/roots.hpp"
 #include "ntt/domain.hpp"
 
 namespace zk::ntt::gpu {
@@ -96,8 +97,25 @@ Status compute_h(const Domain<F>& d, std::span<F> a, std::span<const F> b, std::
   const auto g_inv = PowerTables<F>::make(d.coset_generator_inv(), d.log_size(), n_inv);
   const F z_inv = d.vanishing_on_coset_inv();
   auto u = [](const auto* p) { return reinterpret_cast<const std::uint64_t*>(p); };
+  const raw::Powers g_inv_raw = g_inv.raw();
   return raw::compute_h<typename F::Params>(reinterpret_cast<std::uint64_t*>(a.data()), u(b.data()), u(c.data()),
-                                            d.log_size(), tw.raw(), u(&n_inv), g.raw(), g_inv.raw(), u(&z_inv));
+                                            d.log_size(), tw.raw(), u(&n_inv), g.raw(), &g_inv_raw, u(&z_inv));
+}
+
+/// snarkjs's quotient (ntt::compute_h_odd_coset's result in `a`: a b - c on the odd 2n-th roots
+/// of unity, undivided) on the device; `b` and `c` are not modified.
+template <class F>
+Status compute_h_odd_coset(const Domain<F>& d, std::span<F> a, std::span<const F> b, std::span<const F> c) {
+  if (a.size() != d.size() || b.size() != d.size() || c.size() != d.size())
+    return Status::invalid_argument("gpu compute_h_odd_coset: a, b, c must each have the domain's size");
+  auto omega_2n = field::root_of_unity<F>(d.config().root_generator, d.log_size() + 1);
+  if (!omega_2n.ok()) return omega_2n.status();
+  const F n_inv = d.size_inv(), one = F::one();
+  const auto tw = detail::twiddle_tables(d);
+  const auto shift = PowerTables<F>::make(*omega_2n, d.log_size());
+  auto u = [](const auto* p) { return reinterpret_cast<const std::uint64_t*>(p); };
+  return raw::compute_h<typename F::Params>(reinterpret_cast<std::uint64_t*>(a.data()), u(b.data()), u(c.data()),
+                                            d.log_size(), tw.raw(), u(&n_inv), shift.raw(), nullptr, u(&one));
 }
 
 }  // namespace zk::ntt::gpu

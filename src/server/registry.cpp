@@ -121,11 +121,13 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
       e.cache = kZkeyBn;
       auto z = engine::ZkeyWorkload<groth16::Bn254>::open(*caches_[e.cache], e.r.params_path);
       if (!z.ok()) return z.status();
+      (*z)->set_device(device_, gate_);
       w = *z;
     } else {
       e.cache = kZkeyBls;
       auto z = engine::ZkeyWorkload<groth16::Bls12_381>::open(*caches_[e.cache], e.r.params_path);
       if (!z.ok()) return z.status();
+      (*z)->set_device(device_, gate_);
       w = *z;
     }
   } else {

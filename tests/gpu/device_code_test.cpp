@@ -246,6 +246,30 @@ TYPED_TEST(DevNttTest, QuotientScheduleMatchesTheCpu) {
   }
 }
 
+// snarkjs's quotient as ntt_gpu.cu's compute_h runs it with g = the 2n-th root of unity, z_inv = 1
+// and no way back from the coset, against ntt::compute_h_odd_coset.
+TYPED_TEST(DevNttTest, OddCosetQuotientScheduleMatchesTheCpu) {
+  using F = TypeParam;
+  auto rng = test::rng(306);
+  for (auto [log_n, max_tile] : {std::pair{1u, 10u}, std::pair{4u, 10u}, std::pair{8u, 3u}}) {
+    auto d = ntt::Domain<F>::create(log_n, ntt::DomainConfig::snarkjs());
+    ASSERT_TRUE(d.ok());
+    std::vector<F> a(d->size()), b(d->size()), c(d->size());
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = F::random(rng), b[i] = F::random(rng), c[i] = a[i] * b[i];
+    auto omega_2n = field::root_of_unity<F>(d->config().root_generator, log_n + 1);
+    ASSERT_TRUE(omega_2n.ok());
+    const auto shift = ntt::gpu::PowerTables<F>::make(*omega_2n, log_n);
+    auto ea = a, eb = b, ec = c;
+    for (auto* x : {&ea, &eb, &ec}) {
+      emulate_transform<F>(*x, *d, true, nullptr, max_tile);
+      emulate_transform<F>(*x, *d, false, &shift, max_tile);
+    }
+    for (std::size_t i = 0; i < ea.size(); ++i) ea[i] = (ea[i] * eb[i] - ec[i]) * F::one();
+    ASSERT_TRUE(ntt::compute_h_odd_coset(*d, std::span<F>(a), std::span<F>(b), std::span<F>(c)).ok());
+    EXPECT_EQ(ea, a) << "2^" << log_n;
+  }
+}
+
 /// The GPU MSM's pipeline run on the CPU (std::stable_sort for the radix sort), in passes of at most
 /// `per_pass` points as msm_gpu.cu runs them; `levels` gets the deepest reduction.
 template <class C>

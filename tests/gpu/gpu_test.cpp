@@ -9,6 +9,7 @@
 #include "gpu/gpu.hpp"
 #include "groth16/gpu_backend.hpp"
 #include "groth16/setup.hpp"
+#include "groth16/snarkjs.hpp"
 #include "groth16/verifier.hpp"
 #include "circuits/synthetic.hpp"
 #include "r1cs/prover_cs.hpp"
@@ -144,6 +145,22 @@ TYPED_TEST(GpuNtt, QuotientEqualsTheCpu) {
   }
 }
 
+TYPED_TEST(GpuNtt, OddCosetQuotientEqualsTheCpu) {
+  ZK_REQUIRE_GPU();
+  using F = TypeParam;
+  auto rng = test::rng(405);
+  for (unsigned log_n : {1u, 5u, 11u, 17u}) {
+    auto d = ntt::Domain<F>::create(log_n, ntt::DomainConfig::snarkjs());
+    ASSERT_TRUE(d.ok());
+    std::vector<F> a(d->size()), b(d->size()), c(d->size());
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = F::random(rng), b[i] = F::random(rng), c[i] = a[i] * b[i];
+    auto ga = a;
+    ASSERT_TRUE(ntt::gpu::compute_h_odd_coset(*d, std::span<F>(ga), std::span<const F>(b), std::span<const F>(c)).ok());
+    ASSERT_TRUE(ntt::compute_h_odd_coset(*d, std::span<F>(a), std::span<F>(b), std::span<F>(c)).ok());
+    EXPECT_EQ(ga, a) << "2^" << log_n;
+  }
+}
+
 // A proof whose prove_start ran on the GPU equals the CPU's for the same r and s, and verifies.
 template <class E>
 void gpu_proof_equals_cpu() {
@@ -178,6 +195,35 @@ TEST(GpuGroth16, ProofEqualsTheCpuProofBls12_381) {
 TEST(GpuGroth16, ProofEqualsTheCpuProofBn254) {
   ZK_REQUIRE_GPU();
   gpu_proof_equals_cpu<groth16::Bn254>();
+}
+
+// The zkey (snarkjs) prover with prove_start on the GPU: the proof equals the CPU's for the same
+// r and s (snarkjs's chain circuit from tests/data), on both curves.
+template <class E>
+void gpu_zkey_proof_equals_cpu(const char* curve_dir) {
+  using Fr = typename E::Fr;
+  namespace sj = groth16::snarkjs;
+  const auto dir = test::data_dir() / "snarkjs" / curve_dir;
+  auto zk = sj::read_zkey<E>(test::read_file(dir / "chain.zkey"));
+  auto w = sj::read_wtns<E>(test::read_file(dir / "chain-witness.wtns"));
+  ASSERT_TRUE(zk.ok() && w.ok());
+  Rng rng(5);
+  const Fr r = Fr::random(rng), s = Fr::random(rng);
+  DeviceGate gate;
+  auto gpu_p = sj::prove_start<E, groth16::GpuBackend>(*zk, *w, *sj::evaluate_rows<E>(*zk, *w), r, s, nullptr,
+                                                       groth16::GpuBackend(gate));
+  auto cpu_p = sj::prove_start<E>(*zk, *w, *sj::evaluate_rows<E>(*zk, *w), r, s);
+  ASSERT_TRUE(gpu_p.ok()) << gpu_p.status().to_string();
+  ASSERT_TRUE(cpu_p.ok());
+  EXPECT_TRUE(sj::prove_finish(*zk, *w, *gpu_p) == sj::prove_finish(*zk, *w, *cpu_p));
+}
+TEST(GpuGroth16, ZkeyProofEqualsTheCpuProofBn254) {
+  ZK_REQUIRE_GPU();
+  gpu_zkey_proof_equals_cpu<groth16::Bn254>("bn128");
+}
+TEST(GpuGroth16, ZkeyProofEqualsTheCpuProofBls12_381) {
+  ZK_REQUIRE_GPU();
+  gpu_zkey_proof_equals_cpu<groth16::Bls12_381>("bls12381");
 }
 
 TEST(Gpu, DevicesAreListed) {

@@ -9,12 +9,14 @@
 #include <chrono>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "gpu/gate.hpp"
 #include "groth16/gpu_backend.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
+#include "groth16/snarkjs.hpp"
 #include "groth16/verifier.hpp"
 #include "r1cs/prover_cs.hpp"
 #include "r1cs/shape.hpp"
@@ -114,6 +116,13 @@ struct EmulatedOps {
     leave();
     return s;
   }
+  template <class F>
+  Status compute_h_odd_coset(const ntt::Domain<F>& d, std::span<F> a, std::span<F> b, std::span<F> c) const {
+    enter();
+    Status s = ntt::compute_h_odd_coset(d, a, b, c);
+    leave();
+    return s;
+  }
   template <class C>
   Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases,
                                  std::span<const typename C::Scalar> scalars) const {
@@ -170,6 +179,34 @@ TYPED_TEST(InterlockTest, TwoWorkersShareTheDeviceOneTurnAtATimeAndProveWhatTheC
     EXPECT_EQ(*proof, *cpu) << "worker " << w;
     EXPECT_TRUE(*verify(pvk, *proof, circuit.public_inputs()));
   }
+}
+
+// The zkey (snarkjs) prover on a device backend: its quotient and four G1 MSMs take one turn each
+// and the proof equals the CPU's for the same r and s (snarkjs's chain circuit, tests/data).
+TYPED_TEST(InterlockTest, ZkeyProverOnADeviceBackendProvesWhatTheCpuProves) {
+  using E = TypeParam;
+  using Fr = typename E::Fr;
+  const auto dir = test::data_dir() / "snarkjs" / (std::is_same_v<E, Bn254> ? "bn128" : "bls12381");
+  auto zk = snarkjs::read_zkey<E>(test::read_file(dir / "chain.zkey"));
+  auto w = snarkjs::read_wtns<E>(test::read_file(dir / "chain-witness.wtns"));
+  ASSERT_TRUE(zk.ok() && w.ok());
+  auto rng = test::rng(78);
+  const Fr r = Fr::random(rng), s = Fr::random(rng);
+  gpu::DeviceGate gate;
+  DeviceLog log;
+  log.gate = &gate;
+  log.first = false;
+  const DeviceBackend<EmulatedOps> backend(gate, EmulatedOps{&log});
+  auto rows_dev = snarkjs::evaluate_rows<E>(*zk, *w);
+  auto rows_cpu = snarkjs::evaluate_rows<E>(*zk, *w);
+  ASSERT_TRUE(rows_dev.ok() && rows_cpu.ok());
+  auto dev = snarkjs::prove_start<E>(*zk, *w, std::move(*rows_dev), r, s, nullptr, backend);
+  auto cpu = snarkjs::prove_start<E>(*zk, *w, std::move(*rows_cpu), r, s);
+  ASSERT_TRUE(dev.ok()) << dev.status().to_string();
+  ASSERT_TRUE(cpu.ok());
+  EXPECT_EQ(gate.stats().turns, 5u);
+  EXPECT_EQ(log.max_inside.load(), 1);
+  EXPECT_TRUE(snarkjs::prove_finish(*zk, *w, *dev) == snarkjs::prove_finish(*zk, *w, *cpu));
 }
 
 TYPED_TEST(InterlockTest, MismatchedDensityIsAnErrorBeforeTheDevice) {

@@ -98,7 +98,7 @@ void run_transform(cudaStream_t st, DevField<FP>* a, unsigned log_n, const Table
 
 template <class FP>
 Status compute_h(std::uint64_t* a_host, const std::uint64_t* b_host, const std::uint64_t* c_host, unsigned log_n,
-                 const Powers& twiddles, const std::uint64_t* n_inv, const Powers& g, const Powers& g_inv_n,
+                 const Powers& twiddles, const std::uint64_t* n_inv, const Powers& g, const Powers* g_inv_n,
                  const std::uint64_t* z_inv) {
   if (Status s = zk::gpu::require_device(); !s.ok()) return s;
   using F = DevField<FP>;
@@ -110,7 +110,7 @@ Status compute_h(std::uint64_t* a_host, const std::uint64_t* b_host, const std::
   DeviceBuffer<F> a, b, c;
   DeviceTable<FP> tw, gt, git;
   for (Status s : {a.allocate(n), b.allocate(n), c.allocate(n), tw.upload(twiddles, st), gt.upload(g, st),
-                   git.upload(g_inv_n, st)}) {
+                   g_inv_n != nullptr ? git.upload(*g_inv_n, st) : Status{}}) {
     if (!s.ok()) return s;
   }
   ZK_CUDA_TRY(cudaMemcpyAsync(a.get(), a_host, n * sizeof(F), cudaMemcpyHostToDevice, st));
@@ -122,7 +122,7 @@ Status compute_h(std::uint64_t* a_host, const std::uint64_t* b_host, const std::
     run_transform<FP>(st, x, log_n, tw.view, nullptr, &gt.view);  // evaluate on g<omega>
   }
   quotient_kernel<FP><<<blocks(n), kThreads, 0, st>>>(a.get(), b.get(), c.get(), n, F::from_raw(z_inv));
-  run_transform<FP>(st, a.get(), log_n, tw.view, &ninv, &git.view);  // interpolate from the coset
+  if (g_inv_n != nullptr) run_transform<FP>(st, a.get(), log_n, tw.view, &ninv, &git.view);  // back from the coset
   ZK_CUDA_TRY(cudaGetLastError());
   ZK_CUDA_TRY(cudaMemcpyAsync(a_host, a.get(), n * sizeof(F), cudaMemcpyDeviceToHost, st));
   return stream.sync();
@@ -170,7 +170,7 @@ Status transform(std::uint64_t* data, unsigned log_n, const Powers& twiddles, co
 
 #define ZK_NTT_GPU_INSTANTIATE(FP)                                                                               \
   template Status compute_h<FP>(std::uint64_t*, const std::uint64_t*, const std::uint64_t*, unsigned, const Powers&, \
-                                const std::uint64_t*, const Powers&, const Powers&, const std::uint64_t*);           \
+                                const std::uint64_t*, const Powers&, const Powers*, const std::uint64_t*);           \
   template Status transform<FP>(std::uint64_t*, unsigned, const Powers&, const std::uint64_t*, const Powers*, Timing*);
 ZK_NTT_GPU_INSTANTIATE(field::params::Bls12_381Fr)
 ZK_NTT_GPU_INSTANTIATE(field::params::Bn254Fr)

@@ -31,13 +31,14 @@ template <class FP>
 Status transform(std::uint64_t* data, unsigned log_n, const Powers& twiddles, const std::uint64_t* n_inv,
                  const Powers* shift, Timing* timing = nullptr);
 
-/// bellman's quotient on the device (ntt/quotient.hpp compute_h): a, b, c (n values each) are
-/// interpolated, evaluated on the coset g<omega>, a b - c is divided by Z there and interpolated
-/// back; the n coefficients land in `a` (b and c are left unchanged on the host). `g`: g^i;
-/// `g_inv_n`: g^-i / n; `z_inv` = 1 / (g^n - 1).
+/// The quotient on the device (ntt/quotient.hpp): a, b, c (n values each) are interpolated and
+/// evaluated on the coset g<omega> (`g`: g^i), where (a b - c) z_inv is formed. bellman's
+/// compute_h: z_inv = 1 / (g^n - 1), then interpolated back from the coset (`g_inv_n`: g^-i / n),
+/// the n coefficients in `a`. snarkjs's compute_h_odd_coset: g = the 2n-th root of unity, z_inv =
+/// 1, `g_inv_n` null: `a` gets the values on the coset. b and c are unchanged on the host.
 template <class FP>
 Status compute_h(std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, unsigned log_n,
-                 const Powers& twiddles, const std::uint64_t* n_inv, const Powers& g, const Powers& g_inv_n,
+                 const Powers& twiddles, const std::uint64_t* n_inv, const Powers& g, const Powers* g_inv_n,
                  const std::uint64_t* z_inv);
 
 }  // namespace zk::ntt::gpu::raw
