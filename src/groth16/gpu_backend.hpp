@@ -21,6 +21,7 @@ namespace zk::groth16 {
 
 /// The device calls of the CUDA build.
 struct CudaOps {
+  static constexpr bool kHostTwiddles = false;  // the kernels build theirs from omega
   template <class F>
   Status compute_h(const ntt::Domain<F>& d, std::span<F> a, std::span<F> b, std::span<F> c) const {
     return ntt::gpu::compute_h(d, a, std::span<const F>(b), std::span<const F>(c));
@@ -41,6 +42,7 @@ template <class Ops>
 class DeviceBackend {
  public:
   static constexpr const char* kName = "gpu";
+  static constexpr bool kHostTwiddles = Ops::kHostTwiddles;
   explicit DeviceBackend(gpu::DeviceGate& gate, Ops ops = {}) : gate_(&gate), ops_(std::move(ops)) {}
 
   template <class F>

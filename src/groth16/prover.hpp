@@ -98,6 +98,7 @@ Status check_key(const ProvingKey<E>& pk, const r1cs::Partition<typename E::Fr>&
 /// which holds the device's gate (the dual-worker interlock), hence backends are objects.
 struct CpuBackend {
   static constexpr const char* kName = "cpu";
+  static constexpr bool kHostTwiddles = true;  // the domain's twiddle table (ntt::Domain::create)
   template <class F>
   Status compute_h(const ntt::Domain<F>& d, std::span<F> a, std::span<F> b, std::span<F> c) const {
     return ntt::compute_h(d, a, b, c);
@@ -134,7 +135,7 @@ Result<PendingProof<E>> prove_start(const ProvingKey<E>& pk, r1cs::Partition<typ
   const std::size_t n = pk.domain_size();
   unsigned log_n = 0;
   while ((std::size_t{1} << log_n) < n) ++log_n;
-  auto domain = ntt::Domain<Fr>::create(log_n, E::kDomain);
+  auto domain = ntt::Domain<Fr>::create(log_n, E::kDomain, Backend::kHostTwiddles);
   if (!domain.ok()) return domain.status();
 
   std::vector<Fr> h = std::move(p.a);

@@ -125,7 +125,7 @@ Result<PendingZkeyProof<E>> prove_start(const Zkey<E>& zk, std::span<const typen
     return Status::invalid_argument("zkey prover: witness or rows do not match the key");
   unsigned log_n = 0;
   while ((std::size_t{1} << log_n) < n) ++log_n;
-  auto domain = ntt::Domain<Fr>::create(log_n, ntt::DomainConfig::snarkjs());
+  auto domain = ntt::Domain<Fr>::create(log_n, ntt::DomainConfig::snarkjs(), Backend::kHostTwiddles);
   if (!domain.ok()) return domain.status();
   if (Status st = backend.compute_h_odd_coset(*domain, std::span<Fr>(rows.a), std::span<Fr>(rows.b),
                                               std::span<Fr>(rows.c));

@@ -10,6 +10,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <span>
 #include <string>
 #include <vector>
@@ -40,7 +42,9 @@ class Domain {
  public:
   /// Builds the domain of size 2^log_n and its twiddle table (n/2 + 1 elements, computed in
   /// parallel). Fails if 2^log_n exceeds the field's two-adicity or a generator is unusable.
-  static Result<Domain> create(unsigned log_n, DomainConfig config) {
+  /// `host_twiddles` false: no table (2 GiB at 2^27) — for the GPU, which builds its own from
+  /// omega; the CPU transforms refuse such a domain.
+  static Result<Domain> create(unsigned log_n, DomainConfig config, bool host_twiddles = true) {
     auto omega = field::root_of_unity<F>(config.root_generator, log_n);
     if (!omega.ok()) return omega.status();
     const F g = F::from_u64(config.coset_generator);
@@ -60,7 +64,7 @@ class Domain {
                                       " lies in the domain; g^n - 1 = 0, so the coset is the domain itself");
     }
     d.z_coset_inv_ = z.inverse();
-    d.build_twiddles();
+    if (host_twiddles) d.build_twiddles();
     return d;
   }
 
@@ -78,7 +82,14 @@ class Domain {
 
   /// twiddles()[j] = omega^j for j in [0, n/2]; the last entry is omega^{n/2} = -1 (it lets the
   /// inverse transform read omega^{-j} = -omega^{n/2 - j} from the same table, including j = 0).
-  std::span<const F> twiddles() const { return twiddles_; }
+  std::span<const F> twiddles() const {
+    if (twiddles_.empty()) {  // a programming error, not an input error: fail loudly, never read past
+      std::fprintf(stderr, "zkpipe: internal error: CPU NTT on a domain built without twiddles\n");
+      std::abort();
+    }
+    return twiddles_;
+  }
+  bool has_twiddles() const { return !twiddles_.empty(); }
   /// Bytes held by the twiddle table.
   std::size_t twiddle_bytes() const { return twiddles_.size() * sizeof(F); }
 

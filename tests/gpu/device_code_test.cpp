@@ -181,6 +181,18 @@ TEST(NttPasses, CoverEveryStageOnceInBalancedPasses) {
 
 TYPED_TEST(DevNttTest, PowerTablesGiveThePowers) {
   using F = TypeParam;
+  // The GPU path's domain has no host twiddle table; its tables come from omega alone.
+  {
+    auto full = ntt::Domain<F>::create(12, ntt::DomainConfig::bellman());
+    auto bare = ntt::Domain<F>::create(12, ntt::DomainConfig::bellman(), false);
+    ASSERT_TRUE(full.ok() && bare.ok());
+    EXPECT_TRUE(full->has_twiddles());
+    EXPECT_FALSE(bare->has_twiddles());
+    const auto t = ntt::gpu::detail::twiddle_tables(*bare);
+    for (std::size_t x = 0; x < full->size() / 2; x += 37) {
+      EXPECT_EQ(host<F>(ntt_body::unit_table_power(view(t), x)), full->twiddles()[x]);
+    }
+  }
   const F g = F::from_u64(7), factor = F::from_u64(11);
   for (unsigned log_count : {0u, 1u, 4u, 7u}) {
     const auto t = ntt::gpu::PowerTables<F>::make(g, log_count, factor);

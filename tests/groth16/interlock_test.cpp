@@ -97,6 +97,7 @@ struct DeviceLog {
 // at the gate: that worker got through its CPU preparation (padding a, b, c) while the device was
 // taken, which is the point of the interlock.
 struct EmulatedOps {
+  static constexpr bool kHostTwiddles = true;  // the CPU transforms need the table
   DeviceLog* log;
   void enter() const {
     const int now = ++log->inside;
