@@ -13,6 +13,10 @@
 #include "circuits/porep.hpp"
 #include "circuits/porep_input.hpp"
 #include "circuits/synthetic.hpp"
+#include "engine/groth16_workload.hpp"
+#include "gpu/gate.hpp"
+#include "gpu/gpu.hpp"
+#include "groth16/gpu_backend.hpp"
 #include "groth16/io.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/public_inputs.hpp"
@@ -169,9 +173,22 @@ typename E::Fr random_scalar(std::random_device& rd) {
   }
 }
 
+/// --device resolved (auto: the GPU when this build has CUDA and the machine a device).
+Result<bool> use_gpu(const std::string& device) {
+  auto d = engine::parse_prover_device(device);
+  if (!d.ok()) return d.status();
+  auto r = engine::resolve_prover_device(*d);
+  if (!r.ok()) return r.status();
+  return *r == engine::ProverDevice::kGpu;
+}
+
 template <class E>
 int prove(const ProveArgs& a) {
   using Fr = typename E::Fr;
+  auto gpu_on = use_gpu(a.device);
+  if (!gpu_on.ok()) return fail(gpu_on.status().message(), a.json);
+  gpu::DeviceGate gate;
+  if (!a.json) std::printf("prove_start on the %s\n", *gpu_on ? "GPU" : "CPU");
   const auto t0 = Clock::now();
   auto bytes = groth16::read_file(a.params);
   if (!bytes.ok()) return fail(bytes.status().message(), a.json);
@@ -219,7 +236,14 @@ int prove(const ProveArgs& a) {
     const double synth_ms = ms_since(ts);
     synth_total += synth_ms;
     groth16::ProveTimings t;
-    auto proof = groth16::prove(*pk, std::move(partition), random_scalar<E>(rd), random_scalar<E>(rd), &t);
+    auto proof = [&]() -> Result<groth16::Proof<E>> {
+      const Fr r = random_scalar<E>(rd), s = random_scalar<E>(rd);
+      if (!*gpu_on) return groth16::prove(*pk, std::move(partition), r, s, &t);
+      auto pending = groth16::prove_start<E, groth16::GpuBackend>(*pk, std::move(partition), r, s, &t,
+                                                                 groth16::GpuBackend(gate));
+      if (!pending.ok()) return pending.status();
+      return groth16::prove_finish(*pk, std::move(*pending), &t);
+    }();
     if (!proof.ok()) return fail("partition " + std::to_string(k) + ": " + proof.status().message(), a.json);
     proofs.push_back(*proof);
     publics.push_back(std::move(pub));
@@ -457,10 +481,15 @@ int prove_zkey(const ProveArgs& a, const std::string& proof_path, const std::str
   if (!rows.ok()) return fail(a.witness + ": " + rows.status().message() + " (a witness for another circuit?)", a.json);
   const double witness_ms = ms_since(tw);
   std::random_device rd;
+  auto gpu_on = use_gpu(a.device);
+  if (!gpu_on.ok()) return fail(gpu_on.status().message(), a.json);
+  gpu::DeviceGate gate;
   const auto t1 = Clock::now();
   groth16::ProveTimings t;
-  auto pending = groth16::snarkjs::prove_start<E>(*zk, *w, std::move(*rows), random_scalar<E>(rd),
-                                                  random_scalar<E>(rd), &t);
+  const auto r = random_scalar<E>(rd), s = random_scalar<E>(rd);
+  auto pending = *gpu_on ? groth16::snarkjs::prove_start<E, groth16::GpuBackend>(*zk, *w, std::move(*rows), r, s, &t,
+                                                                                groth16::GpuBackend(gate))
+                         : groth16::snarkjs::prove_start<E>(*zk, *w, std::move(*rows), r, s, &t);
   if (!pending.ok()) return fail(pending.status().message(), a.json);
   const auto proof = groth16::snarkjs::prove_finish<E>(*zk, *w, *pending, &t);
   const double prove_ms = ms_since(t1);
@@ -553,6 +582,34 @@ int run_prove(const ProveArgs& a) {
   if (Status s = check_synthetic(a.circuit, a.constraints, a.curve); !s.ok()) return fail(s.message(), a.json);
   if (a.partitions == 0 || a.partitions > 1024) return fail("--partitions must be between 1 and 1024", a.json);
   return a.curve == "bn254" ? prove<groth16::Bn254>(a) : prove<groth16::Bls12_381>(a);
+}
+
+int run_devices(bool json) {
+  const auto list = gpu::devices();
+  const Status usable = gpu::require_device();
+  if (json) {
+    Json d = Json::array();
+    for (const auto& x : list) {
+      d.push_back({{"ordinal", x.ordinal},
+                   {"name", x.name},
+                   {"sm", std::to_string(x.sm_major) + std::to_string(x.sm_minor)},
+                   {"multiprocessors", x.multiprocessors},
+                   {"total_bytes", x.total_bytes},
+                   {"free_bytes", x.free_bytes}});
+    }
+    Json out{{"ok", true}, {"built_with_cuda", gpu::built_with_cuda()}, {"devices", d}};
+    if (!usable.ok()) out["reason"] = usable.message();
+    std::printf("%s\n", out.dump().c_str());
+    return 0;
+  }
+  std::printf("built with CUDA: %s\n", gpu::built_with_cuda() ? "yes" : "no");
+  if (list.empty()) std::printf("no GPU: %s\nprove_start runs on the CPU (device auto)\n", usable.message().c_str());
+  for (const auto& x : list) {
+    std::printf("gpu %d: %s, sm_%d%d, %d multiprocessors, %.1f GiB (%.1f GiB free)\n", x.ordinal, x.name.c_str(),
+                x.sm_major, x.sm_minor, x.multiprocessors, static_cast<double>(x.total_bytes) / (1ull << 30),
+                static_cast<double>(x.free_bytes) / (1ull << 30));
+  }
+  return 0;
 }
 
 int run_verify(const VerifyArgs& a) {

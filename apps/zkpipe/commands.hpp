@@ -37,9 +37,13 @@ struct ProveArgs {
   // public.json.
   std::string zkey, witness, proof_json, public_json;
   std::vector<std::string> positional;
+  std::string device = "auto";  // prove_start: auto (the GPU when present), cpu or gpu
   bool json = false;
 };
 int run_prove(const ProveArgs& a);
+
+/// `zkpipe devices`: whether this build has CUDA and which GPUs the machine has.
+int run_devices(bool json);
 
 struct VerifyArgs {
   std::string vk, proof, public_inputs;

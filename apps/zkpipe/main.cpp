@@ -1,6 +1,6 @@
 // zkpipe: the command-line entry point. Subcommands arrive with the issues that build them; today:
-// selftest, version, the Groth16 commands setup, prove, verify and inspect, the porep helpers
-// gen-input and count (commands.cpp), bench and plan.
+// selftest, version, devices, the Groth16 commands setup, prove, verify and inspect, the porep
+// helpers gen-input and count (commands.cpp), bench and plan, and the daemon's serve and clients.
 
 #include <CLI/CLI.hpp>
 
@@ -64,7 +64,11 @@ int main(int argc, char** argv) {
                     "the daemon's params directory");
   prove->add_option("--token", prove_client.token, "the daemon's token (default: $ZKPIPE_TOKEN)");
   prove->add_option("--timeout-ms", prove_timeout_ms, "with --addr: give up waiting after this long (0: never)");
+  prove->add_option("--device", prove_args.device, "prove_start on: auto (GPU if present), cpu or gpu")
+      ->capture_default_str();
   prove->add_flag("--json", prove_args.json, "machine-readable output");
+  auto* devices = app.add_subcommand("devices", "whether this build has CUDA, and the machine's GPUs");
+  devices->add_flag("--json", json, "machine-readable output");
 
   zk::app::VerifyArgs verify_args;
   auto* verify = app.add_subcommand("verify", "verify proofs: exit 0 valid, 1 invalid, 2 malformed input");
@@ -183,6 +187,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (*selftest) return zk::app::run_selftest(json);
+  if (*devices) return zk::app::run_devices(json);
   if (*setup) {
     setup_args.curve_given = setup->count("--curve") > 0;
     setup_args.seed_given = setup->count("--seed") > 0;

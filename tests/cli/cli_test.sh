@@ -32,6 +32,24 @@ for curve in bls12-381 bn254; do
   "$Z" prove --curve $curve --params "$P.params" --constraints 301 --out "$D/x.bin" 2> "$D/err.txt"
   [ $? -eq 2 ] && grep -q "mismatch" "$D/err.txt" || fail "mismatched key must be refused ($curve)"
 done
+# --device: cpu always works; gpu without a device is a clear refusal (exit 2), with one a proof
+# that verifies; `devices` says which.
+P="$D/synthetic-bn254-n300"
+"$Z" prove --curve bn254 --params "$P.params" --constraints 300 --device cpu --out "$D/cpu.bin" \
+    --public-out "$D/public.json" | grep -q "prove_start on the CPU" || fail "prove --device cpu"
+"$Z" verify --curve bn254 --vk "$P.vk" --proof "$D/cpu.bin" --public "$D/public.json" || fail "verify --device cpu"
+"$Z" devices --json > "$D/devices.json" || fail "devices"
+if grep -q '"devices":\[\]' "$D/devices.json"; then
+  "$Z" prove --curve bn254 --params "$P.params" --constraints 300 --device gpu --out "$D/gpu.bin" 2> "$D/err.txt"
+  [ $? -eq 2 ] && grep -q "device gpu was asked for" "$D/err.txt" || fail "--device gpu without a GPU must exit 2"
+  "$Z" devices | grep -q "no GPU" || fail "devices must say there is no GPU"
+else
+  "$Z" prove --curve bn254 --params "$P.params" --constraints 300 --device gpu --out "$D/gpu.bin" \
+      --public-out "$D/public.json" > /dev/null || fail "prove --device gpu"
+  "$Z" verify --curve bn254 --vk "$P.vk" --proof "$D/gpu.bin" --public "$D/public.json" || fail "verify --device gpu"
+fi
+"$Z" prove --curve bn254 --params "$P.params" --constraints 300 --device tpu --out "$D/x.bin" 2> "$D/err.txt"
+[ $? -eq 2 ] && grep -q "unknown prover device" "$D/err.txt" || fail "--device tpu must exit 2"
 "$Z" setup --constraints 1 --out "$D" 2> /dev/null
 [ $? -eq 2 ] || fail "--constraints 1 must exit 2"
 "$Z" setup --constraints 10 --curve nope --out "$D" 2> /dev/null
