@@ -52,6 +52,8 @@ class WorkloadRegistry {
   std::vector<engine::ParamsEntryInfo> params() const;
   /// Drops every cached key that is not in use (before the engine goes).
   void evict_all_unused();
+  /// The GPU's gate (turn statistics for metrics); null when prove_start runs on the CPU.
+  const gpu::DeviceGate* gate() const { return gate_.get(); }
 
  private:
   enum CacheId { kBellmanBls, kBellmanBn, kZkeyBls, kZkeyBn, kCaches };

@@ -319,6 +319,23 @@ grpc::ServerUnaryReactor* ProvingService::GetStatus(grpc::CallbackServerContext*
   return finish(ctx, grpc::Status::OK);
 }
 
+std::string gate_metrics(const gpu::DeviceGate& gate) {
+  const auto g = gate.stats();
+  const std::string dev = "{gpu=\"" + std::to_string(gate.ordinal()) + "\"}";
+  std::string t;
+  t += "# HELP zkpipe_gpu_turns_total Device turns taken by prover workers (one per quotient or MSM).\n";
+  t += "# TYPE zkpipe_gpu_turns_total counter\nzkpipe_gpu_turns_total" + dev + " " + std::to_string(g.turns) + "\n";
+  t += "# HELP zkpipe_gpu_busy_seconds_total Seconds the device was held by a prover worker.\n";
+  t += "# TYPE zkpipe_gpu_busy_seconds_total counter\nzkpipe_gpu_busy_seconds_total" + dev + " " +
+       std::to_string(g.held_ms / 1000) + "\n";
+  t += "# HELP zkpipe_gpu_wait_seconds_total Seconds prover workers waited for the device.\n";
+  t += "# TYPE zkpipe_gpu_wait_seconds_total counter\nzkpipe_gpu_wait_seconds_total" + dev + " " +
+       std::to_string(g.wait_ms / 1000) + "\n";
+  t += "# HELP zkpipe_gpu_waiting Prover workers waiting for the device now.\n";
+  t += "# TYPE zkpipe_gpu_waiting gauge\nzkpipe_gpu_waiting" + dev + " " + std::to_string(g.waiting) + "\n";
+  return t;
+}
+
 grpc::ServerUnaryReactor* ProvingService::GetMetrics(grpc::CallbackServerContext* ctx, const pb::GetMetricsRequest*,
                                                      pb::GetMetricsResponse* resp) {
   count("GetMetrics");
@@ -336,6 +353,7 @@ grpc::ServerUnaryReactor* ProvingService::GetMetrics(grpc::CallbackServerContext
   for (const auto& p : registry_.params()) {
     text += "zkpipe_params_bytes{id=\"" + p.id + "\"} " + std::to_string(p.bytes) + "\n";
   }
+  if (const auto* gate = registry_.gate(); gate != nullptr) text += gate_metrics(*gate);
   text += "# HELP zkpipe_draining 1 while the daemon refuses new jobs before stopping.\n# TYPE zkpipe_draining gauge\n";
   text += std::string("zkpipe_draining ") + (draining_ ? "1" : "0") + "\n";
   resp->set_prometheus_text(std::move(text));

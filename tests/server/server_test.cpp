@@ -458,6 +458,23 @@ TEST_F(ServerTest, TcpWithTokenAndAPickedPort) {
   (*d)->stop(std::chrono::milliseconds(0));
 }
 
+// With the GPU, every workload the registry makes shares one gate, and its turns show in metrics.
+TEST(GpuGateMetrics, RegistryOwnsOneGateOnlyWithTheGpu) {
+  engine::Engine e({.budget_bytes = std::uint64_t{1} << 28, .synthesis_workers = 1}, {});
+  WorkloadRegistry cpu(e, ".", engine::ProverDevice::kCpu);
+  EXPECT_EQ(cpu.gate(), nullptr);
+  WorkloadRegistry gpu_reg(e, ".", engine::ProverDevice::kGpu);
+  ASSERT_NE(gpu_reg.gate(), nullptr);
+  gpu::DeviceGate gate(1);
+  { auto t = gate.enter(); }
+  { auto t = gate.enter(); }
+  const std::string m = gate_metrics(gate);
+  EXPECT_NE(m.find("zkpipe_gpu_turns_total{gpu=\"1\"} 2\n"), std::string::npos) << m;
+  EXPECT_NE(m.find("# TYPE zkpipe_gpu_busy_seconds_total counter"), std::string::npos);
+  EXPECT_NE(m.find("zkpipe_gpu_waiting{gpu=\"1\"} 0\n"), std::string::npos);
+  e.shutdown();
+}
+
 TEST_F(ServerTest, StaleSocketIsReplacedLiveOneRefused) {
   const std::string path =
       (fs::temp_directory_path() / ("zkpipe-stale-" + std::to_string(::getpid()) + ".sock")).string();
