@@ -106,11 +106,14 @@ Result<LoadedParams> Groth16Workload<E>::load_params_file_pinned(const std::stri
       std::static_pointer_cast<const groth16::ProvingKey<E>>(loaded->object)));
   loaded->object.reset();
   std::uint64_t pinned = 0;
+  // Each query separately (small ones may share a page with another and be refused as already
+  // registered; a refusal leaves that query pageable, which is slower, never wrong).
   for (const auto* query : {&holder->pk.h, &holder->pk.l, &holder->pk.a, &holder->pk.b_g1}) {
     auto pin = gpu::HostPin::pin(query->data(), query->size() * sizeof((*query)[0]));
     if (!pin.ok()) {
-      spdlog::warn("{}: key stays in pageable memory (slower uploads): {}", path, pin.status().message());
-      break;
+      spdlog::warn("{}: a key query stays in pageable memory (slower uploads): {}", path, pin.status().message());
+      if (pin.status().code() == StatusCode::kUnavailable) break;  // no device: the others fail alike
+      continue;
     }
     pinned += (*pin)->bytes();
     holder->pins.push_back(std::move(*pin));

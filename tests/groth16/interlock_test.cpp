@@ -110,27 +110,25 @@ struct EmulatedOps {
     }
   }
   void leave() const { --log->inside; }
+  template <class Fn>
+  auto on_device(Fn&& fn) const {
+    enter();
+    auto result = fn();
+    leave();
+    return result;
+  }
   template <class F>
   Status compute_h(const ntt::Domain<F>& d, std::span<F> a, std::span<F> b, std::span<F> c) const {
-    enter();
-    Status s = ntt::compute_h(d, a, b, c);
-    leave();
-    return s;
+    return on_device([&] { return ntt::compute_h(d, a, b, c); });
   }
   template <class F>
   Status compute_h_odd_coset(const ntt::Domain<F>& d, std::span<F> a, std::span<F> b, std::span<F> c) const {
-    enter();
-    Status s = ntt::compute_h_odd_coset(d, a, b, c);
-    leave();
-    return s;
+    return on_device([&] { return ntt::compute_h_odd_coset(d, a, b, c); });
   }
   template <class C>
   Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases,
                                  std::span<const typename C::Scalar> scalars) const {
-    enter();
-    auto r = msm::msm<C>(bases, scalars);
-    leave();
-    return r;
+    return on_device([&] { return msm::msm<C>(bases, scalars); });
   }
 };
 

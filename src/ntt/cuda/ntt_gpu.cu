@@ -168,10 +168,6 @@ Status transform(std::uint64_t* data, unsigned log_n, const Powers& twiddles, co
   return {};
 }
 
-#define ZK_NTT_GPU_INSTANTIATE(FP)                                                                               \
-  template Status compute_h<FP>(std::uint64_t*, const std::uint64_t*, const std::uint64_t*, unsigned, const Powers&, \
-                                const std::uint64_t*, const Powers&, const Powers*, const std::uint64_t*);           \
-  template Status transform<FP>(std::uint64_t*, unsigned, const Powers&, const std::uint64_t*, const Powers*, Timing*);
 ZK_NTT_GPU_INSTANTIATE(field::params::Bls12_381Fr)
 ZK_NTT_GPU_INSTANTIATE(field::params::Bn254Fr)
 #undef ZK_NTT_GPU_INSTANTIATE

@@ -16,10 +16,6 @@ Status compute_h(std::uint64_t*, const std::uint64_t*, const std::uint64_t*, uns
   return zk::gpu::require_device();
 }
 
-#define ZK_NTT_GPU_INSTANTIATE(FP)                                                                               \
-  template Status compute_h<FP>(std::uint64_t*, const std::uint64_t*, const std::uint64_t*, unsigned, const Powers&, \
-                                const std::uint64_t*, const Powers&, const Powers*, const std::uint64_t*);           \
-  template Status transform<FP>(std::uint64_t*, unsigned, const Powers&, const std::uint64_t*, const Powers*, Timing*);
 ZK_NTT_GPU_INSTANTIATE(field::params::Bls12_381Fr)
 ZK_NTT_GPU_INSTANTIATE(field::params::Bn254Fr)
 #undef ZK_NTT_GPU_INSTANTIATE

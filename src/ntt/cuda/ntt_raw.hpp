@@ -41,4 +41,10 @@ Status compute_h(std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* 
                  const Powers& twiddles, const std::uint64_t* n_inv, const Powers& g, const Powers* g_inv_n,
                  const std::uint64_t* z_inv);
 
+/// The explicit instantiations (ntt_gpu.cu, and the stub without CUDA) for one field's params.
+#define ZK_NTT_GPU_INSTANTIATE(FP)                                                                               \
+  template Status compute_h<FP>(std::uint64_t*, const std::uint64_t*, const std::uint64_t*, unsigned, const Powers&, \
+                                const std::uint64_t*, const Powers&, const Powers*, const std::uint64_t*);           \
+  template Status transform<FP>(std::uint64_t*, unsigned, const Powers&, const std::uint64_t*, const Powers*, Timing*);
+
 }  // namespace zk::ntt::gpu::raw
