@@ -46,6 +46,7 @@ case "$mode" in
     OUT=${OUT:-$CARRY/out}
     mkdir -p "$OUT"
     export LD_LIBRARY_PATH="$PWD/$CARRY/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    export ZKPIPE_TEST_DATA_DIR="$PWD/tests/data"  # the binaries were built against another path
     SAN=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2> /dev/null || true)
     {
       echo "== $(date -u +%FT%TZ) $(uname -m)"

@@ -34,8 +34,12 @@ inline std::uint64_t seed() {
 /// A generator seeded from the run seed and a per-test salt.
 inline Rng rng(std::uint64_t salt = 0) { return Rng(seed() ^ (salt * 0x9e3779b97f4a7c15ull)); }
 
-/// tests/data in the source tree (set by CMake).
-inline std::filesystem::path data_dir() { return ZK_TEST_DATA_DIR; }
+/// tests/data in the source tree (set by CMake), or $ZKPIPE_TEST_DATA_DIR when the binaries run
+/// from another copy of the tree (scripts/gpu-check.sh on the device machine).
+inline std::filesystem::path data_dir() {
+  if (const char* env = std::getenv("ZKPIPE_TEST_DATA_DIR"); env != nullptr && *env != '\0') return env;
+  return ZK_TEST_DATA_DIR;
+}
 
 /// The team's shared test vectors (../shared/testdata beside the checkout, or $ZKPIPE_TESTDATA);
 /// empty when neither exists (tests then skip, saying so).

@@ -18,6 +18,8 @@
 #include "engine/synthetic_workload.hpp"
 #include "engine/porep_workload.hpp"
 #include "engine/zkey_workload.hpp"
+#include "gpu/gpu.hpp"
+#include "gpu/resident.hpp"
 #include "groth16/io.hpp"
 
 namespace zk::app {
@@ -335,6 +337,13 @@ int report(const BenchArgs& a, Target& target, double setup_ms) {
 }
 
 
+/// With the GPU, key bases stay on the device across the run's proofs (as in the daemon).
+std::shared_ptr<gpu::ResidentCache> resident_cache(engine::ProverDevice d) {
+  if (d != engine::ProverDevice::kGpu) return nullptr;
+  const auto devices = gpu::devices();
+  return devices.empty() ? nullptr : std::make_shared<gpu::ResidentCache>(devices.front().total_bytes / 2);
+}
+
 Result<engine::ProverDevice> prover_device(const BenchArgs& a) {
   auto d = engine::parse_prover_device(a.device);
   if (!d.ok()) return d.status();
@@ -359,7 +368,7 @@ int bench_synthetic(const BenchArgs& a) {
     std::fprintf(stderr, "zkpipe: %s\n", device.status().message().c_str());
     return 2;
   }
-  (*wl)->set_device(*device);
+  (*wl)->set_device(*device, nullptr, resident_cache(*device));
   Target t;
   t.kind = "synthetic";
   t.workload = *wl;
@@ -406,7 +415,7 @@ int bench_zkey(BenchArgs a, const groth16::snarkjs::ZkeyInfo& info) {
                                                   engine::ZkeyWorkload<E>::load_zkey_file);
     auto w = engine::ZkeyWorkload<E>::open(*cache, a.zkey);
     if (!w.ok()) return w.status();
-    (*w)->set_device(*device);
+    (*w)->set_device(*device, nullptr, resident_cache(*device));
     wl = *w;
     t.workload = wl;
     return {};
@@ -458,7 +467,7 @@ int bench_porep(BenchArgs a) {
         *device == engine::ProverDevice::kGpu ? engine::PorepWorkload::load_params_file_pinned
                                               : engine::PorepWorkload::load_params_file);
     auto w = std::make_shared<engine::PorepWorkload>(*shape, *cache, a.params);
-    w->set_device(*device);
+    w->set_device(*device, nullptr, resident_cache(*device));
     t.workload = w;
     return {};
   };

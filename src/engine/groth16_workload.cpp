@@ -166,7 +166,7 @@ Result<std::unique_ptr<Pending>> Groth16Workload<E>::prove_start(std::unique_ptr
   const Fr r = os_random_scalar<Fr>(), s_ = os_random_scalar<Fr>();
   auto pending = device_ == ProverDevice::kGpu
                      ? groth16::prove_start<E, groth16::GpuBackend>(*in->pk, std::move(in->partition), r, s_, nullptr,
-                                                                    groth16::GpuBackend(*gate_))
+                                                                    groth16::GpuBackend(*gate_, resident_.get(), in->pk))
                      : groth16::prove_start<E, groth16::CpuBackend>(*in->pk, std::move(in->partition), r, s_);
   if (!pending.ok()) return pending.status();
   auto out = std::make_unique<PendingOut<E>>();

@@ -14,6 +14,7 @@
 
 #include "engine/params_cache.hpp"
 #include "gpu/gate.hpp"
+#include "gpu/resident.hpp"
 #include "engine/workload.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/verifier.hpp"
@@ -81,9 +82,12 @@ class Groth16Workload : public Workload {
   /// prove_start's device (resolved: kCpu or kGpu). Default: the CPU. With kGpu, every workload
   /// whose prover workers share the device should share its gate (the dual-worker interlock);
   /// without one the workload makes its own.
-  void set_device(ProverDevice d, std::shared_ptr<gpu::DeviceGate> gate = nullptr) {
+  /// `resident` (optional, with kGpu): keeps the key's MSM bases on the device across proofs.
+  void set_device(ProverDevice d, std::shared_ptr<gpu::DeviceGate> gate = nullptr,
+                  std::shared_ptr<gpu::ResidentCache> resident = nullptr) {
     device_ = d;
     gate_ = d == ProverDevice::kGpu && !gate ? std::make_shared<gpu::DeviceGate>() : std::move(gate);
+    resident_ = d == ProverDevice::kGpu ? std::move(resident) : nullptr;
   }
   ProverDevice device() const { return device_; }
 
@@ -99,6 +103,7 @@ class Groth16Workload : public Workload {
   LazyPreparedKey<E> pvk_;
   ProverDevice device_ = ProverDevice::kCpu;
   std::shared_ptr<gpu::DeviceGate> gate_;
+  std::shared_ptr<gpu::ResidentCache> resident_;
 };
 
 /// Uniform field element from the OS (r and s of a proof).

@@ -42,9 +42,12 @@ class ZkeyWorkload : public Workload {
   const std::string& shape() const { return path_; }
   const groth16::snarkjs::ZkeyInfo& info() const { return info_; }
   /// prove_start's device (resolved: kCpu or kGpu), as Groth16Workload::set_device.
-  void set_device(ProverDevice d, std::shared_ptr<gpu::DeviceGate> gate = nullptr) {
+  /// `resident` (optional, with kGpu): keeps the key's MSM bases on the device across proofs.
+  void set_device(ProverDevice d, std::shared_ptr<gpu::DeviceGate> gate = nullptr,
+                  std::shared_ptr<gpu::ResidentCache> resident = nullptr) {
     device_ = d;
     gate_ = d == ProverDevice::kGpu && !gate ? std::make_shared<gpu::DeviceGate>() : std::move(gate);
+    resident_ = d == ProverDevice::kGpu ? std::move(resident) : nullptr;
   }
   ProverDevice device() const { return device_; }
   /// The public signals of a job (witness values 1..nPublic).
@@ -62,6 +65,7 @@ class ZkeyWorkload : public Workload {
   LazyPreparedKey<E> pvk_;
   ProverDevice device_ = ProverDevice::kCpu;
   std::shared_ptr<gpu::DeviceGate> gate_;
+  std::shared_ptr<gpu::ResidentCache> resident_;
 };
 
 }  // namespace zk::engine

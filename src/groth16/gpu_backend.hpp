@@ -9,10 +9,12 @@
 // Without a device every call is UNAVAILABLE; the engine resolves the device before choosing this
 // backend.
 
+#include <memory>
 #include <span>
 #include <vector>
 
 #include "gpu/gate.hpp"
+#include "gpu/resident.hpp"
 #include "groth16/prover.hpp"
 #include "msm/gpu_msm.hpp"
 #include "ntt/gpu_ntt.hpp"
@@ -31,19 +33,23 @@ struct CudaOps {
     return ntt::gpu::compute_h_odd_coset(d, a, std::span<const F>(b), std::span<const F>(c));
   }
   template <class C>
-  Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases,
-                                 std::span<const typename C::Scalar> scalars) const {
-    return msm::gpu::msm_g1<C>(bases, scalars);
+  Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
+                                 const void* device_bases) const {
+    return msm::gpu::msm_g1<C>(bases, scalars, {.device_bases = device_bases});
   }
 };
 
-/// A device backend over `Ops` (tests substitute CPU-emulated ops to check the interlock).
+/// A device backend over `Ops` (tests substitute CPU-emulated ops to check the interlock). With a
+/// ResidentCache and the key's owner, MSM bases stay on the device across proofs (uploaded on the
+/// first use, inside the turn; without room they upload as usual).
 template <class Ops>
 class DeviceBackend {
  public:
   static constexpr const char* kName = "gpu";
   static constexpr bool kHostTwiddles = Ops::kHostTwiddles;
   explicit DeviceBackend(gpu::DeviceGate& gate, Ops ops = {}) : gate_(&gate), ops_(std::move(ops)) {}
+  DeviceBackend(gpu::DeviceGate& gate, gpu::ResidentCache* cache, std::weak_ptr<const void> key_owner, Ops ops = {})
+      : gate_(&gate), cache_(cache), owner_(std::move(key_owner)), ops_(std::move(ops)) {}
 
   template <class F>
   Status compute_h(const ntt::Domain<F>& d, std::span<F> a, std::span<F> b, std::span<F> c) const {
@@ -59,7 +65,7 @@ class DeviceBackend {
   Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases,
                                  std::span<const typename C::Scalar> scalars) const {
     auto turn = gate_->enter();
-    return ops_.template msm<C>(bases, scalars);
+    return msm_in_turn<C>(bases, scalars);
   }
   template <class C>
   Result<curve::Jacobian<C>> msm_filtered(std::span<const curve::Affine<C>> bases,
@@ -74,12 +80,24 @@ class DeviceBackend {
       if (density.test(i)) dense.push_back(scalars[i]);
     }
     auto turn = gate_->enter();
-    return ops_.template msm<C>(bases, std::span<const typename C::Scalar>(dense));
+    return msm_in_turn<C>(bases, std::span<const typename C::Scalar>(dense));
   }
   gpu::DeviceGate& gate() const { return *gate_; }
 
  private:
+  template <class C>
+  Result<curve::Jacobian<C>> msm_in_turn(std::span<const curve::Affine<C>> bases,
+                                         std::span<const typename C::Scalar> scalars) const {
+    gpu::DeviceCopy resident;  // held until the MSM is done, even if the cache evicts it meanwhile
+    if (cache_ != nullptr && !bases.empty() && !owner_.expired()) {
+      if (auto r = cache_->get(bases.data(), bases.size_bytes(), owner_); r.ok()) resident = std::move(*r);
+    }
+    return ops_.template msm<C>(bases, scalars, resident.get());
+  }
+
   gpu::DeviceGate* gate_;
+  gpu::ResidentCache* cache_ = nullptr;
+  std::weak_ptr<const void> owner_;
   Ops ops_;
 };
 

@@ -20,6 +20,8 @@ struct Options {
   /// Points per pass (bases and scalars go to the device a slice at a time); 0: as many as fit in
   /// free device memory.
   std::size_t points_per_pass = 0;
+  /// The bases already in device memory, same layout (gpu::ResidentCache): only scalars upload.
+  const void* device_bases = nullptr;
 };
 
 template <curve::CurveConfig C>
@@ -38,7 +40,8 @@ Result<curve::Jacobian<C>> msm_g1(std::span<const curve::Affine<C>> bases, std::
   plan.points_per_pass = options.points_per_pass;
   std::vector<curve::Xyzz<C>> partials(static_cast<std::size_t>(plan.windows) * plan.chunks);
   if (Status s = raw::msm_g1<FqP, FrP>(bases.data(), reinterpret_cast<const std::uint64_t*>(scalars.data()),
-                                        bases.size(), plan, partials.data(), stats);
+                                        bases.size(), plan, partials.data(), stats,
+                                        options.device_bases);
       !s.ok()) {
     return s;
   }

@@ -6,6 +6,7 @@
 #include "engine/porep_workload.hpp"
 #include "engine/synthetic_workload.hpp"
 #include "engine/zkey_workload.hpp"
+#include "gpu/gpu.hpp"
 
 namespace zk::server {
 namespace {
@@ -25,6 +26,12 @@ WorkloadRegistry::WorkloadRegistry(engine::Engine& engine, std::string params_di
       dir_(std::move(params_dir)),
       device_(device),
       gate_(device == engine::ProverDevice::kGpu ? std::make_shared<gpu::DeviceGate>() : nullptr) {
+  if (device == engine::ProverDevice::kGpu) {
+    // Half the device for resident key bases (PoRep-32G's G1 queries, 38 GiB, fit an H200's half);
+    // the rest for the MSM and NTT working buffers, which size their passes from what is free.
+    const auto devices = gpu::devices();
+    if (!devices.empty()) resident_ = std::make_shared<gpu::ResidentCache>(devices.front().total_bytes / 2);
+  }
   using engine::ParamsCache;
   using Bls = groth16::Bls12_381;
   using Bn = groth16::Bn254;
@@ -90,12 +97,12 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
     if (curve == "bn254") {
       e.cache = kBellmanBn;
       auto s = std::make_shared<engine::SyntheticWorkload<groth16::Bn254>>(n, *caches_[e.cache], e.r.params_path);
-      s->set_device(device_, gate_);
+      s->set_device(device_, gate_, resident_);
       w = s;
     } else {
       e.cache = kBellmanBls;
       auto s = std::make_shared<engine::SyntheticWorkload<groth16::Bls12_381>>(n, *caches_[e.cache], e.r.params_path);
-      s->set_device(device_, gate_);
+      s->set_device(device_, gate_, resident_);
       w = s;
     }
   } else if (circuit == "porep") {
@@ -108,7 +115,7 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
     e.r.partitions = s->partitions;
     e.cache = kBellmanBls;
     auto pw = std::make_shared<engine::PorepWorkload>(*s, *caches_[e.cache], e.r.params_path);
-    pw->set_device(device_, gate_);
+    pw->set_device(device_, gate_, resident_);
     w = pw;
   } else if (circuit == "zkey") {
     const fs::path p = fs::path(dir_) / shape;
@@ -121,13 +128,13 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
       e.cache = kZkeyBn;
       auto z = engine::ZkeyWorkload<groth16::Bn254>::open(*caches_[e.cache], e.r.params_path);
       if (!z.ok()) return z.status();
-      (*z)->set_device(device_, gate_);
+      (*z)->set_device(device_, gate_, resident_);
       w = *z;
     } else {
       e.cache = kZkeyBls;
       auto z = engine::ZkeyWorkload<groth16::Bls12_381>::open(*caches_[e.cache], e.r.params_path);
       if (!z.ok()) return z.status();
-      (*z)->set_device(device_, gate_);
+      (*z)->set_device(device_, gate_, resident_);
       w = *z;
     }
   } else {

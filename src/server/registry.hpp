@@ -54,6 +54,8 @@ class WorkloadRegistry {
   void evict_all_unused();
   /// The GPU's gate (turn statistics for metrics); null when prove_start runs on the CPU.
   const gpu::DeviceGate* gate() const { return gate_.get(); }
+  /// The bases kept on the GPU across proofs (half the device's memory at most); null on the CPU.
+  const gpu::ResidentCache* resident() const { return resident_.get(); }
 
  private:
   enum CacheId { kBellmanBls, kBellmanBn, kZkeyBls, kZkeyBn, kCaches };
@@ -67,6 +69,7 @@ class WorkloadRegistry {
   std::string dir_;
   engine::ProverDevice device_;
   std::shared_ptr<gpu::DeviceGate> gate_;  // with kGpu: shared by every workload (the interlock)
+  std::shared_ptr<gpu::ResidentCache> resident_;  // with kGpu: MSM bases kept on the device
   std::unique_ptr<engine::ParamsCache> caches_[kCaches];
   mutable std::mutex m_;
   std::map<std::string, Entry> made_;  // kind -> entry

@@ -354,6 +354,15 @@ grpc::ServerUnaryReactor* ProvingService::GetMetrics(grpc::CallbackServerContext
     text += "zkpipe_params_bytes{id=\"" + p.id + "\"} " + std::to_string(p.bytes) + "\n";
   }
   if (const auto* gate = registry_.gate(); gate != nullptr) text += gate_metrics(*gate);
+  if (const auto* r = registry_.resident(); r != nullptr) {
+    const auto st = r->stats();
+    text += "# HELP zkpipe_gpu_resident_bytes Key bases kept in device memory.\n# TYPE zkpipe_gpu_resident_bytes gauge\n";
+    text += "zkpipe_gpu_resident_bytes " + std::to_string(st.bytes) + "\n";
+    text += "# HELP zkpipe_gpu_resident_lookups_total MSM base lookups, by result.\n";
+    text += "# TYPE zkpipe_gpu_resident_lookups_total counter\n";
+    text += "zkpipe_gpu_resident_lookups_total{result=\"hit\"} " + std::to_string(st.hits) + "\n";
+    text += "zkpipe_gpu_resident_lookups_total{result=\"miss\"} " + std::to_string(st.misses) + "\n";
+  }
   text += "# HELP zkpipe_draining 1 while the daemon refuses new jobs before stopping.\n# TYPE zkpipe_draining gauge\n";
   text += std::string("zkpipe_draining ") + (draining_ ? "1" : "0") + "\n";
   resp->set_prometheus_text(std::move(text));

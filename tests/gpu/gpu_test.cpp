@@ -7,6 +7,7 @@
 #include "curve/bls12_381.hpp"
 #include "curve/bn254.hpp"
 #include "gpu/gpu.hpp"
+#include "gpu/resident.hpp"
 #include "groth16/gpu_backend.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/snarkjs.hpp"
@@ -224,6 +225,41 @@ TEST(GpuGroth16, ZkeyProofEqualsTheCpuProofBn254) {
 TEST(GpuGroth16, ZkeyProofEqualsTheCpuProofBls12_381) {
   ZK_REQUIRE_GPU();
   gpu_zkey_proof_equals_cpu<groth16::Bls12_381>("bls12381");
+}
+
+// Resident bases: two proofs with the key's bases kept on the device (the second finds them all)
+// equal the CPU's proofs for the same r and s.
+TEST(GpuGroth16, ResidentBasesGiveTheSameProofs) {
+  ZK_REQUIRE_GPU();
+  using E = groth16::Bls12_381;
+  using Fr = E::Fr;
+  circuits::SyntheticCircuit<Fr> circuit(5000, 3);
+  r1cs::ShapeRecorder<Fr> rec;
+  ASSERT_TRUE(circuit.synthesize(rec).ok());
+  Rng rng(11);
+  auto made = groth16::generate_parameters<E>(rec.shape(), groth16::Trapdoor<E>::random(rng));
+  ASSERT_TRUE(made.ok());
+  auto pk = std::make_shared<const groth16::ProvingKey<E>>(std::move(*made));
+  auto partition = [&] {
+    r1cs::ProvingSystem<Fr> cs({.inputs = pk->vk.ic.size(), .aux = pk->l.size(), .constraints = 5000});
+    EXPECT_TRUE(circuit.synthesize(cs).ok());
+    return std::move(cs).finish();
+  };
+  DeviceGate gate;
+  ResidentCache cache(std::size_t{1} << 30);
+  for (int round = 0; round < 2; ++round) {
+    const Fr r = Fr::random(rng), s = Fr::random(rng);
+    auto gpu_p = groth16::prove_start<E, groth16::GpuBackend>(*pk, partition(), r, s, nullptr,
+                                                             groth16::GpuBackend(gate, &cache, pk));
+    ASSERT_TRUE(gpu_p.ok()) << gpu_p.status().to_string();
+    auto gpu = groth16::prove_finish(*pk, std::move(*gpu_p));
+    auto cpu = groth16::prove(*pk, partition(), r, s);
+    ASSERT_TRUE(gpu.ok() && cpu.ok());
+    EXPECT_TRUE(*gpu == *cpu) << "round " << round;
+  }
+  EXPECT_GE(cache.stats().hits, 4u);
+  std::printf("resident: %llu hits, %llu misses, %zu bytes\n", static_cast<unsigned long long>(cache.stats().hits),
+              static_cast<unsigned long long>(cache.stats().misses), cache.stats().bytes);
 }
 
 TEST(Gpu, DevicesAreListed) {

@@ -7,12 +7,14 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <mutex>
 #include <thread>
 #include <type_traits>
 #include <vector>
 
 #include "gpu/gate.hpp"
+#include "gpu/resident.hpp"
 #include "groth16/gpu_backend.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
@@ -91,6 +93,7 @@ struct DeviceLog {
   gpu::DeviceGate* gate = nullptr;
   std::atomic<int> inside{0}, max_inside{0}, calls{0};
   std::atomic<bool> first{true}, other_worker_prepared_meanwhile{false};
+  std::atomic<int> resident_calls{0}, resident_mismatches{0};
 };
 
 // The device calls on the CPU. The very first call holds its turn until another worker is waiting
@@ -125,9 +128,16 @@ struct EmulatedOps {
   Status compute_h_odd_coset(const ntt::Domain<F>& d, std::span<F> a, std::span<F> b, std::span<F> c) const {
     return on_device([&] { return ntt::compute_h_odd_coset(d, a, b, c); });
   }
+  /// `device_bases`: the resident copy (here a host copy made by the test's upload function); when
+  /// given it must hold exactly these bases, and the MSM reads it instead of `bases`.
   template <class C>
-  Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases,
-                                 std::span<const typename C::Scalar> scalars) const {
+  Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
+                                 const void* device_bases) const {
+    if (device_bases != nullptr) {
+      ++log->resident_calls;
+      if (std::memcmp(device_bases, bases.data(), bases.size_bytes()) != 0) ++log->resident_mismatches;
+      bases = std::span(static_cast<const curve::Affine<C>*>(device_bases), bases.size());
+    }
     return on_device([&] { return msm::msm<C>(bases, scalars); });
   }
 };
@@ -206,6 +216,89 @@ TYPED_TEST(InterlockTest, ZkeyProverOnADeviceBackendProvesWhatTheCpuProves) {
   EXPECT_EQ(gate.stats().turns, 5u);
   EXPECT_EQ(log.max_inside.load(), 1);
   EXPECT_TRUE(snarkjs::prove_finish(*zk, *w, *dev) == snarkjs::prove_finish(*zk, *w, *cpu));
+}
+
+// Resident bases: the first proof uploads each MSM's bases once, the second finds them all (hits),
+// the MSMs read the copies, proofs stay equal to the CPU's; a capacity too small for a query leaves
+// it uploaded per call; when the key goes, its copies are never returned again.
+TYPED_TEST(InterlockTest, ResidentBasesAreUploadedOnceAndDroppedWithTheirKey) {
+  using E = TypeParam;
+  using Fr = typename E::Fr;
+  auto rng = test::rng(79);
+  const auto circuit = test::RandomCircuit<Fr>::make(rng, 2, 5, 150);
+  r1cs::ShapeRecorder<Fr> rec;
+  ASSERT_TRUE(circuit.synthesize(rec).ok());
+  auto made = generate_parameters<E>(rec.shape(), Trapdoor<E>::random(rng));
+  ASSERT_TRUE(made.ok());
+  auto pk = std::make_shared<const ProvingKey<E>>(std::move(*made));
+  auto partition = [&] {
+    r1cs::ProvingSystem<Fr> cs;
+    EXPECT_TRUE(circuit.synthesize(cs).ok());
+    return std::move(cs).finish();
+  };
+  int uploads = 0;
+  gpu::ResidentCache cache(std::size_t{1} << 30, [&](const void* host, std::size_t bytes) -> Result<gpu::DeviceCopy> {
+    ++uploads;
+    auto copy = std::shared_ptr<std::uint8_t[]>(new std::uint8_t[bytes]);
+    std::memcpy(copy.get(), host, bytes);
+    return gpu::DeviceCopy(copy, copy.get());
+  });
+  gpu::DeviceGate gate;
+  DeviceLog log;
+  log.gate = &gate;
+  log.first = false;
+  const DeviceBackend<EmulatedOps> backend(gate, &cache, pk, EmulatedOps{&log});
+  for (int round = 0; round < 2; ++round) {
+    const Fr r = Fr::random(rng), s = Fr::random(rng);
+    auto pending = prove_start<E>(*pk, partition(), r, s, nullptr, backend);
+    ASSERT_TRUE(pending.ok()) << pending.status().to_string();
+    auto proof = prove_finish(*pk, std::move(*pending));
+    auto cpu = prove(*pk, partition(), r, s);
+    ASSERT_TRUE(proof.ok() && cpu.ok());
+    EXPECT_EQ(*proof, *cpu) << "round " << round;
+  }
+  // Six G1 MSMs per proof (H, L, A inputs/aux, B_G1 inputs/aux); empty ones are not cached.
+  const std::size_t ni = pk->vk.ic.size(), nbi = partition().b_input.popcount();
+  int msms = 0;
+  for (std::size_t size : {pk->h.size(), pk->l.size(), ni, pk->a.size() - ni, nbi, pk->b_g1.size() - nbi}) {
+    msms += size > 0;
+  }
+  EXPECT_GE(msms, 4);
+  EXPECT_EQ(log.resident_mismatches.load(), 0);
+  EXPECT_EQ(log.resident_calls.load(), 2 * msms);
+  EXPECT_EQ(uploads, msms);
+  EXPECT_EQ(cache.stats().hits, static_cast<std::uint64_t>(msms));
+  // The key goes: its entries are dropped at the next lookup, never handed out.
+  std::weak_ptr<const void> owner = pk;
+  const void* h = pk->h.data();
+  const std::size_t hb = pk->h.size() * sizeof(pk->h[0]);
+  pk.reset();
+  EXPECT_FALSE(cache.get(h, hb, owner).ok());
+  EXPECT_EQ(cache.stats().entries, 0u);
+}
+
+TEST(ResidentCache, EvictsLeastRecentlyUsedWithinItsCapacity) {
+  int uploads = 0;
+  gpu::ResidentCache cache(100, [&](const void* host, std::size_t) -> Result<gpu::DeviceCopy> {
+    ++uploads;
+    return gpu::DeviceCopy(std::make_shared<int>(0), host);
+  });
+  auto owner = std::make_shared<int>(1);
+  const char data[200] = {};
+  ASSERT_TRUE(cache.get(data, 40, owner).ok());
+  ASSERT_TRUE(cache.get(data + 40, 40, owner).ok());
+  ASSERT_TRUE(cache.get(data, 40, owner).ok());       // hit: data is now the most recent
+  ASSERT_TRUE(cache.get(data + 80, 40, owner).ok());  // evicts data + 40
+  EXPECT_EQ(uploads, 3);
+  EXPECT_EQ(cache.stats().evictions, 1u);
+  ASSERT_TRUE(cache.get(data, 40, owner).ok());
+  EXPECT_EQ(uploads, 3);
+  EXPECT_EQ(cache.get(data, 101, owner).status().code(), StatusCode::kResourceExhausted);  // larger than it all
+  auto other = std::make_shared<int>(2);  // same address, another key: a separate entry
+  ASSERT_TRUE(cache.get(data, 40, other).ok());
+  EXPECT_EQ(uploads, 4);
+  cache.clear();
+  EXPECT_EQ(cache.stats().bytes, 0u);
 }
 
 TYPED_TEST(InterlockTest, MismatchedDensityIsAnErrorBeforeTheDevice) {

@@ -125,21 +125,27 @@ Result<std::uint64_t> scan(cudaStream_t st, const std::uint32_t* counts, std::ui
 }
 
 /// One pass over points [0, n) of `bases` / `scalars` (host), adding into `partials` (device).
+/// `resident`: the pass's bases already on the device (no upload).
 template <class FqP, class FrP>
 Status run_pass(cudaStream_t st, const DevAffine<FqP>* bases_host, const DevField<FrP>* scalars_host, std::size_t n,
-                const Plan& plan, DevXyzz<FqP>* partials, Stats& stats) {
+                const Plan& plan, DevXyzz<FqP>* partials, Stats& stats, const DevAffine<FqP>* resident) {
   const unsigned c = plan.window_bits, W = plan.windows;
   const std::size_t buckets = static_cast<std::size_t>(W) << c;
-  DeviceBuffer<DevAffine<FqP>> bases;
+  DeviceBuffer<DevAffine<FqP>> uploaded;
   DeviceBuffer<DevField<FrP>> scalars;
   DeviceBuffer<std::uint32_t> pair_counts, pair_at;
-  for (Status s : {bases.allocate(n), scalars.allocate(n), pair_counts.allocate(n), pair_at.allocate(n)}) {
+  for (Status s : {resident != nullptr ? Status{} : uploaded.allocate(n), scalars.allocate(n), pair_counts.allocate(n),
+                   pair_at.allocate(n)}) {
     if (!s.ok()) return s;
   }
-  ZK_CUDA_TRY(cudaMemcpyAsync(bases.get(), bases_host, n * sizeof(DevAffine<FqP>), cudaMemcpyHostToDevice, st));
+  if (resident == nullptr) {
+    ZK_CUDA_TRY(
+        cudaMemcpyAsync(uploaded.get(), bases_host, n * sizeof(DevAffine<FqP>), cudaMemcpyHostToDevice, st));
+  }
+  const DevAffine<FqP>* bases = resident != nullptr ? resident : uploaded.get();
   ZK_CUDA_TRY(cudaMemcpyAsync(scalars.get(), scalars_host, n * sizeof(DevField<FrP>), cudaMemcpyHostToDevice, st));
   canonical_kernel<FrP><<<blocks(n), kThreads, 0, st>>>(scalars.get(), n);
-  pair_count_kernel<FqP, FrP><<<blocks(n), kThreads, 0, st>>>(bases.get(), scalars.get(), n, W, c, pair_counts.get());
+  pair_count_kernel<FqP, FrP><<<blocks(n), kThreads, 0, st>>>(bases, scalars.get(), n, W, c, pair_counts.get());
   auto m = scan(st, pair_counts.get(), pair_at.get(), n);
   if (!m.ok()) return m.status();
   stats.pairs += *m;
@@ -150,7 +156,7 @@ Status run_pass(cudaStream_t st, const DevAffine<FqP>* bases_host, const DevFiel
   for (Status s : {keys.allocate(*m), keys_sorted.allocate(*m), points.allocate(*m), points_sorted.allocate(*m)}) {
     if (!s.ok()) return s;
   }
-  pairs_kernel<FqP, FrP><<<blocks(n), kThreads, 0, st>>>(bases.get(), scalars.get(), n, W, c, pair_at.get(),
+  pairs_kernel<FqP, FrP><<<blocks(n), kThreads, 0, st>>>(bases, scalars.get(), n, W, c, pair_at.get(),
                                                          keys.get(), points.get());
   scalars.reset();
   pair_counts.reset();
@@ -181,10 +187,10 @@ Status run_pass(cudaStream_t st, const DevAffine<FqP>* bases_host, const DevFiel
   std::uint64_t total = *first_total;
   DeviceBuffer<DevXyzz<FqP>> level, next;
   if (Status s = level.allocate(std::max<std::uint64_t>(total, 1)); !s.ok()) return s;
-  subrun_kernel<FqP><<<blocks(total), kThreads, 0, st>>>(bases.get(), points_sorted.get(), start.get(), end.get(),
+  subrun_kernel<FqP><<<blocks(total), kThreads, 0, st>>>(bases, points_sorted.get(), start.get(), end.get(),
                                                           offsets.get(), buckets, static_cast<std::uint32_t>(total),
                                                           level.get());
-  bases.reset();
+  uploaded.reset();
   keys_sorted.reset();
   points_sorted.reset();
   // Group sums until every bucket has at most one partial (then the group count stops shrinking).
@@ -224,7 +230,7 @@ __global__ void identity_kernel(DevXyzz<FqP>* p, std::size_t n) {
 
 template <class FqP, class FrP>
 Status msm_g1(const void* bases_host, const std::uint64_t* scalars_host, std::size_t n, const Plan& plan,
-              void* partials_host, Stats* stats) {
+              void* partials_host, Stats* stats, const void* device_bases) {
   if (Status s = zk::gpu::require_device(); !s.ok()) return s;
   Stats local;
   Stats& out = stats != nullptr ? *stats : local;
@@ -248,9 +254,11 @@ Status msm_g1(const void* bases_host, const std::uint64_t* scalars_host, std::si
   identity_kernel<FqP><<<blocks(np), kThreads, 0, st>>>(partials.get(), np);
   const auto* bases = static_cast<const DevAffine<FqP>*>(bases_host);
   const auto* scalars = reinterpret_cast<const DevField<FrP>*>(scalars_host);
+  const auto* resident = static_cast<const DevAffine<FqP>*>(device_bases);
   for (std::size_t p0 = 0; p0 < n; p0 += per_pass) {
     const std::size_t len = std::min(per_pass, n - p0);
-    if (Status s = run_pass<FqP, FrP>(st, bases + p0, scalars + p0, len, plan, partials.get(), out); !s.ok()) {
+    if (Status s = run_pass<FqP, FrP>(st, bases + p0, scalars + p0, len, plan, partials.get(), out,
+                                       resident != nullptr ? resident + p0 : nullptr); !s.ok()) {
       return s;
     }
     ++out.passes;
@@ -260,8 +268,8 @@ Status msm_g1(const void* bases_host, const std::uint64_t* scalars_host, std::si
 }
 
 template Status msm_g1<field::params::Bls12_381Fq, field::params::Bls12_381Fr>(const void*, const std::uint64_t*,
-                                                                               std::size_t, const Plan&, void*, Stats*);
+                                                                               std::size_t, const Plan&, void*, Stats*, const void*);
 template Status msm_g1<field::params::Bn254Fq, field::params::Bn254Fr>(const void*, const std::uint64_t*, std::size_t,
-                                                                       const Plan&, void*, Stats*);
+                                                                       const Plan&, void*, Stats*, const void*);
 
 }  // namespace zk::msm::gpu::raw

@@ -41,9 +41,10 @@ struct Stats {
 
 /// G1 MSM over `n` affine bases (curve::Affine layout: x, y limbs then an infinity flag) and
 /// Montgomery scalars of Fr (FrP): writes windows x chunks XYZZ partial sums (curve::Xyzz layout)
-/// to `partials`; window w's value is the sum of its chunks.
+/// to `partials`; window w's value is the sum of its chunks. `device_bases` (optional): the same
+/// bases already in device memory (gpu/resident.hpp); then only the scalars are uploaded.
 template <class FqP, class FrP>
 Status msm_g1(const void* bases, const std::uint64_t* scalars, std::size_t n, const Plan& plan, void* partials,
-              Stats* stats);
+              Stats* stats, const void* device_bases = nullptr);
 
 }  // namespace zk::msm::gpu::raw

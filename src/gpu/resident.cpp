@@ -1,0 +1,94 @@
+#include "gpu/resident.hpp"
+
+#include "gpu/gpu.hpp"
+
+#if ZK_WITH_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+namespace zk::gpu {
+
+Result<DeviceCopy> upload_copy(const void* host, std::size_t bytes) {
+  if (Status s = require_device(); !s.ok()) return s;
+#if ZK_WITH_CUDA
+  void* p = nullptr;
+  if (cudaError_t e = cudaMalloc(&p, bytes); e != cudaSuccess) {
+    cudaGetLastError();
+    return Status::resource_exhausted("device memory for " + std::to_string(bytes) +
+                                      " resident bytes: " + cudaGetErrorString(e));
+  }
+  DeviceCopy copy(p, [](const void* q) { cudaFree(const_cast<void*>(q)); });
+  if (cudaError_t e = cudaMemcpy(p, host, bytes, cudaMemcpyHostToDevice); e != cudaSuccess) {
+    cudaGetLastError();
+    return Status::internal(std::string("cudaMemcpy of resident bases: ") + cudaGetErrorString(e));
+  }
+  return copy;
+#else
+  (void)host;
+  (void)bytes;
+  return Status::unavailable("built without CUDA");
+#endif
+}
+
+namespace {
+bool same_owner(const std::weak_ptr<const void>& a, const std::weak_ptr<const void>& b) {
+  return !a.owner_before(b) && !b.owner_before(a);
+}
+}  // namespace
+
+void ResidentCache::drop_expired_locked() {
+  for (auto it = lru_.begin(); it != lru_.end();) {
+    if (it->owner.expired()) {
+      stats_.bytes -= it->bytes;
+      ++stats_.evictions;
+      it = lru_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+Result<DeviceCopy> ResidentCache::get(const void* host, std::size_t bytes, const std::weak_ptr<const void>& owner) {
+  std::lock_guard lock(m_);
+  drop_expired_locked();
+  if (owner.expired()) return Status::invalid_argument("resident bases: the owning key is gone");
+  for (auto it = lru_.begin(); it != lru_.end(); ++it) {
+    if (it->host == host && it->bytes == bytes && same_owner(it->owner, owner)) {
+      lru_.splice(lru_.begin(), lru_, it);
+      ++stats_.hits;
+      return lru_.front().copy;
+    }
+  }
+  ++stats_.misses;
+  if (bytes > capacity_) {
+    return Status::resource_exhausted("resident bases: " + std::to_string(bytes) + " bytes exceed the capacity of " +
+                                      std::to_string(capacity_));
+  }
+  while (!lru_.empty() && stats_.bytes + bytes > capacity_) {
+    stats_.bytes -= lru_.back().bytes;
+    ++stats_.evictions;
+    lru_.pop_back();
+  }
+  auto copy = upload_(host, bytes);
+  if (!copy.ok()) return copy.status();
+  lru_.push_front(Entry{host, bytes, owner, *copy});
+  stats_.bytes += bytes;
+  return *copy;
+}
+
+ResidentCache::Stats ResidentCache::stats() const {
+  std::lock_guard lock(m_);
+  Stats s = stats_;
+  s.entries = lru_.size();
+  s.capacity = capacity_;
+  return s;
+}
+
+void ResidentCache::clear() {
+  std::lock_guard lock(m_);
+  stats_.evictions += lru_.size();
+  stats_.bytes = 0;
+  lru_.clear();
+}
+
+}  // namespace zk::gpu

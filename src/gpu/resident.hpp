@@ -1,0 +1,64 @@
+#pragma once
+
+// Bases kept on the device across proofs. A proving key's G1 queries are the bulk of what
+// prove_start uploads (38 GiB for PoRep-32G: most of a proof's bus time); a GPU with room for them
+// keeps one copy per (host range, owning key) and MSMs read it instead of uploading. Entries are
+// made and dropped least recently used first, within a byte capacity; an entry whose key has been
+// freed (its owner expired) is never returned and is dropped on the next lookup, so a new key
+// allocated at the same address cannot see a stale copy. Callers use it inside a device turn
+// (gpu/gate.hpp); a copy handed out stays valid while its holder keeps it, even if evicted meanwhile.
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <memory>
+#include <mutex>
+
+#include "base/status.hpp"
+
+namespace zk::gpu {
+
+/// Device memory holding a copy of a host range (freed with the last reference).
+using DeviceCopy = std::shared_ptr<const void>;
+
+/// cudaMalloc + one synchronous copy; UNAVAILABLE without CUDA or a device, RESOURCE_EXHAUSTED when
+/// the device is full.
+Result<DeviceCopy> upload_copy(const void* host, std::size_t bytes);
+
+class ResidentCache {
+ public:
+  using Upload = std::function<Result<DeviceCopy>(const void* host, std::size_t bytes)>;
+  explicit ResidentCache(std::size_t capacity_bytes, Upload upload = upload_copy)
+      : capacity_(capacity_bytes), upload_(std::move(upload)) {}
+
+  /// The device copy of [host, host + bytes) belonging to `owner`, made now if needed (evicting
+  /// least recently used entries to stay within the capacity). RESOURCE_EXHAUSTED when the range
+  /// is larger than the capacity; the upload's error otherwise (callers then upload as usual).
+  Result<DeviceCopy> get(const void* host, std::size_t bytes, const std::weak_ptr<const void>& owner);
+
+  struct Stats {
+    std::uint64_t hits = 0, misses = 0, evictions = 0;
+    std::size_t bytes = 0, entries = 0, capacity = 0;
+  };
+  Stats stats() const;
+  /// Drops every entry (copies still held elsewhere live on until released).
+  void clear();
+
+ private:
+  struct Entry {
+    const void* host;
+    std::size_t bytes;
+    std::weak_ptr<const void> owner;
+    DeviceCopy copy;
+  };
+  void drop_expired_locked();
+
+  const std::size_t capacity_;
+  Upload upload_;
+  mutable std::mutex m_;
+  std::list<Entry> lru_;  // front: most recently used
+  Stats stats_;
+};
+
+}  // namespace zk::gpu
