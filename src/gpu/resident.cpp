@@ -30,6 +30,14 @@ Result<DeviceCopy> upload_copy(const void* host, std::size_t bytes) {
 #endif
 }
 
+DeviceCopy adopt_device_memory(void* device_pointer) {
+#if ZK_WITH_CUDA
+  return DeviceCopy(device_pointer, [](const void* q) { cudaFree(const_cast<void*>(q)); });
+#else
+  return DeviceCopy(device_pointer, [](const void*) {});  // nothing can have allocated it
+#endif
+}
+
 namespace {
 bool same_owner(const std::weak_ptr<const void>& a, const std::weak_ptr<const void>& b) {
   return !a.owner_before(b) && !b.owner_before(a);

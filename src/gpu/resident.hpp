@@ -25,6 +25,8 @@ using DeviceCopy = std::shared_ptr<const void>;
 /// cudaMalloc + one synchronous copy; UNAVAILABLE without CUDA or a device, RESOURCE_EXHAUSTED when
 /// the device is full.
 Result<DeviceCopy> upload_copy(const void* host, std::size_t bytes);
+/// Takes ownership of memory from cudaMalloc (freed with the last reference).
+DeviceCopy adopt_device_memory(void* device_pointer);
 
 class ResidentCache {
  public:

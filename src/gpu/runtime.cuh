@@ -95,6 +95,11 @@ class DeviceBuffer {
   }
   T* get() const { return p_; }
   std::size_t size() const { return n_; }
+  /// Gives up ownership (the caller frees the memory with cudaFree).
+  T* release() {
+    n_ = 0;
+    return std::exchange(p_, nullptr);
+  }
 
  private:
   T* p_ = nullptr;

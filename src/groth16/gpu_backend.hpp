@@ -1,8 +1,8 @@
 #pragma once
 
 // prove_start's work on a device (prover.hpp's Backend): the quotient H and the G1 MSMs run
-// through `Ops` (CudaOps: ntt::gpu::compute_h and msm::gpu::msm_g1), each call inside one turn of
-// the device's gate (gpu/gate.hpp, the dual-worker interlock). What needs no device stays outside
+// through `Ops` (CudaOps: the quotient kept on the device for the H MSM, msm::gpu::msm_g1), each
+// call inside one turn of the device's gate (gpu/gate.hpp, the dual-worker interlock). What needs no device stays outside
 // the turn and overlaps the other prover workers' kernels: the padding of a, b, c (prove_start),
 // and the gathering of density-filtered scalars into dense vectors (the kernels take dense bases,
 // identity entries allowed). B_G2 stays on the CPU in prove_finish, as in the reference daemon.
@@ -24,13 +24,24 @@ namespace zk::groth16 {
 /// The device calls of the CUDA build.
 struct CudaOps {
   static constexpr bool kHostTwiddles = false;  // the kernels build theirs from omega
-  template <class F>
-  Status compute_h(const ntt::Domain<F>& d, std::span<F> a, std::span<F> b, std::span<F> c) const {
-    return ntt::gpu::compute_h(d, a, std::span<const F>(b), std::span<const F>(c));
-  }
-  template <class F>
-  Status compute_h_odd_coset(const ntt::Domain<F>& d, std::span<F> a, std::span<F> b, std::span<F> c) const {
-    return ntt::gpu::compute_h_odd_coset(d, a, std::span<const F>(b), std::span<const F>(c));
+  /// The quotient stays on the device and the H MSM reads it there (no download and upload of h);
+  /// b and c are freed once uploaded, a after the MSM.
+  template <class C, class F>
+  Result<curve::Jacobian<C>> quotient_and_h(const ntt::Domain<F>& d, std::vector<F>& a, std::vector<F>& b,
+                                            std::vector<F>& c, bool odd_coset,
+                                            std::span<const curve::Affine<C>> h_bases, const void* device_bases,
+                                            ProveTimings& t) const {
+    detail::Stopwatch w;
+    auto h = ntt::gpu::quotient_on_device(d, std::span<const F>(a), std::span<const F>(b), std::span<const F>(c),
+                                          odd_coset);
+    std::vector<F>().swap(b);
+    std::vector<F>().swap(c);
+    if (!h.ok()) return h.status();
+    t.quotient = w.lap();
+    auto r = msm::gpu::msm_g1<C>(h_bases, std::span<const F>(a).first(h_bases.size()),
+                                 {.device_bases = device_bases, .device_scalars = const_cast<void*>(h->get())});
+    t.msm_h = w.lap();
+    return r;
   }
   template <class C>
   Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
@@ -51,15 +62,15 @@ class DeviceBackend {
   DeviceBackend(gpu::DeviceGate& gate, gpu::ResidentCache* cache, std::weak_ptr<const void> key_owner, Ops ops = {})
       : gate_(&gate), cache_(cache), owner_(std::move(key_owner)), ops_(std::move(ops)) {}
 
-  template <class F>
-  Status compute_h(const ntt::Domain<F>& d, std::span<F> a, std::span<F> b, std::span<F> c) const {
+  /// prover.hpp's CpuBackend::quotient_and_h, in one turn: the quotient and the H MSM.
+  template <class C, class F>
+  Result<curve::Jacobian<C>> quotient_and_h(const ntt::Domain<F>& d, std::vector<F>& a, std::vector<F>& b,
+                                            std::vector<F>& c, bool odd_coset,
+                                            std::span<const curve::Affine<C>> h_bases, ProveTimings& t) const {
+    if (h_bases.size() > a.size()) return Status::invalid_argument("quotient: more H bases than values");
     auto turn = gate_->enter();
-    return ops_.compute_h(d, a, b, c);
-  }
-  template <class F>
-  Status compute_h_odd_coset(const ntt::Domain<F>& d, std::span<F> a, std::span<F> b, std::span<F> c) const {
-    auto turn = gate_->enter();
-    return ops_.compute_h_odd_coset(d, a, b, c);
+    const gpu::DeviceCopy resident = resident_bases(h_bases);
+    return ops_.template quotient_and_h<C>(d, a, b, c, odd_coset, h_bases, resident.get(), t);
   }
   template <class C>
   Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases,
@@ -85,13 +96,18 @@ class DeviceBackend {
   gpu::DeviceGate& gate() const { return *gate_; }
 
  private:
+  /// The bases' device copy when a cache is set and has room (empty otherwise: they upload as usual).
+  /// The caller holds it until its MSM is done, even if the cache evicts it meanwhile.
+  template <class C>
+  gpu::DeviceCopy resident_bases(std::span<const curve::Affine<C>> bases) const {
+    if (cache_ == nullptr || bases.empty() || owner_.expired()) return {};
+    auto r = cache_->get(bases.data(), bases.size_bytes(), owner_);
+    return r.ok() ? std::move(*r) : gpu::DeviceCopy{};
+  }
   template <class C>
   Result<curve::Jacobian<C>> msm_in_turn(std::span<const curve::Affine<C>> bases,
                                          std::span<const typename C::Scalar> scalars) const {
-    gpu::DeviceCopy resident;  // held until the MSM is done, even if the cache evicts it meanwhile
-    if (cache_ != nullptr && !bases.empty() && !owner_.expired()) {
-      if (auto r = cache_->get(bases.data(), bases.size_bytes(), owner_); r.ok()) resident = std::move(*r);
-    }
+    const gpu::DeviceCopy resident = resident_bases(bases);
     return ops_.template msm<C>(bases, scalars, resident.get());
   }
 

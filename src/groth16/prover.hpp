@@ -99,14 +99,24 @@ Status check_key(const ProvingKey<E>& pk, const r1cs::Partition<typename E::Fr>&
 struct CpuBackend {
   static constexpr const char* kName = "cpu";
   static constexpr bool kHostTwiddles = true;  // the domain's twiddle table (ntt::Domain::create)
-  template <class F>
-  Status compute_h(const ntt::Domain<F>& d, std::span<F> a, std::span<F> b, std::span<F> c) const {
-    return ntt::compute_h(d, a, b, c);
-  }
-  /// snarkjs's quotient (the zkey prover).
-  template <class F>
-  Status compute_h_odd_coset(const ntt::Domain<F>& d, std::span<F> a, std::span<F> b, std::span<F> c) const {
-    return ntt::compute_h_odd_coset(d, a, b, c);
+  /// The quotient into `a` (bellman's compute_h, or snarkjs's compute_h_odd_coset), b and c freed
+  /// as soon as it is done, then the H MSM over a's first h_bases.size() values. Sets t.quotient and
+  /// t.msm_h. (One call, so a device backend can keep the quotient where the MSM reads it.)
+  template <class C, class F>
+  Result<curve::Jacobian<C>> quotient_and_h(const ntt::Domain<F>& d, std::vector<F>& a, std::vector<F>& b,
+                                            std::vector<F>& c, bool odd_coset,
+                                            std::span<const curve::Affine<C>> h_bases, ProveTimings& t) const {
+    if (h_bases.size() > a.size()) return Status::invalid_argument("quotient: more H bases than values");
+    detail::Stopwatch w;
+    const Status s = odd_coset ? ntt::compute_h_odd_coset(d, std::span<F>(a), std::span<F>(b), std::span<F>(c))
+                               : ntt::compute_h(d, std::span<F>(a), std::span<F>(b), std::span<F>(c));
+    std::vector<F>().swap(b);
+    std::vector<F>().swap(c);
+    if (!s.ok()) return s;
+    t.quotient = w.lap();
+    auto r = msm<C>(h_bases, std::span<const F>(a).first(h_bases.size()));
+    t.msm_h = w.lap();
+    return r;
   }
   template <class C>
   Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases,
@@ -142,12 +152,6 @@ Result<PendingProof<E>> prove_start(const ProvingKey<E>& pk, r1cs::Partition<typ
   h.resize(n, Fr::zero());
   p.b.resize(n, Fr::zero());
   p.c.resize(n, Fr::zero());
-  if (Status st = backend.compute_h(*domain, std::span<Fr>(h), std::span<Fr>(p.b), std::span<Fr>(p.c)); !st.ok())
-    return st;
-  p.release_abc();
-  h.resize(n - 1);  // bellman drops the top coefficient
-  t.quotient = watch.lap();
-
   PendingProof<E> out;
   out.r = r;
   out.s = s;
@@ -162,9 +166,14 @@ Result<PendingProof<E>> prove_start(const ProvingKey<E>& pk, r1cs::Partition<typ
     }
     return *x;
   };
-  out.h = take(backend.template msm<G1C>(pk.h, h));
+  // bellman drops the top coefficient: the H query has n - 1 points.
+  auto h_sum = backend.template quotient_and_h<G1C>(*domain, h, p.b, p.c, /*odd_coset=*/false,
+                                                    std::span<const typename E::G1Affine>(pk.h), t);
+  p.release_abc();
   std::vector<Fr>().swap(h);
-  t.msm_h = watch.lap();
+  if (!h_sum.ok()) return h_sum.status();
+  out.h = *h_sum;
+  watch.lap();
   out.l = take(backend.template msm<G1C>(pk.l, p.aux));
   t.msm_l = watch.lap();
   out.a = take(backend.template msm<G1C>(std::span(pk.a).first(ni), p.inputs)) +

@@ -127,14 +127,6 @@ Result<PendingZkeyProof<E>> prove_start(const Zkey<E>& zk, std::span<const typen
   while ((std::size_t{1} << log_n) < n) ++log_n;
   auto domain = ntt::Domain<Fr>::create(log_n, ntt::DomainConfig::snarkjs(), Backend::kHostTwiddles);
   if (!domain.ok()) return domain.status();
-  if (Status st = backend.compute_h_odd_coset(*domain, std::span<Fr>(rows.a), std::span<Fr>(rows.b),
-                                              std::span<Fr>(rows.c));
-      !st.ok()) {
-    return st;
-  }
-  std::vector<Fr>().swap(rows.b);
-  std::vector<Fr>().swap(rows.c);
-  t.quotient = clock.lap();
   Status failed;
   auto msm1 = [&](std::span<const typename E::G1Affine> bases, std::span<const Fr> k) {
     auto x = backend.template msm<G1C>(bases, k);
@@ -146,9 +138,14 @@ Result<PendingZkeyProof<E>> prove_start(const Zkey<E>& zk, std::span<const typen
   };
   PendingZkeyProof<E> p;
   p.r = r, p.s = s;
-  p.c = msm1(zk.h, rows.a);
+  auto h_sum = backend.template quotient_and_h<G1C>(*domain, rows.a, rows.b, rows.c, /*odd_coset=*/true,
+                                                    std::span<const typename E::G1Affine>(zk.h), t);
   std::vector<Fr>().swap(rows.a);
-  t.msm_h = clock.lap();
+  std::vector<Fr>().swap(rows.b);
+  std::vector<Fr>().swap(rows.c);
+  if (!h_sum.ok()) return h_sum.status();
+  p.c = *h_sum;
+  clock.lap();
   p.c += msm1(zk.c, w.subspan(zk.n_public + 1));
   t.msm_l = clock.lap();
   p.a = msm1(zk.a, w);

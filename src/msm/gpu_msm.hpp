@@ -22,6 +22,9 @@ struct Options {
   std::size_t points_per_pass = 0;
   /// The bases already in device memory, same layout (gpu::ResidentCache): only scalars upload.
   const void* device_bases = nullptr;
+  /// The scalars already in device memory (at least as many as the bases; the quotient's result):
+  /// read there instead of `scalars` (whose size still gives the count) and CONSUMED.
+  void* device_scalars = nullptr;
 };
 
 template <curve::CurveConfig C>
@@ -41,7 +44,7 @@ Result<curve::Jacobian<C>> msm_g1(std::span<const curve::Affine<C>> bases, std::
   std::vector<curve::Xyzz<C>> partials(static_cast<std::size_t>(plan.windows) * plan.chunks);
   if (Status s = raw::msm_g1<FqP, FrP>(bases.data(), reinterpret_cast<const std::uint64_t*>(scalars.data()),
                                         bases.size(), plan, partials.data(), stats,
-                                        options.device_bases);
+                                        options.device_bases, options.device_scalars);
       !s.ok()) {
     return s;
   }

@@ -11,6 +11,7 @@
 #include "base/status.hpp"
 #include "ntt/cuda/ntt_raw.hpp"
 #include "field/roots.hpp"
+#include "gpu/resident.hpp"
 #include "ntt/domain.hpp"
 
 namespace zk::ntt::gpu {
@@ -85,37 +86,60 @@ Status coset_inverse(const Domain<F>& d, std::span<F> a, const F& g) {
   return detail::run<F>(d, a, true, &g_inv);
 }
 
+namespace detail {
+/// Both quotients; `on_device` (optional) keeps the result there instead of writing `a`.
+template <class F>
+Status quotient(const Domain<F>& d, std::span<F> a, std::span<const F> b, std::span<const F> c, bool odd_coset,
+                void** on_device) {
+  if (a.size() != d.size() || b.size() != d.size() || c.size() != d.size())
+    return Status::invalid_argument("gpu quotient: a, b, c must each have the domain's size");
+  const F n_inv = d.size_inv(), one = F::one();
+  const auto tw = twiddle_tables(d);
+  auto u = [](const auto* p) { return reinterpret_cast<const std::uint64_t*>(p); };
+  if (odd_coset) {
+    auto omega_2n = field::root_of_unity<F>(d.config().root_generator, d.log_size() + 1);
+    if (!omega_2n.ok()) return omega_2n.status();
+    const auto shift = PowerTables<F>::make(*omega_2n, d.log_size());
+    return raw::compute_h<typename F::Params>(reinterpret_cast<std::uint64_t*>(a.data()), u(b.data()), u(c.data()),
+                                              d.log_size(), tw.raw(), u(&n_inv), shift.raw(), nullptr, u(&one),
+                                              on_device);
+  }
+  const auto g = PowerTables<F>::make(d.coset_generator(), d.log_size());
+  const auto g_inv = PowerTables<F>::make(d.coset_generator_inv(), d.log_size(), n_inv);
+  const F z_inv = d.vanishing_on_coset_inv();
+  const raw::Powers g_inv_raw = g_inv.raw();
+  return raw::compute_h<typename F::Params>(reinterpret_cast<std::uint64_t*>(a.data()), u(b.data()), u(c.data()),
+                                            d.log_size(), tw.raw(), u(&n_inv), g.raw(), &g_inv_raw, u(&z_inv),
+                                            on_device);
+}
+}  // namespace detail
+
 /// bellman's quotient (ntt::compute_h's result in `a`: h_0 .. h_{n-1} in natural order) on the
 /// device; `b` and `c` are not modified.
 template <class F>
 Status compute_h(const Domain<F>& d, std::span<F> a, std::span<const F> b, std::span<const F> c) {
-  if (a.size() != d.size() || b.size() != d.size() || c.size() != d.size())
-    return Status::invalid_argument("gpu compute_h: a, b, c must each have the domain's size");
-  const F n_inv = d.size_inv();
-  const auto tw = detail::twiddle_tables(d);
-  const auto g = PowerTables<F>::make(d.coset_generator(), d.log_size());
-  const auto g_inv = PowerTables<F>::make(d.coset_generator_inv(), d.log_size(), n_inv);
-  const F z_inv = d.vanishing_on_coset_inv();
-  auto u = [](const auto* p) { return reinterpret_cast<const std::uint64_t*>(p); };
-  const raw::Powers g_inv_raw = g_inv.raw();
-  return raw::compute_h<typename F::Params>(reinterpret_cast<std::uint64_t*>(a.data()), u(b.data()), u(c.data()),
-                                            d.log_size(), tw.raw(), u(&n_inv), g.raw(), &g_inv_raw, u(&z_inv));
+  return detail::quotient(d, a, b, c, false, nullptr);
 }
 
 /// snarkjs's quotient (ntt::compute_h_odd_coset's result in `a`: a b - c on the odd 2n-th roots
 /// of unity, undivided) on the device; `b` and `c` are not modified.
 template <class F>
 Status compute_h_odd_coset(const Domain<F>& d, std::span<F> a, std::span<const F> b, std::span<const F> c) {
-  if (a.size() != d.size() || b.size() != d.size() || c.size() != d.size())
-    return Status::invalid_argument("gpu compute_h_odd_coset: a, b, c must each have the domain's size");
-  auto omega_2n = field::root_of_unity<F>(d.config().root_generator, d.log_size() + 1);
-  if (!omega_2n.ok()) return omega_2n.status();
-  const F n_inv = d.size_inv(), one = F::one();
-  const auto tw = detail::twiddle_tables(d);
-  const auto shift = PowerTables<F>::make(*omega_2n, d.log_size());
-  auto u = [](const auto* p) { return reinterpret_cast<const std::uint64_t*>(p); };
-  return raw::compute_h<typename F::Params>(reinterpret_cast<std::uint64_t*>(a.data()), u(b.data()), u(c.data()),
-                                            d.log_size(), tw.raw(), u(&n_inv), shift.raw(), nullptr, u(&one));
+  return detail::quotient(d, a, b, c, true, nullptr);
+}
+
+/// Either quotient with its n values left in device memory (`a` is not written), for an MSM that
+/// reads them there (msm::gpu::Options::device_scalars).
+template <class F>
+Result<zk::gpu::DeviceCopy> quotient_on_device(const Domain<F>& d, std::span<const F> a, std::span<const F> b,
+                                               std::span<const F> c, bool odd_coset) {
+  void* out = nullptr;
+  // `a` is only read when the result stays on the device.
+  if (Status s = detail::quotient(d, std::span<F>(const_cast<F*>(a.data()), a.size()), b, c, odd_coset, &out);
+      !s.ok()) {
+    return s;
+  }
+  return zk::gpu::adopt_device_memory(out);
 }
 
 }  // namespace zk::ntt::gpu

@@ -125,16 +125,19 @@ Result<std::uint64_t> scan(cudaStream_t st, const std::uint32_t* counts, std::ui
 }
 
 /// One pass over points [0, n) of `bases` / `scalars` (host), adding into `partials` (device).
-/// `resident`: the pass's bases already on the device (no upload).
+/// `resident`: the pass's bases already on the device (no upload); `on_device`: its scalars already
+/// there (consumed; no upload).
 template <class FqP, class FrP>
 Status run_pass(cudaStream_t st, const DevAffine<FqP>* bases_host, const DevField<FrP>* scalars_host, std::size_t n,
-                const Plan& plan, DevXyzz<FqP>* partials, Stats& stats, const DevAffine<FqP>* resident) {
+                const Plan& plan, DevXyzz<FqP>* partials, Stats& stats, const DevAffine<FqP>* resident,
+                DevField<FrP>* on_device) {
   const unsigned c = plan.window_bits, W = plan.windows;
   const std::size_t buckets = static_cast<std::size_t>(W) << c;
   DeviceBuffer<DevAffine<FqP>> uploaded;
-  DeviceBuffer<DevField<FrP>> scalars;
+  DeviceBuffer<DevField<FrP>> uploaded_scalars;
   DeviceBuffer<std::uint32_t> pair_counts, pair_at;
-  for (Status s : {resident != nullptr ? Status{} : uploaded.allocate(n), scalars.allocate(n), pair_counts.allocate(n),
+  for (Status s : {resident != nullptr ? Status{} : uploaded.allocate(n),
+                   on_device != nullptr ? Status{} : uploaded_scalars.allocate(n), pair_counts.allocate(n),
                    pair_at.allocate(n)}) {
     if (!s.ok()) return s;
   }
@@ -142,10 +145,14 @@ Status run_pass(cudaStream_t st, const DevAffine<FqP>* bases_host, const DevFiel
     ZK_CUDA_TRY(
         cudaMemcpyAsync(uploaded.get(), bases_host, n * sizeof(DevAffine<FqP>), cudaMemcpyHostToDevice, st));
   }
+  if (on_device == nullptr) {
+    ZK_CUDA_TRY(cudaMemcpyAsync(uploaded_scalars.get(), scalars_host, n * sizeof(DevField<FrP>),
+                                cudaMemcpyHostToDevice, st));
+  }
   const DevAffine<FqP>* bases = resident != nullptr ? resident : uploaded.get();
-  ZK_CUDA_TRY(cudaMemcpyAsync(scalars.get(), scalars_host, n * sizeof(DevField<FrP>), cudaMemcpyHostToDevice, st));
-  canonical_kernel<FrP><<<blocks(n), kThreads, 0, st>>>(scalars.get(), n);
-  pair_count_kernel<FqP, FrP><<<blocks(n), kThreads, 0, st>>>(bases, scalars.get(), n, W, c, pair_counts.get());
+  DevField<FrP>* scalars = on_device != nullptr ? on_device : uploaded_scalars.get();
+  canonical_kernel<FrP><<<blocks(n), kThreads, 0, st>>>(scalars, n);
+  pair_count_kernel<FqP, FrP><<<blocks(n), kThreads, 0, st>>>(bases, scalars, n, W, c, pair_counts.get());
   auto m = scan(st, pair_counts.get(), pair_at.get(), n);
   if (!m.ok()) return m.status();
   stats.pairs += *m;
@@ -156,9 +163,9 @@ Status run_pass(cudaStream_t st, const DevAffine<FqP>* bases_host, const DevFiel
   for (Status s : {keys.allocate(*m), keys_sorted.allocate(*m), points.allocate(*m), points_sorted.allocate(*m)}) {
     if (!s.ok()) return s;
   }
-  pairs_kernel<FqP, FrP><<<blocks(n), kThreads, 0, st>>>(bases, scalars.get(), n, W, c, pair_at.get(),
+  pairs_kernel<FqP, FrP><<<blocks(n), kThreads, 0, st>>>(bases, scalars, n, W, c, pair_at.get(),
                                                          keys.get(), points.get());
-  scalars.reset();
+  uploaded_scalars.reset();
   pair_counts.reset();
   pair_at.reset();
   {
@@ -230,7 +237,7 @@ __global__ void identity_kernel(DevXyzz<FqP>* p, std::size_t n) {
 
 template <class FqP, class FrP>
 Status msm_g1(const void* bases_host, const std::uint64_t* scalars_host, std::size_t n, const Plan& plan,
-              void* partials_host, Stats* stats, const void* device_bases) {
+              void* partials_host, Stats* stats, const void* device_bases, void* device_scalars) {
   if (Status s = zk::gpu::require_device(); !s.ok()) return s;
   Stats local;
   Stats& out = stats != nullptr ? *stats : local;
@@ -255,10 +262,13 @@ Status msm_g1(const void* bases_host, const std::uint64_t* scalars_host, std::si
   const auto* bases = static_cast<const DevAffine<FqP>*>(bases_host);
   const auto* scalars = reinterpret_cast<const DevField<FrP>*>(scalars_host);
   const auto* resident = static_cast<const DevAffine<FqP>*>(device_bases);
+  auto* scalars_on_device = static_cast<DevField<FrP>*>(device_scalars);
   for (std::size_t p0 = 0; p0 < n; p0 += per_pass) {
     const std::size_t len = std::min(per_pass, n - p0);
     if (Status s = run_pass<FqP, FrP>(st, bases + p0, scalars + p0, len, plan, partials.get(), out,
-                                       resident != nullptr ? resident + p0 : nullptr); !s.ok()) {
+                                       resident != nullptr ? resident + p0 : nullptr,
+                                       scalars_on_device != nullptr ? scalars_on_device + p0 : nullptr);
+        !s.ok()) {
       return s;
     }
     ++out.passes;
@@ -268,8 +278,8 @@ Status msm_g1(const void* bases_host, const std::uint64_t* scalars_host, std::si
 }
 
 template Status msm_g1<field::params::Bls12_381Fq, field::params::Bls12_381Fr>(const void*, const std::uint64_t*,
-                                                                               std::size_t, const Plan&, void*, Stats*, const void*);
+                                                                               std::size_t, const Plan&, void*, Stats*, const void*, void*);
 template Status msm_g1<field::params::Bn254Fq, field::params::Bn254Fr>(const void*, const std::uint64_t*, std::size_t,
-                                                                       const Plan&, void*, Stats*, const void*);
+                                                                       const Plan&, void*, Stats*, const void*, void*);
 
 }  // namespace zk::msm::gpu::raw

@@ -43,8 +43,10 @@ struct Stats {
 /// Montgomery scalars of Fr (FrP): writes windows x chunks XYZZ partial sums (curve::Xyzz layout)
 /// to `partials`; window w's value is the sum of its chunks. `device_bases` (optional): the same
 /// bases already in device memory (gpu/resident.hpp); then only the scalars are uploaded.
+/// `device_scalars` (optional): the scalars already in device memory (the quotient's result), read
+/// instead of `scalars` and CONSUMED (converted to canonical form in place).
 template <class FqP, class FrP>
 Status msm_g1(const void* bases, const std::uint64_t* scalars, std::size_t n, const Plan& plan, void* partials,
-              Stats* stats, const void* device_bases = nullptr);
+              Stats* stats, const void* device_bases = nullptr, void* device_scalars = nullptr);
 
 }  // namespace zk::msm::gpu::raw

@@ -99,7 +99,7 @@ void run_transform(cudaStream_t st, DevField<FP>* a, unsigned log_n, const Table
 template <class FP>
 Status compute_h(std::uint64_t* a_host, const std::uint64_t* b_host, const std::uint64_t* c_host, unsigned log_n,
                  const Powers& twiddles, const std::uint64_t* n_inv, const Powers& g, const Powers* g_inv_n,
-                 const std::uint64_t* z_inv) {
+                 const std::uint64_t* z_inv, void** result_on_device) {
   if (Status s = zk::gpu::require_device(); !s.ok()) return s;
   using F = DevField<FP>;
   if (log_n == 0) return Status::invalid_argument("gpu compute_h: the domain needs at least 2 points");
@@ -124,6 +124,11 @@ Status compute_h(std::uint64_t* a_host, const std::uint64_t* b_host, const std::
   quotient_kernel<FP><<<blocks(n), kThreads, 0, st>>>(a.get(), b.get(), c.get(), n, F::from_raw(z_inv));
   if (g_inv_n != nullptr) run_transform<FP>(st, a.get(), log_n, tw.view, &ninv, &git.view);  // back from the coset
   ZK_CUDA_TRY(cudaGetLastError());
+  if (result_on_device != nullptr) {
+    if (Status s = stream.sync(); !s.ok()) return s;
+    *result_on_device = a.release();
+    return {};
+  }
   ZK_CUDA_TRY(cudaMemcpyAsync(a_host, a.get(), n * sizeof(F), cudaMemcpyDeviceToHost, st));
   return stream.sync();
 }
