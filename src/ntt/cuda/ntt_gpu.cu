@@ -104,33 +104,45 @@ Status compute_h(std::uint64_t* a_host, const std::uint64_t* b_host, const std::
   using F = DevField<FP>;
   if (log_n == 0) return Status::invalid_argument("gpu compute_h: the domain needs at least 2 points");
   const std::size_t n = std::size_t{1} << log_n;
-  zk::gpu::Stream stream;
-  if (Status s = stream.create(); !s.ok()) return s;
-  auto st = stream.get();
+  // One stream per vector: while the host stages b's upload (pageable memory blocks the caller),
+  // a's transforms already run; the pointwise step waits for b's and c's events.
+  zk::gpu::Stream streams[3];
+  zk::gpu::Event done[3];
+  for (int i = 0; i < 3; ++i) {
+    if (Status s = streams[i].create(); !s.ok()) return s;
+    if (Status s = done[i].create(); !s.ok()) return s;
+  }
+  auto st = streams[0].get();
   DeviceBuffer<F> a, b, c;
   DeviceTable<FP> tw, gt, git;
   for (Status s : {a.allocate(n), b.allocate(n), c.allocate(n), tw.upload(twiddles, st), gt.upload(g, st),
                    g_inv_n != nullptr ? git.upload(*g_inv_n, st) : Status{}}) {
     if (!s.ok()) return s;
   }
-  ZK_CUDA_TRY(cudaMemcpyAsync(a.get(), a_host, n * sizeof(F), cudaMemcpyHostToDevice, st));
-  ZK_CUDA_TRY(cudaMemcpyAsync(b.get(), b_host, n * sizeof(F), cudaMemcpyHostToDevice, st));
-  ZK_CUDA_TRY(cudaMemcpyAsync(c.get(), c_host, n * sizeof(F), cudaMemcpyHostToDevice, st));
+  ZK_CUDA_TRY(cudaEventRecord(done[0].get(), st));  // the tables are on the device
+  for (int i = 1; i < 3; ++i) ZK_CUDA_TRY(cudaStreamWaitEvent(streams[i].get(), done[0].get(), 0));
   const F ninv = F::from_raw(n_inv);
-  for (F* x : {a.get(), b.get(), c.get()}) {
-    run_transform<FP>(st, x, log_n, tw.view, &ninv, nullptr);     // interpolate
-    run_transform<FP>(st, x, log_n, tw.view, nullptr, &gt.view);  // evaluate on g<omega>
+  F* device[3] = {a.get(), b.get(), c.get()};
+  const std::uint64_t* host[3] = {a_host, b_host, c_host};
+  for (int i = 0; i < 3; ++i) {
+    auto si = streams[i].get();
+    ZK_CUDA_TRY(cudaMemcpyAsync(device[i], host[i], n * sizeof(F), cudaMemcpyHostToDevice, si));
+    run_transform<FP>(si, device[i], log_n, tw.view, &ninv, nullptr);     // interpolate
+    run_transform<FP>(si, device[i], log_n, tw.view, nullptr, &gt.view);  // evaluate on the coset
+    ZK_CUDA_TRY(cudaEventRecord(done[i].get(), si));
   }
+  ZK_CUDA_TRY(cudaStreamWaitEvent(st, done[1].get(), 0));
+  ZK_CUDA_TRY(cudaStreamWaitEvent(st, done[2].get(), 0));
   quotient_kernel<FP><<<blocks(n), kThreads, 0, st>>>(a.get(), b.get(), c.get(), n, F::from_raw(z_inv));
   if (g_inv_n != nullptr) run_transform<FP>(st, a.get(), log_n, tw.view, &ninv, &git.view);  // back from the coset
   ZK_CUDA_TRY(cudaGetLastError());
   if (result_on_device != nullptr) {
-    if (Status s = stream.sync(); !s.ok()) return s;
+    if (Status s = streams[0].sync(); !s.ok()) return s;
     *result_on_device = a.release();
     return {};
   }
   ZK_CUDA_TRY(cudaMemcpyAsync(a_host, a.get(), n * sizeof(F), cudaMemcpyDeviceToHost, st));
-  return stream.sync();
+  return streams[0].sync();
 }
 
 template <class FP>
