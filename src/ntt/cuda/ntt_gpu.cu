@@ -31,7 +31,7 @@ __global__ void permute_kernel(DevField<FP>* a, std::size_t n, unsigned log_n, T
 }
 
 template <class FP>
-__global__ void pass_kernel(DevField<FP>* a, unsigned s0, unsigned k, unsigned log_n, Table<FP> tw) {
+__global__ void __launch_bounds__(512) pass_kernel(DevField<FP>* a, unsigned s0, unsigned k, unsigned log_n, Table<FP> tw) {
   extern __shared__ __align__(16) unsigned char smem[];
   auto* x = reinterpret_cast<DevField<FP>*>(smem);
   const std::size_t tile = blockIdx.x;
