@@ -150,6 +150,27 @@ struct EmulatedOps {
   }
 };
 
+/// A random circuit, its key (shared, as the engine holds keys) and fresh partitions of it.
+template <class E>
+struct KeyedCircuit {
+  using Fr = typename E::Fr;
+  test::RandomCircuit<Fr> circuit;
+  std::shared_ptr<const ProvingKey<E>> pk;
+  KeyedCircuit(Rng& rng, std::size_t pub, std::size_t aux, std::size_t constraints)
+      : circuit(test::RandomCircuit<Fr>::make(rng, pub, aux, constraints)) {
+    r1cs::ShapeRecorder<Fr> rec;
+    EXPECT_TRUE(circuit.synthesize(rec).ok());
+    auto made = generate_parameters<E>(rec.shape(), Trapdoor<E>::random(rng));
+    EXPECT_TRUE(made.ok());
+    if (made.ok()) pk = std::make_shared<const ProvingKey<E>>(std::move(*made));
+  }
+  r1cs::Partition<Fr> partition() const {
+    r1cs::ProvingSystem<Fr> cs;
+    EXPECT_TRUE(circuit.synthesize(cs).ok());
+    return std::move(cs).finish();
+  }
+};
+
 template <class E>
 class InterlockTest : public ::testing::Test {};
 using Engines = ::testing::Types<Bls12_381, Bn254>;
@@ -159,16 +180,11 @@ TYPED_TEST(InterlockTest, TwoWorkersShareTheDeviceOneTurnAtATimeAndProveWhatTheC
   using E = TypeParam;
   using Fr = typename E::Fr;
   auto rng = test::rng(77);
-  const auto circuit = test::RandomCircuit<Fr>::make(rng, 3, 6, 200);
-  r1cs::ShapeRecorder<Fr> rec;
-  ASSERT_TRUE(circuit.synthesize(rec).ok());
-  auto pk = generate_parameters<E>(rec.shape(), Trapdoor<E>::random(rng));
-  ASSERT_TRUE(pk.ok());
-  auto partition = [&] {
-    r1cs::ProvingSystem<Fr> cs;
-    EXPECT_TRUE(circuit.synthesize(cs).ok());
-    return std::move(cs).finish();
-  };
+  const KeyedCircuit<E> keyed(rng, 3, 6, 200);
+  ASSERT_TRUE(keyed.pk);
+  const auto& pk = keyed.pk;
+  const auto& circuit = keyed.circuit;
+  auto partition = [&] { return keyed.partition(); };
   const Fr r[2] = {Fr::random(rng), Fr::random(rng)}, s[2] = {Fr::random(rng), Fr::random(rng)};
 
   gpu::DeviceGate gate;
@@ -227,23 +243,16 @@ TYPED_TEST(InterlockTest, ZkeyProverOnADeviceBackendProvesWhatTheCpuProves) {
 }
 
 // Resident bases: the first proof uploads each MSM's bases once, the second finds them all (hits),
-// the MSMs read the copies, proofs stay equal to the CPU's; a capacity too small for a query leaves
-// it uploaded per call; when the key goes, its copies are never returned again.
+// the MSMs read the copies, proofs stay equal to the CPU's; when the key goes, its copies are never
+// returned again.
 TYPED_TEST(InterlockTest, ResidentBasesAreUploadedOnceAndDroppedWithTheirKey) {
   using E = TypeParam;
   using Fr = typename E::Fr;
   auto rng = test::rng(79);
-  const auto circuit = test::RandomCircuit<Fr>::make(rng, 2, 5, 150);
-  r1cs::ShapeRecorder<Fr> rec;
-  ASSERT_TRUE(circuit.synthesize(rec).ok());
-  auto made = generate_parameters<E>(rec.shape(), Trapdoor<E>::random(rng));
-  ASSERT_TRUE(made.ok());
-  auto pk = std::make_shared<const ProvingKey<E>>(std::move(*made));
-  auto partition = [&] {
-    r1cs::ProvingSystem<Fr> cs;
-    EXPECT_TRUE(circuit.synthesize(cs).ok());
-    return std::move(cs).finish();
-  };
+  KeyedCircuit<E> keyed(rng, 2, 5, 150);
+  ASSERT_TRUE(keyed.pk);
+  auto pk = std::move(keyed.pk);  // this test drops the key at the end
+  auto partition = [&] { return keyed.partition(); };
   int uploads = 0;
   gpu::ResidentCache cache(std::size_t{1} << 30, [&](const void* host, std::size_t bytes) -> Result<gpu::DeviceCopy> {
     ++uploads;
