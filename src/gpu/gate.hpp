@@ -6,7 +6,7 @@
 // scalars, combining MSM windows, the next partition's preparation) happens outside, so it
 // overlaps the other worker's kernels, and device memory is bounded by one turn's buffers.
 // Turns are served first come, first served (a worker that releases and asks again queues behind
-// the one already waiting). One gate per device; it belongs to whoever owns the prover workers
+// the one already waiting); prove_start takes one turn per partition for all its device calls. One gate per device; it belongs to whoever owns the prover workers
 // (the daemon, a bench run), not to the process.
 
 #include <chrono>

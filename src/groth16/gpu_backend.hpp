@@ -1,13 +1,13 @@
 #pragma once
 
 // prove_start's work on a device (prover.hpp's Backend): the quotient H and the G1 MSMs run
-// through `Ops` (CudaOps: the quotient kept on the device for the H MSM, msm::gpu::msm_g1), each
-// call inside one turn of the device's gate (gpu/gate.hpp, the dual-worker interlock). What needs no device stays outside
-// the turn and overlaps the other prover workers' kernels: the padding of a, b, c (prove_start),
-// and the gathering of density-filtered scalars into dense vectors (the kernels take dense bases,
-// identity entries allowed). B_G2 stays on the CPU in prove_finish, as in the reference daemon.
-// Without a device every call is UNAVAILABLE; the engine resolves the device before choosing this
-// backend.
+// through `Ops` (CudaOps: the quotient kept on the device for the H MSM, msm::gpu::msm_g1), all of
+// a partition's device calls inside one turn of the device's gate (gpu/gate.hpp, the dual-worker
+// interlock). What needs no device happens before the turn and overlaps the other prover worker's
+// kernels: the padding of a, b, c and the gathering of density-filtered scalars into dense vectors
+// (`gather`; the kernels take dense bases, identity entries allowed). B_G2 stays on the CPU in
+// prove_finish, as in the reference daemon. Without a device every call is UNAVAILABLE; the engine
+// resolves the device before choosing this backend.
 
 #include <memory>
 #include <span>
@@ -62,36 +62,47 @@ class DeviceBackend {
   DeviceBackend(gpu::DeviceGate& gate, gpu::ResidentCache* cache, std::weak_ptr<const void> key_owner, Ops ops = {})
       : gate_(&gate), cache_(cache), owner_(std::move(key_owner)), ops_(std::move(ops)) {}
 
-  /// prover.hpp's CpuBackend::quotient_and_h, in one turn: the quotient and the H MSM.
+  /// The device's turn for prove_start's device section (every call below runs inside it).
+  gpu::DeviceGate::Turn exclusive() const { return gate_->enter(); }
+
+  /// prover.hpp's CpuBackend::quotient_and_h: the quotient and the H MSM.
   template <class C, class F>
   Result<curve::Jacobian<C>> quotient_and_h(const ntt::Domain<F>& d, std::vector<F>& a, std::vector<F>& b,
                                             std::vector<F>& c, bool odd_coset,
                                             std::span<const curve::Affine<C>> h_bases, ProveTimings& t) const {
     if (h_bases.size() > a.size()) return Status::invalid_argument("quotient: more H bases than values");
-    auto turn = gate_->enter();
     const gpu::DeviceCopy resident = resident_bases(h_bases);
     return ops_.template quotient_and_h<C>(d, a, b, c, odd_coset, h_bases, resident.get(), t);
   }
   template <class C>
   Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases,
                                  std::span<const typename C::Scalar> scalars) const {
-    auto turn = gate_->enter();
-    return msm_in_turn<C>(bases, scalars);
+    const gpu::DeviceCopy resident = resident_bases(bases);
+    return ops_.template msm<C>(bases, scalars, resident.get());
   }
+  /// A density-filtered MSM's input, gathered on the CPU before the turn: the kernels take dense
+  /// scalars (identity bases allowed).
   template <class C>
-  Result<curve::Jacobian<C>> msm_filtered(std::span<const curve::Affine<C>> bases,
-                                          std::span<const typename C::Scalar> scalars,
-                                          const msm::DensityBitmap& density) const {
+  struct Gathered {
+    std::span<const curve::Affine<C>> bases;
+    std::vector<typename C::Scalar> dense;
+  };
+  template <class C>
+  Result<Gathered<C>> gather(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
+                             const msm::DensityBitmap& density) const {
     if (density.size() != scalars.size() || density.popcount() != bases.size()) {
       return Status::invalid_argument("gpu msm: density does not match the bases and scalars");
     }
-    std::vector<typename C::Scalar> dense;  // gathered outside the turn
-    dense.reserve(bases.size());
+    Gathered<C> g{bases, {}};
+    g.dense.reserve(bases.size());
     for (std::size_t i = 0; i < scalars.size(); ++i) {
-      if (density.test(i)) dense.push_back(scalars[i]);
+      if (density.test(i)) g.dense.push_back(scalars[i]);
     }
-    auto turn = gate_->enter();
-    return msm_in_turn<C>(bases, std::span<const typename C::Scalar>(dense));
+    return g;
+  }
+  template <class C>
+  Result<curve::Jacobian<C>> msm_gathered(const Gathered<C>& g) const {
+    return msm<C>(g.bases, std::span<const typename C::Scalar>(g.dense));
   }
   gpu::DeviceGate& gate() const { return *gate_; }
 
@@ -104,13 +115,6 @@ class DeviceBackend {
     auto r = cache_->get(bases.data(), bases.size_bytes(), owner_);
     return r.ok() ? std::move(*r) : gpu::DeviceCopy{};
   }
-  template <class C>
-  Result<curve::Jacobian<C>> msm_in_turn(std::span<const curve::Affine<C>> bases,
-                                         std::span<const typename C::Scalar> scalars) const {
-    const gpu::DeviceCopy resident = resident_bases(bases);
-    return ops_.template msm<C>(bases, scalars, resident.get());
-  }
-
   gpu::DeviceGate* gate_;
   gpu::ResidentCache* cache_ = nullptr;
   std::weak_ptr<const void> owner_;

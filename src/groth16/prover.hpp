@@ -96,9 +96,29 @@ Status check_key(const ProvingKey<E>& pk, const r1cs::Partition<typename E::Fr>&
 /// Where prove_start's heavy work runs: the quotient H and the G1 MSMs. CpuBackend uses ntt/ and
 /// msm/; groth16/gpu_backend.hpp has the GPU one (same results, same proofs for the same r, s),
 /// which holds the device's gate (the dual-worker interlock), hence backends are objects.
+/// prove_start first prepares on the CPU (`gather` for the density-filtered MSMs), then runs every
+/// device call inside one `exclusive()` region (a turn of the device for a GPU backend).
 struct CpuBackend {
   static constexpr const char* kName = "cpu";
   static constexpr bool kHostTwiddles = true;  // the domain's twiddle table (ntt::Domain::create)
+  struct NoTurn {};
+  NoTurn exclusive() const { return {}; }
+  /// A density-filtered MSM's input: here the spans and the bitmap (msm_filtered filters itself).
+  template <class C>
+  struct Gathered {
+    std::span<const curve::Affine<C>> bases;
+    std::span<const typename C::Scalar> scalars;
+    const msm::DensityBitmap* density;
+  };
+  template <class C>
+  Result<Gathered<C>> gather(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
+                             const msm::DensityBitmap& density) const {
+    return Gathered<C>{bases, scalars, &density};
+  }
+  template <class C>
+  Result<curve::Jacobian<C>> msm_gathered(const Gathered<C>& g) const {
+    return msm::msm_filtered<C>(g.bases, g.scalars, *g.density);
+  }
   /// The quotient into `a` (bellman's compute_h, or snarkjs's compute_h_odd_coset), b and c freed
   /// as soon as it is done, then the H MSM over a's first h_bases.size() values. Sets t.quotient and
   /// t.msm_h. (One call, so a device backend can keep the quotient where the MSM reads it.)
@@ -122,12 +142,6 @@ struct CpuBackend {
   Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases,
                                  std::span<const typename C::Scalar> scalars) const {
     return msm::msm<C>(bases, scalars);
-  }
-  template <class C>
-  Result<curve::Jacobian<C>> msm_filtered(std::span<const curve::Affine<C>> bases,
-                                                 std::span<const typename C::Scalar> scalars,
-                                                 const msm::DensityBitmap& density) const {
-    return msm::msm_filtered<C>(bases, scalars, density);
   }
 };
 
@@ -166,22 +180,31 @@ Result<PendingProof<E>> prove_start(const ProvingKey<E>& pk, r1cs::Partition<typ
     }
     return *x;
   };
-  // bellman drops the top coefficient: the H query has n - 1 points.
-  auto h_sum = backend.template quotient_and_h<G1C>(*domain, h, p.b, p.c, /*odd_coset=*/false,
-                                                    std::span<const typename E::G1Affine>(pk.h), t);
-  p.release_abc();
-  std::vector<Fr>().swap(h);
-  if (!h_sum.ok()) return h_sum.status();
-  out.h = *h_sum;
-  watch.lap();
-  out.l = take(backend.template msm<G1C>(pk.l, p.aux));
-  t.msm_l = watch.lap();
-  out.a = take(backend.template msm<G1C>(std::span(pk.a).first(ni), p.inputs)) +
-          take(backend.template msm_filtered<G1C>(std::span(pk.a).subspan(ni), p.aux, p.a_aux));
-  t.msm_a = watch.lap();
-  out.b_g1 = take(backend.template msm_filtered<G1C>(std::span(pk.b_g1).first(nbi), p.inputs, p.b_input)) +
-             take(backend.template msm_filtered<G1C>(std::span(pk.b_g1).subspan(nbi), p.aux, p.b_aux));
-  t.msm_b_g1 = watch.lap();
+  // CPU preparation before the device's turn: the filtered MSMs' inputs (dense scalars on a GPU).
+  auto a_aux = backend.template gather<G1C>(std::span(pk.a).subspan(ni), p.aux, p.a_aux);
+  auto b_in = backend.template gather<G1C>(std::span(pk.b_g1).first(nbi), p.inputs, p.b_input);
+  auto b_aux = backend.template gather<G1C>(std::span(pk.b_g1).subspan(nbi), p.aux, p.b_aux);
+  if (!a_aux.ok()) return a_aux.status();
+  if (!b_in.ok()) return b_in.status();
+  if (!b_aux.ok()) return b_aux.status();
+  {
+    [[maybe_unused]] auto turn = backend.exclusive();  // device work only, to the end of the block
+    // bellman drops the top coefficient: the H query has n - 1 points.
+    auto h_sum = backend.template quotient_and_h<G1C>(*domain, h, p.b, p.c, /*odd_coset=*/false,
+                                                      std::span<const typename E::G1Affine>(pk.h), t);
+    p.release_abc();
+    std::vector<Fr>().swap(h);
+    if (!h_sum.ok()) return h_sum.status();
+    out.h = *h_sum;
+    watch.lap();
+    out.l = take(backend.template msm<G1C>(pk.l, p.aux));
+    t.msm_l = watch.lap();
+    out.a = take(backend.template msm<G1C>(std::span(pk.a).first(ni), p.inputs)) +
+            take(backend.template msm_gathered<G1C>(*a_aux));
+    t.msm_a = watch.lap();
+    out.b_g1 = take(backend.template msm_gathered<G1C>(*b_in)) + take(backend.template msm_gathered<G1C>(*b_aux));
+    t.msm_b_g1 = watch.lap();
+  }
   if (!failed.ok()) return failed;
   out.inputs = std::move(p.inputs);
   out.aux = std::move(p.aux);

@@ -138,20 +138,23 @@ Result<PendingZkeyProof<E>> prove_start(const Zkey<E>& zk, std::span<const typen
   };
   PendingZkeyProof<E> p;
   p.r = r, p.s = s;
-  auto h_sum = backend.template quotient_and_h<G1C>(*domain, rows.a, rows.b, rows.c, /*odd_coset=*/true,
-                                                    std::span<const typename E::G1Affine>(zk.h), t);
-  std::vector<Fr>().swap(rows.a);
-  std::vector<Fr>().swap(rows.b);
-  std::vector<Fr>().swap(rows.c);
-  if (!h_sum.ok()) return h_sum.status();
-  p.c = *h_sum;
-  clock.lap();
-  p.c += msm1(zk.c, w.subspan(zk.n_public + 1));
-  t.msm_l = clock.lap();
-  p.a = msm1(zk.a, w);
-  t.msm_a = clock.lap();
-  p.b1 = msm1(zk.b1, w);
-  t.msm_b_g1 = clock.lap();
+  {
+    [[maybe_unused]] auto turn = backend.exclusive();  // device work only (prover.hpp)
+    auto h_sum = backend.template quotient_and_h<G1C>(*domain, rows.a, rows.b, rows.c, /*odd_coset=*/true,
+                                                      std::span<const typename E::G1Affine>(zk.h), t);
+    std::vector<Fr>().swap(rows.a);
+    std::vector<Fr>().swap(rows.b);
+    std::vector<Fr>().swap(rows.c);
+    if (!h_sum.ok()) return h_sum.status();
+    p.c = *h_sum;
+    clock.lap();
+    p.c += msm1(zk.c, w.subspan(zk.n_public + 1));
+    t.msm_l = clock.lap();
+    p.a = msm1(zk.a, w);
+    t.msm_a = clock.lap();
+    p.b1 = msm1(zk.b1, w);
+    t.msm_b_g1 = clock.lap();
+  }
   if (!failed.ok()) return failed;
   return p;
 }

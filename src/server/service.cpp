@@ -323,7 +323,7 @@ std::string gate_metrics(const gpu::DeviceGate& gate) {
   const auto g = gate.stats();
   const std::string dev = "{gpu=\"" + std::to_string(gate.ordinal()) + "\"}";
   std::string t;
-  t += "# HELP zkpipe_gpu_turns_total Device turns taken by prover workers (one per quotient or MSM).\n";
+  t += "# HELP zkpipe_gpu_turns_total Device turns taken by prover workers (one per partition).\n";
   t += "# TYPE zkpipe_gpu_turns_total counter\nzkpipe_gpu_turns_total" + dev + " " + std::to_string(g.turns) + "\n";
   t += "# HELP zkpipe_gpu_busy_seconds_total Seconds the device was held by a prover worker.\n";
   t += "# TYPE zkpipe_gpu_busy_seconds_total counter\nzkpipe_gpu_busy_seconds_total" + dev + " " +
