@@ -164,9 +164,9 @@ Result<std::unique_ptr<Pending>> Groth16Workload<E>::prove_start(std::unique_ptr
   auto* in = dynamic_cast<SynthOut<E>*>(s.get());
   if (in == nullptr) return Status::internal("workload: foreign partition object");
   const Fr r = os_random_scalar<Fr>(), s_ = os_random_scalar<Fr>();
-  auto pending = device_ == ProverDevice::kGpu
+  auto pending = placement_.on_gpu()
                      ? groth16::prove_start<E, groth16::GpuBackend>(*in->pk, std::move(in->partition), r, s_, nullptr,
-                                                                    groth16::GpuBackend(*gate_, resident_.get(), in->pk))
+                                                                    groth16::GpuBackend(placement_.gate(), placement_.resident(), in->pk))
                      : groth16::prove_start<E, groth16::CpuBackend>(*in->pk, std::move(in->partition), r, s_);
   if (!pending.ok()) return pending.status();
   auto out = std::make_unique<PendingOut<E>>();

@@ -29,6 +29,28 @@ Result<ProverDevice> parse_prover_device(const std::string& name);
 /// The device kAuto resolves to here, and a message when kGpu cannot be honoured.
 Result<ProverDevice> resolve_prover_device(ProverDevice wanted);
 
+/// Where a workload's prove_start runs and what it shares there. With kGpu: the device's gate
+/// (every workload whose prover workers share the device should share it — the dual-worker
+/// interlock; without one the workload makes its own) and, optionally, the cache that keeps key
+/// bases on the device across proofs.
+class ProverPlacement {
+ public:
+  void set(ProverDevice d, std::shared_ptr<gpu::DeviceGate> gate, std::shared_ptr<gpu::ResidentCache> resident) {
+    device_ = d;
+    gate_ = d == ProverDevice::kGpu && !gate ? std::make_shared<gpu::DeviceGate>() : std::move(gate);
+    resident_ = d == ProverDevice::kGpu ? std::move(resident) : nullptr;
+  }
+  ProverDevice device() const { return device_; }
+  bool on_gpu() const { return device_ == ProverDevice::kGpu; }
+  gpu::DeviceGate& gate() const { return *gate_; }  // on_gpu() only
+  gpu::ResidentCache* resident() const { return resident_.get(); }
+
+ private:
+  ProverDevice device_ = ProverDevice::kCpu;
+  std::shared_ptr<gpu::DeviceGate> gate_;
+  std::shared_ptr<gpu::ResidentCache> resident_;
+};
+
 /// A verifying key prepared on first use (self-verification), shared by every later check.
 template <class E>
 class LazyPreparedKey {
@@ -79,17 +101,13 @@ class Groth16Workload : public Workload {
   Result<std::shared_ptr<const groth16::ProvingKey<E>>> proving_key() const;
   /// Bytes the proving key holds in memory (0 if it cannot be loaded).
   std::uint64_t key_bytes() const;
-  /// prove_start's device (resolved: kCpu or kGpu). Default: the CPU. With kGpu, every workload
-  /// whose prover workers share the device should share its gate (the dual-worker interlock);
-  /// without one the workload makes its own.
-  /// `resident` (optional, with kGpu): keeps the key's MSM bases on the device across proofs.
+  /// prove_start's device (resolved: kCpu or kGpu; default the CPU) and what it shares there
+  /// (ProverPlacement).
   void set_device(ProverDevice d, std::shared_ptr<gpu::DeviceGate> gate = nullptr,
                   std::shared_ptr<gpu::ResidentCache> resident = nullptr) {
-    device_ = d;
-    gate_ = d == ProverDevice::kGpu && !gate ? std::make_shared<gpu::DeviceGate>() : std::move(gate);
-    resident_ = d == ProverDevice::kGpu ? std::move(resident) : nullptr;
+    placement_.set(d, std::move(gate), std::move(resident));
   }
-  ProverDevice device() const { return device_; }
+  ProverDevice device() const { return placement_.device(); }
 
  protected:
   /// A synthesized partition for prove_start (keeps the key alive until the proof is done).
@@ -101,9 +119,7 @@ class Groth16Workload : public Workload {
   ParamsCache* cache_ = nullptr;                      // cache-backed mode
   std::string params_path_;
   LazyPreparedKey<E> pvk_;
-  ProverDevice device_ = ProverDevice::kCpu;
-  std::shared_ptr<gpu::DeviceGate> gate_;
-  std::shared_ptr<gpu::ResidentCache> resident_;
+  ProverPlacement placement_;
 };
 
 /// Uniform field element from the OS (r and s of a proof).

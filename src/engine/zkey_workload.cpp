@@ -122,9 +122,9 @@ Result<std::unique_ptr<Pending>> ZkeyWorkload<E>::prove_start(std::unique_ptr<Sy
   auto* in = dynamic_cast<ZkeySynth<E>*>(s.get());
   if (in == nullptr) return Status::internal("zkey workload: foreign partition object");
   const Fr r = os_random_scalar<Fr>(), s_ = os_random_scalar<Fr>();
-  auto pending = device_ == ProverDevice::kGpu
+  auto pending = placement_.on_gpu()
                      ? sj::prove_start<E, groth16::GpuBackend>(*in->key, in->witness, std::move(in->rows), r, s_,
-                                                               nullptr, groth16::GpuBackend(*gate_, resident_.get(), in->key))
+                                                               nullptr, groth16::GpuBackend(placement_.gate(), placement_.resident(), in->key))
                      : sj::prove_start<E>(*in->key, in->witness, std::move(in->rows), r, s_);
   if (!pending.ok()) return pending.status();
   auto out = std::make_unique<ZkeyPending<E>>();

@@ -41,15 +41,12 @@ class ZkeyWorkload : public Workload {
 
   const std::string& shape() const { return path_; }
   const groth16::snarkjs::ZkeyInfo& info() const { return info_; }
-  /// prove_start's device (resolved: kCpu or kGpu), as Groth16Workload::set_device.
-  /// `resident` (optional, with kGpu): keeps the key's MSM bases on the device across proofs.
+  /// prove_start's device and what it shares there, as Groth16Workload::set_device.
   void set_device(ProverDevice d, std::shared_ptr<gpu::DeviceGate> gate = nullptr,
                   std::shared_ptr<gpu::ResidentCache> resident = nullptr) {
-    device_ = d;
-    gate_ = d == ProverDevice::kGpu && !gate ? std::make_shared<gpu::DeviceGate>() : std::move(gate);
-    resident_ = d == ProverDevice::kGpu ? std::move(resident) : nullptr;
+    placement_.set(d, std::move(gate), std::move(resident));
   }
-  ProverDevice device() const { return device_; }
+  ProverDevice device() const { return placement_.device(); }
   /// The public signals of a job (witness values 1..nPublic).
   Result<std::vector<typename E::Fr>> public_inputs(const JobRequest& job) const;
 
@@ -63,9 +60,7 @@ class ZkeyWorkload : public Workload {
   std::string path_;
   groth16::snarkjs::ZkeyInfo info_;
   LazyPreparedKey<E> pvk_;
-  ProverDevice device_ = ProverDevice::kCpu;
-  std::shared_ptr<gpu::DeviceGate> gate_;
-  std::shared_ptr<gpu::ResidentCache> resident_;
+  ProverPlacement placement_;
 };
 
 }  // namespace zk::engine
