@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "base/file.hpp"
 #include "bench.hpp"
 #include "commands.hpp"
 #include "plan.hpp"
@@ -200,9 +201,10 @@ int main(int argc, char** argv) {
     r.proof_json = prove_args.proof_json, r.public_json = prove_args.public_json;
     prove_client.json = prove_args.json;
     auto input = [&](const std::string& path) -> bool {
-      std::ifstream in(path, std::ios::binary);
-      if (!in) return false;
-      r.job.input.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+      auto bytes = zk::read_file(path);
+      if (!bytes.ok()) std::fprintf(stderr, "zkpipe: %s\n", bytes.status().message().c_str());
+      if (!bytes.ok()) return false;
+      r.job.input = std::move(*bytes);
       return true;
     };
     if (!prove_args.zkey.empty()) {
@@ -248,9 +250,10 @@ int main(int argc, char** argv) {
     job.circuit = bench_args.circuit;
     bench_client.json = bench_args.json;
     auto input = [&](const std::string& path) -> bool {
-      std::ifstream in(path, std::ios::binary);
-      if (!in) return false;
-      job.input.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+      auto bytes = zk::read_file(path);
+      if (!bytes.ok()) std::fprintf(stderr, "zkpipe: %s\n", bytes.status().message().c_str());
+      if (!bytes.ok()) return false;
+      job.input = std::move(*bytes);
       return true;
     };
     if (job.circuit == "zkey") {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <exception>
+#include <new>
 #include <string>
 #include <utility>
 #include <variant>
@@ -76,5 +78,26 @@ class [[nodiscard]] Result {
  private:
   std::variant<T, Status> v_;
 };
+
+}  // namespace zk
+
+namespace zk {
+
+/// Runs `f` (which returns Status or Result<T>) and turns anything it throws into an error Status:
+/// std::bad_alloc becomes RESOURCE_EXHAUSTED, any other exception INTERNAL with its what(). Every
+/// thread's entry point and every call across a layer that may allocate by an input's size goes
+/// through this, so no exception can end the process; `what` says where it happened.
+template <class F>
+auto guarded(const char* what, F&& f) noexcept -> decltype(f()) {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    return Status::resource_exhausted(std::string(what) + ": out of memory");
+  } catch (const std::exception& e) {
+    return Status::internal(std::string(what) + ": unexpected error: " + e.what());
+  } catch (...) {
+    return Status::internal(std::string(what) + ": unexpected error");
+  }
+}
 
 }  // namespace zk

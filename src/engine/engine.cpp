@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <random>
 #include <tuple>
 
 namespace zk::engine {
@@ -54,6 +55,18 @@ std::uint64_t fnv1a(const JobRequest& j) {
   return h;
 }
 
+/// A fresh job id: 63 random bits from the OS (never 0, which means "idle" in worker status; below
+/// 2^63 so it survives signed 64-bit consumers). Ids never restart: a client awaiting a job of a
+/// daemon that has since restarted gets NOT_FOUND, never another job's proof (a collision between
+/// any two of a million ids has probability ~1e-7).
+std::uint64_t random_job_id() {
+  thread_local std::random_device rd;
+  for (;;) {
+    const std::uint64_t v = ((std::uint64_t{rd()} << 32) ^ std::uint64_t{rd()}) >> 1;
+    if (v != 0) return v;
+  }
+}
+
 double ms_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
 }
@@ -69,6 +82,7 @@ struct Engine::Job {
   std::atomic<bool> dead{false};  // terminal: read by budget waiters without the engine lock
   std::string error;
   std::vector<std::vector<std::uint8_t>> proofs;
+  std::vector<std::vector<std::string>> public_inputs;  // per partition, decimal, set with its proof
   std::vector<PartitionTimings> timings;
   std::size_t remaining = 0, in_flight = 0;
   Clock::time_point submitted, finished;
@@ -187,7 +201,8 @@ void Engine::drop_task(std::unique_ptr<Task> t, Stage at) {
   done_cv_.notify_all();
 }
 
-void Engine::complete_partition(std::unique_ptr<Task> t, std::vector<std::uint8_t> proof) {
+void Engine::complete_partition(std::unique_ptr<Task> t, std::vector<std::uint8_t> proof,
+                                std::vector<std::string> public_inputs) {
   t->pending.reset();
   t->reservation.release_all();
   ledger_.record(Event::kDeallocDone, negate(t->held), counts_of(t->held, -1), Stage::kFinalizing, std::nullopt);
@@ -203,6 +218,7 @@ void Engine::complete_partition(std::unique_ptr<Task> t, std::vector<std::uint8_
   }
   if (!j.dead) {
     j.proofs[t->partition] = std::move(proof);
+    j.public_inputs[t->partition] = std::move(public_inputs);
     j.timings[t->partition] = t->t;
     if (--j.remaining == 0) {
       j.state = JobState::kDone;
@@ -234,11 +250,12 @@ Result<std::uint64_t> Engine::submit(JobRequest req) {
     }
     workload = wl->second;
   }
-  if (req.partitions == 0 || req.partitions > (1u << 20)) {
-    return Status::invalid_argument("a job needs between 1 and 2^20 partitions, not " + std::to_string(req.partitions));
+  if (req.partitions == 0 || req.partitions > config_.max_partitions) {
+    return Status::invalid_argument("a job needs between 1 and " + std::to_string(config_.max_partitions) +
+                                    " partitions (engine.max_partitions), not " + std::to_string(req.partitions));
   }
-  if (Status s = workload->validate(req); !s.ok()) return s;
-  auto ws = workload->working_set(req);
+  if (Status s = guarded("validating the job", [&] { return workload->validate(req); }); !s.ok()) return s;
+  auto ws = guarded("sizing the job", [&] { return workload->working_set(req); });
   if (!ws.ok()) return ws.status();
   if (ws->total() > budget_.total()) {
     return Status::resource_exhausted("one partition of this job needs " + format_bytes(ws->total()) +
@@ -260,12 +277,15 @@ Result<std::uint64_t> Engine::submit(JobRequest req) {
     }
   }
   auto job = std::make_shared<Job>();
-  job->id = next_id_++;
+  do {
+    job->id = random_job_id();
+  } while (jobs_.count(job->id) != 0);
   job->seq = next_seq_++;
   job->digest = digest;
   job->workload = workload;
   job->ws = *ws;
   job->proofs.resize(req.partitions);
+  job->public_inputs.resize(req.partitions);
   job->timings.resize(req.partitions);
   job->remaining = req.partitions;
   job->submitted = Clock::now();
@@ -300,11 +320,10 @@ Result<JobResult> Engine::await(std::uint64_t id, std::chrono::milliseconds time
   r.curve = job->workload->curve();
   if (job->state == JobState::kDone) {
     for (const auto& p : job->proofs) r.proof.insert(r.proof.end(), p.begin(), p.end());
-  }
-  lock.unlock();
-  if (public_inputs && job->state == JobState::kDone) {
-    auto in = job->workload->public_inputs_decimal(job->req);
-    if (in.ok()) r.public_inputs = std::move(*in);
+    // Known only when the workload could name them for every partition.
+    const bool all = std::all_of(job->public_inputs.begin(), job->public_inputs.end(),
+                                 [](const auto& v) { return !v.empty(); });
+    if (public_inputs && all) r.public_inputs = job->public_inputs;
   }
   return r;
 }
@@ -442,7 +461,7 @@ void Engine::synthesis_loop(std::string name) {
     task->held = class_bytes(job.ws);
     ledger_.record(Event::kSynthStart, task->held, counts_of(task->held, +1), std::nullopt, Stage::kSynthesizing);
     set_worker(name, task.get());
-    auto s = job.workload->synthesize(job.req, task->partition);
+    auto s = guarded("synthesis", [&] { return job.workload->synthesize(job.req, task->partition); });
     set_worker(name, nullptr);
     const auto now = Clock::now();
     span(name, "synthesis", *task, task->mark, now);
@@ -495,7 +514,7 @@ void Engine::prover_loop(std::string name) {
     task->t.channel_ms = ms_between(task->mark, begin);
     ledger_.record(Event::kProveStartBegin, {}, {}, Stage::kInChannel, Stage::kProving);
     set_worker(name, task.get());
-    auto p = job.workload->prove_start(std::move(task->synth));
+    auto p = guarded("prove_start", [&] { return job.workload->prove_start(std::move(task->synth)); });
     set_worker(name, nullptr);
     // a/b/c are gone (freed inside prove_start, or with the failed stage's state).
     task->reservation.release(job.ws.abc);
@@ -542,7 +561,7 @@ void Engine::finalizer_loop(std::string name) {
     }
     const auto begin = Clock::now();
     set_worker(name, task.get());
-    auto proof = job.workload->prove_finish(std::move(task->pending));
+    auto proof = guarded("prove_finish", [&] { return job.workload->prove_finish(std::move(task->pending)); });
     set_worker(name, nullptr);
     task->t.finalize_ms = ms_between(begin, Clock::now());
     span(name, "prove_finish", *task, begin, Clock::now());
@@ -557,7 +576,7 @@ void Engine::finalizer_loop(std::string name) {
     }
     if (config_.self_verify) {
       const auto v0 = Clock::now();
-      auto ok = job.workload->verify(job.req, task->partition, *proof);
+      auto ok = guarded("self-verification", [&] { return job.workload->verify(job.req, task->partition, *proof); });
       task->t.verify_ms = ms_between(v0, Clock::now());
       span(name, "self-verify", *task, v0, Clock::now());
       if (!ok.ok() || !*ok) {
@@ -572,7 +591,21 @@ void Engine::finalizer_loop(std::string name) {
         continue;
       }
     }
-    complete_partition(std::move(task), std::move(*proof));
+    // The partition's public inputs, once, here (clients that verify ask for them with the result).
+    std::vector<std::string> pub;
+    auto named = guarded("public inputs", [&] { return job.workload->public_inputs_decimal(job.req, task->partition); });
+    if (named.ok()) {
+      pub = std::move(*named);
+    } else if (named.status().code() != StatusCode::kUnavailable) {
+      {
+        std::lock_guard lock(m_);
+        fail_job(job, "partition " + std::to_string(task->partition) + ", public inputs: " + named.status().message(),
+                 JobState::kFailed);
+      }
+      drop_task(std::move(task), Stage::kFinalizing);
+      continue;
+    }
+    complete_partition(std::move(task), std::move(*proof), std::move(pub));
   }
 }
 

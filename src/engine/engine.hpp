@@ -46,6 +46,9 @@ struct EngineConfig {
   std::chrono::milliseconds result_ttl = std::chrono::minutes(10);
   /// Verify every partition's proof before the job is answered (a failure fails the job).
   bool self_verify = false;
+  /// Most partitions one job may ask for (each costs bookkeeping until the result expires, whatever
+  /// its size; a workload may allow fewer: a PoRep job has exactly its circuit's partitions).
+  std::size_t max_partitions = 1024;
   /// Record a span per stage and worker for chrome_trace_json() (Perfetto / chrome://tracing).
   bool trace = false;
 };
@@ -116,8 +119,8 @@ class Engine {
   /// A new job id, or the existing one for a repeated request id with the same payload.
   Result<std::uint64_t> submit(JobRequest job);
   /// The finished job; DEADLINE_EXCEEDED if it is still running after `timeout`, NOT_FOUND if
-  /// unknown or forgotten. With `public_inputs`, a finished job's public inputs are derived from its
-  /// request by the workload (for clients that verify).
+  /// unknown or forgotten. With `public_inputs`, a finished job's public inputs (computed by the
+  /// finalizer with each partition's proof) are copied into the result, for clients that verify.
   Result<JobResult> await(std::uint64_t id, std::chrono::milliseconds timeout, bool public_inputs = false);
   /// Cancels a queued or running job (a finished one is left as it is).
   Status cancel(std::uint64_t id);
@@ -154,7 +157,8 @@ class Engine {
   bool job_alive(const Job& j) const;
   void fail_job(Job& j, const std::string& why, JobState state);
   void drop_task(std::unique_ptr<Task> t, Stage at);
-  void complete_partition(std::unique_ptr<Task> t, std::vector<std::uint8_t> proof);
+  void complete_partition(std::unique_ptr<Task> t, std::vector<std::uint8_t> proof,
+                          std::vector<std::string> public_inputs);
   void forget_expired();
 
   EngineConfig config_;
@@ -165,7 +169,7 @@ class Engine {
   std::mutex m_;
   std::condition_variable sched_cv_, synth_cv_, channel_cv_, final_cv_, done_cv_;
   std::atomic<bool> stopping_{false};
-  std::uint64_t next_id_ = 1, next_seq_ = 0;
+  std::uint64_t next_seq_ = 0;
   std::map<std::uint64_t, std::shared_ptr<Job>> jobs_;
   std::map<std::string, std::uint64_t> by_request_id_;
   struct QueueKey {

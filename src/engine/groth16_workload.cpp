@@ -203,15 +203,14 @@ Result<bool> Groth16Workload<E>::verify(const JobRequest& job, std::size_t parti
 }
 
 template <class E>
-Result<std::vector<std::vector<std::string>>> Groth16Workload<E>::public_inputs_decimal(const JobRequest& job) {
-  std::vector<std::vector<std::string>> out;
-  for (std::size_t k = 0; k < job.partitions; ++k) {
-    auto in = public_inputs(job, k);
-    if (!in.ok()) return in.status();
-    auto& row = out.emplace_back();
-    for (const auto& x : *in) row.push_back(field::to_decimal(x));
-  }
-  return out;
+Result<std::vector<std::string>> Groth16Workload<E>::public_inputs_decimal(const JobRequest& job,
+                                                                           std::size_t partition) {
+  auto in = public_inputs(job, partition);
+  if (!in.ok()) return in.status();
+  std::vector<std::string> row;
+  row.reserve(in->size());
+  for (const auto& x : *in) row.push_back(field::to_decimal(x));
+  return row;
 }
 
 template class Groth16Workload<groth16::Bls12_381>;

@@ -95,7 +95,7 @@ class Groth16Workload : public Workload {
 
   /// The public inputs (without ONE) of one partition of a job.
   virtual Result<std::vector<Fr>> public_inputs(const JobRequest& job, std::size_t partition) const = 0;
-  Result<std::vector<std::vector<std::string>>> public_inputs_decimal(const JobRequest& job) override;
+  Result<std::vector<std::string>> public_inputs_decimal(const JobRequest& job, std::size_t partition) override;
   std::string curve() const override { return E::kName; }
   /// The key (loaded through the cache in the cache-backed mode).
   Result<std::shared_ptr<const groth16::ProvingKey<E>>> proving_key() const;

@@ -54,9 +54,11 @@ class Workload {
                               const std::vector<std::uint8_t>& /*proof*/) {
     return Status::unavailable("this workload cannot verify its proofs");
   }
-  /// The public inputs of every partition of a job (without ONE), as decimal strings, for clients
-  /// that verify or write public.json. The default cannot tell.
-  virtual Result<std::vector<std::vector<std::string>>> public_inputs_decimal(const JobRequest& /*job*/) {
+  /// The public inputs of one partition of a job (without ONE), as decimal strings, for clients
+  /// that verify or write public.json. Computed once, by the finalizer, when the partition's proof
+  /// is done (never on a gRPC or watcher thread). The default cannot tell (UNAVAILABLE: the result
+  /// then carries no public inputs).
+  virtual Result<std::vector<std::string>> public_inputs_decimal(const JobRequest& /*job*/, std::size_t /*partition*/) {
     return Status::unavailable("this workload cannot name its public inputs");
   }
   /// "bls12-381" or "bn254": how to read the proof bytes (groth16::read_proofs).

@@ -146,6 +146,10 @@ template <class E>
 Result<std::vector<typename E::Fr>> ZkeyWorkload<E>::public_inputs(const JobRequest& job) const {
   auto w = witness(job);
   if (!w.ok()) return w.status();
+  if (std::uint64_t{info_.n_public} + 1 > w->size()) {
+    return Status::invalid_argument("the zkey declares " + std::to_string(info_.n_public) +
+                                    " public inputs but the witness holds " + std::to_string(w->size()) + " values");
+  }
   return std::vector<typename E::Fr>(w->begin() + 1, w->begin() + 1 + info_.n_public);
 }
 
@@ -168,12 +172,13 @@ Result<bool> ZkeyWorkload<E>::verify(const JobRequest& job, std::size_t, const s
 }
 
 template <class E>
-Result<std::vector<std::vector<std::string>>> ZkeyWorkload<E>::public_inputs_decimal(const JobRequest& job) {
+Result<std::vector<std::string>> ZkeyWorkload<E>::public_inputs_decimal(const JobRequest& job, std::size_t) {
   auto in = public_inputs(job);
   if (!in.ok()) return in.status();
   std::vector<std::string> row;
+  row.reserve(in->size());
   for (const auto& x : *in) row.push_back(field::to_decimal(x));
-  return std::vector<std::vector<std::string>>{row};
+  return row;
 }
 
 template class ZkeyWorkload<groth16::Bls12_381>;

@@ -36,7 +36,7 @@ class ZkeyWorkload : public Workload {
   /// Checks the proof against the zkey's verifying key and the witness's public signals.
   Result<bool> verify(const JobRequest& job, std::size_t partition, const std::vector<std::uint8_t>& proof) override;
 
-  Result<std::vector<std::vector<std::string>>> public_inputs_decimal(const JobRequest& job) override;
+  Result<std::vector<std::string>> public_inputs_decimal(const JobRequest& job, std::size_t partition) override;
   std::string curve() const override { return E::kName; }
 
   const std::string& shape() const { return path_; }

@@ -6,9 +6,13 @@
 // constants from the Grain LFSR of the Poseidon reference implementation (generated here, at first
 // use, never typed in), the MerkleTree domain tag 2^arity - 1 in lane 0 and the output in lane 1.
 //
-// poseidon_hash is the native function; poseidon_gadget the R1CS twin: 3 constraints per S-box
-// (x^2, x^4, x^5), round constants and the MDS folded into linear combinations for free, so
-// (8 t + R_P) x 3 constraints per hash (237 for arity 2, 288 for 4, 387 for 8, 459 for 11).
+// poseidon_hash is the native function (the textbook permutation); poseidon_gadget the R1CS twin,
+// constraint for constraint neptune's circuit (neptune 11 `circuit::poseidon_hash`, the one every
+// Filecoin circuit uses; docs/filecoin-gadgets.md): the optimized round structure with compressed
+// round constants, a pre-sparse matrix after the first half of the full rounds and one sparse
+// matrix per partial round. Every S-box input that is a linear combination is first allocated
+// (A = lc, B = ONE, C = new), then x^2, x^4 and x^5 + constant: 31 t + 4 R_P - 2 constraints per
+// hash (311, 377, 505, 598 for arities 2, 4, 8, 11), as many aux variables, in the same order.
 
 #include <span>
 #include <string>
@@ -23,10 +27,20 @@ namespace zk::gadgets {
 using PoseidonFr = field::Bls12_381Fr;
 
 struct PoseidonParams {
+  using Matrix = std::vector<std::vector<PoseidonFr>>;
   unsigned arity = 0, width = 0, full_rounds = 8, partial_rounds = 0;
-  std::vector<PoseidonFr> round_constants;   // (full + partial) * width, round-major
-  std::vector<std::vector<PoseidonFr>> mds;  // width x width
-  PoseidonFr domain_tag;                     // MerkleTree: 2^arity - 1
+  std::vector<PoseidonFr> round_constants;  // (full + partial) * width, round-major
+  Matrix mds;                               // width x width, symmetric
+  PoseidonFr domain_tag;                    // MerkleTree: 2^arity - 1
+  // The circuit's optimized form (derivation in poseidon.cpp). A state is a row vector: a mix by
+  // matrix X computes s'[j] = sum_i s[i] X[i][j].
+  std::vector<PoseidonFr> compressed_constants;  // 8 width + partial_rounds, in the order consumed
+  Matrix pre_sparse;                             // after the 4th full round
+  struct Sparse {
+    std::vector<PoseidonFr> w_hat;   // first column (width): new lane 0 = sum_i w_hat[i] s[i]
+    std::vector<PoseidonFr> v_rest;  // first row without the corner: lane j += v_rest[j-1] s[0]
+  };
+  std::vector<Sparse> sparse;  // one per partial round, in the order used
 };
 
 /// The parameters for an arity neptune defines (2, 4, 8, 11); built once and cached.
@@ -38,40 +52,102 @@ void poseidon_permute(const PoseidonParams& p, std::span<PoseidonFr> state);
 /// Poseidon-arity of exactly `arity` inputs (MerkleTree tag).
 Result<PoseidonFr> poseidon_hash(std::span<const PoseidonFr> inputs);
 
-/// The circuit version; returns the hash as a Num.
+/// The circuit version (neptune's constraint layout); returns the hash as a Num that is one
+/// allocated variable. Inputs are allocated numbers in Filecoin's circuits (an input that is a
+/// longer linear combination is used as it is, without an extra constraint).
 template <class CS>
 Result<Num<PoseidonFr>> poseidon_gadget(CS& cs, std::span<const Num<PoseidonFr>> inputs) {
   using F = PoseidonFr;
+  using LC = r1cs::LinearCombination<F>;
   auto params = poseidon_params(static_cast<unsigned>(inputs.size()));
   if (!params.ok()) return params.status();
   const PoseidonParams& p = **params;
-  const unsigned t = p.width;
-  std::vector<Num<F>> s;
-  s.push_back(Num<F>::constant(p.domain_tag));
-  for (const auto& in : inputs) s.push_back(in);
-  const unsigned rounds = p.full_rounds + p.partial_rounds, half = p.full_rounds / 2;
-  for (unsigned r = 0; r < rounds; ++r) {
-    for (unsigned i = 0; i < t; ++i) s[i] += Num<F>::constant(p.round_constants[r * t + i]);
-    const bool full = r < half || r >= half + p.partial_rounds;
-    for (unsigned i = 0; i < (full ? t : 1); ++i) {
-      const Num<F> x2 = Num<F>::mul(
-          cs, [] { return std::string("x^2"); }, s[i], s[i]);
-      const Num<F> x4 = Num<F>::mul(
-          cs, [] { return std::string("x^4"); }, x2, x2);
-      s[i] = Num<F>::mul(
-          cs, [] { return std::string("x^5"); }, x4, s[i]);
-    }
-    std::vector<Num<F>> next(t);
-    for (unsigned i = 0; i < t; ++i) {
+  const unsigned t = p.width, half = p.full_rounds / 2;
+  const auto& cc = p.compressed_constants;
+  std::size_t next_key = 0;  // constants are consumed in order
+  const LC one(r1cs::Variable::one());
+  auto name = [](const char* n) { return [n] { return std::string(n); }; };
+
+  // A lane's linear combination as a fresh variable (A = lc, B = ONE, C = new).
+  auto allocate = [&](const Num<F>& x) {
+    const F v = x.value;
+    const auto var = cs.alloc(name("S-box input"), [&] { return v; });
+    cs.enforce(name("S-box input"), x.lc, one, LC(var));
+    return Num<F>::of(var, v);
+  };
+  // x^5 + post for an allocated x: l^2, l^4, then (l4 * l) = y - post (post absent in the last round).
+  auto sbox = [&](const Num<F>& x, const F* post) {
+    const Num<F> l2 = Num<F>::mul(cs, name("l^2"), x, x);
+    const Num<F> l4 = Num<F>::mul(cs, name("l^4"), l2, l2);
+    const F v = l4.value * x.value + (post != nullptr ? *post : F::zero());
+    const auto y = cs.alloc(name("l4 * l + rk"), [&] { return v; });
+    LC c(y);
+    if (post != nullptr) c.add(-*post, r1cs::Variable::one());
+    cs.enforce(name("l4 * l + rk"), x.lc, l4.lc, c);
+    return Num<F>::of(y, v);
+  };
+  auto mix = [&](const std::vector<Num<F>>& s, const PoseidonParams::Matrix& m) {
+    std::vector<Num<F>> out(t);
+    for (unsigned j = 0; j < t; ++j) {
       Num<F> acc;
       acc.value = F::zero();
-      for (unsigned j = 0; j < t; ++j) acc += s[j] * p.mds[i][j];
-      acc.lc = acc.lc.normalized();  // keep the lanes' linear combinations short
-      next[i] = std::move(acc);
+      for (unsigned i = 0; i < t; ++i) acc += s[i] * m[i][j];
+      acc.lc = acc.lc.normalized();
+      out[j] = std::move(acc);
     }
-    s = std::move(next);
+    return out;
+  };
+
+  std::vector<Num<F>> s(t);
+  // Round 0: the constant tag lane is computed natively; each input lane costs three constraints
+  // with the first round constant folded into its linear combinations.
+  {
+    const F pre0 = cc[0], post0 = cc[t];
+    const F x0 = p.domain_tag + pre0;
+    s[0] = Num<F>::constant(x0.square().square() * x0 + post0);
+    for (unsigned k = 1; k < t; ++k) {
+      const F pre = cc[k], post = cc[t + k];
+      Num<F> xin = inputs[k - 1] + Num<F>::constant(pre);
+      const Num<F> q = Num<F>::mul(cs, name("(l+rk)^2"), xin, xin);
+      const Num<F> q4 = Num<F>::mul(cs, name("l^4"), q, q);
+      const F v = q4.value * xin.value + post;
+      const auto y = cs.alloc(name("l4 * (l + rk)"), [&] { return v; });
+      LC c(y);
+      c.add(-post, r1cs::Variable::one());
+      cs.enforce(name("l4 * (l + rk)"), xin.lc, q4.lc, c);
+      s[k] = Num<F>::of(y, v);
+    }
+    next_key = 2 * t;
   }
-  return s[1];
+  s = mix(s, p.mds);
+  // Full rounds 1 .. half-1, the last of them mixed by the pre-sparse matrix.
+  for (unsigned r = 1; r < half; ++r) {
+    for (unsigned k = 0; k < t; ++k) s[k] = sbox(allocate(s[k]), &cc[next_key + k]);
+    next_key += t;
+    s = mix(s, r == half - 1 ? p.pre_sparse : p.mds);
+  }
+  // Partial rounds: only lane 0 goes through the S-box; sparse mixes keep the others linear.
+  for (unsigned r = 0; r < p.partial_rounds; ++r) {
+    s[0] = sbox(allocate(s[0]), &cc[next_key++]);
+    const auto& sp = p.sparse[r];
+    Num<F> lane0;
+    lane0.value = F::zero();
+    for (unsigned i = 0; i < t; ++i) lane0 += s[i] * sp.w_hat[i];
+    lane0.lc = lane0.lc.normalized();
+    for (unsigned j = 1; j < t; ++j) {
+      s[j] += s[0] * sp.v_rest[j - 1];
+      s[j].lc = s[j].lc.normalized();
+    }
+    s[0] = std::move(lane0);
+  }
+  // The remaining full rounds; the terminal one adds no constant.
+  for (unsigned r = 0; r < half; ++r) {
+    const bool terminal = r + 1 == half;
+    for (unsigned k = 0; k < t; ++k) s[k] = sbox(allocate(s[k]), terminal ? nullptr : &cc[next_key + k]);
+    if (!terminal) next_key += t;
+    s = mix(s, p.mds);
+  }
+  return allocate(s[1]);  // "hash result"
 }
 
 }  // namespace zk::gadgets

@@ -317,17 +317,6 @@ std::vector<std::uint8_t> write_proofs(std::span<const Proof<E>> proofs) {
   return out;
 }
 
-Result<std::vector<std::uint8_t>> read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return Status::io_error("cannot open " + path.string());
-  const auto size = in.tellg();
-  if (size < 0) return Status::io_error("cannot read the size of " + path.string());
-  std::vector<std::uint8_t> out(static_cast<std::size_t>(size));
-  in.seekg(0);
-  if (!in.read(reinterpret_cast<char*>(out.data()), size)) return Status::io_error("cannot read " + path.string());
-  return out;
-}
-
 Status write_file(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) return Status::io_error("cannot create " + path.string());

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "base/file.hpp"
 #include "base/status.hpp"
 #include "groth16/keys.hpp"
 
@@ -52,8 +53,8 @@ Result<std::vector<Proof<E>>> read_proofs(std::span<const std::uint8_t> bytes);
 template <class E>
 std::vector<std::uint8_t> write_proofs(std::span<const Proof<E>> proofs);
 
-/// Whole-file helpers with messages naming the path.
-Result<std::vector<std::uint8_t>> read_file(const std::filesystem::path& path);
+/// Whole-file helpers with messages naming the path (reading: base/file.hpp, regular files only).
+using zk::read_file;
 Status write_file(const std::filesystem::path& path, std::span<const std::uint8_t> bytes);
 
 }  // namespace zk::groth16

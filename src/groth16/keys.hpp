@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "base/status.hpp"
 #include "groth16/engine.hpp"
 
 namespace zk::groth16 {
@@ -35,8 +36,11 @@ struct ProvingKey {
 };
 
 /// e(alpha, beta) and the negated, prepared gamma and delta: what every verification reuses.
+/// `key_check` is the outcome of validating the key's points (groth16/points.hpp) when it was
+/// prepared: a key that failed never verifies anything.
 template <class E>
 struct PreparedVerifyingKey {
+  Status key_check;
   typename E::Gt alpha_beta;
   typename E::G2Prepared neg_gamma, neg_delta;
   std::vector<typename E::G1Affine> ic;

@@ -9,7 +9,9 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 
+#include "base/file.hpp"
 #include "field/decimal.hpp"
+#include "groth16/points.hpp"
 #include "msm/pippenger.hpp"
 #include "ntt/quotient.hpp"
 
@@ -155,10 +157,11 @@ class FileSections {
  public:
   static Result<FileSections> open(const std::string& path) {
     FileSections f;
+    auto regular = regular_file_size(path);
+    if (!regular.ok()) return regular.status();
     f.in_.open(path, std::ios::binary);
     if (!f.in_) return Status::io_error("cannot open " + path);
-    f.in_.seekg(0, std::ios::end);
-    const auto file_size = static_cast<std::uint64_t>(f.in_.tellg());
+    const std::uint64_t file_size = *regular;
     f.file_bytes_ = file_size;
     f.in_.seekg(0);
     auto u = [&](int n) -> Result<std::uint64_t> {
@@ -298,7 +301,7 @@ Result<Zkey<E>> parse_zkey(const SectionFn& section) {
   zk.n_vars = static_cast<std::uint32_t>(*nv);
   zk.n_public = static_cast<std::uint32_t>(*np);
   zk.domain_size = static_cast<std::uint32_t>(*ds);
-  if (zk.n_public + 1 > zk.n_vars || zk.domain_size == 0 || (zk.domain_size & (zk.domain_size - 1)) != 0) {
+  if (std::uint64_t{zk.n_public} + 1 > zk.n_vars || zk.domain_size == 0 || (zk.domain_size & (zk.domain_size - 1)) != 0) {
     return Status::invalid_argument("zkey: inconsistent counts (nVars " + std::to_string(zk.n_vars) + ", nPublic " +
                                     std::to_string(zk.n_public) + ", domain " + std::to_string(zk.domain_size) + ")");
   }
@@ -401,7 +404,7 @@ Result<ZkeyInfo> read_zkey_info(const std::string& path) {
   if (!nv.ok() || !np.ok() || !ds.ok()) return Status::invalid_argument("zkey: truncated header");
   info.n_vars = static_cast<std::uint32_t>(*nv), info.n_public = static_cast<std::uint32_t>(*np);
   info.domain_size = static_cast<std::uint32_t>(*ds);
-  if (info.n_public + 1 > info.n_vars || info.domain_size == 0 || (info.domain_size & (info.domain_size - 1)) != 0)
+  if (std::uint64_t{info.n_public} + 1 > info.n_vars || info.domain_size == 0 || (info.domain_size & (info.domain_size - 1)) != 0)
     return Status::invalid_argument("zkey: inconsistent counts in the header");
   info.file_bytes = f->file_bytes();
   return info;
@@ -474,6 +477,25 @@ Result<R1csFile<E>> read_r1cs(std::span<const std::uint8_t> bytes) {
     }
     return {};
   };
+  // Wires are allocated per declared count later (setup computes points per wire): check the count
+  // against what the file holds before anyone sizes anything by it. circom writes the wire-to-label
+  // map (section 3, 8 bytes per wire); without it, a wire must be an input or appear in a constraint.
+  std::uint64_t max_wires = std::uint64_t{r.n_pub_out} + r.n_pub_in + r.n_prv_in + 1;
+  if (auto m = c->sections.find(3); m != c->sections.end()) {
+    if (m->second.size() != std::uint64_t{r.n_wires} * 8) {
+      return Status::invalid_argument("r1cs: the header declares " + std::to_string(r.n_wires) +
+                                      " wires but the wire-to-label map (section 3) holds " +
+                                      std::to_string(m->second.size() / 8));
+    }
+    max_wires = r.n_wires;
+  } else {
+    // Bounded by the section size: at most one term per 36 bytes.
+    max_wires += c->sections[2].size() / 36;
+  }
+  if (r.n_wires > max_wires) {
+    return Status::invalid_argument("r1cs: the header declares " + std::to_string(r.n_wires) +
+                                    " wires but the file can describe at most " + std::to_string(max_wires));
+  }
   r.constraints.resize(*nc);
   for (auto& con : r.constraints) {
     for (auto* v : {&con.a, &con.b, &con.c}) {
@@ -626,7 +648,7 @@ Result<typename E::G1Affine> g1_json(const nlohmann::json& v) {
   if (z->is_zero()) return E::G1Affine::identity();
   if (!z->is_one()) return Status::invalid_argument("G1 point: z must be 1 or 0");
   const auto p = E::G1Affine::from_xy(*x, *y);
-  if (!p.is_on_curve()) return Status::invalid_argument("G1 point is not on the curve");
+  if (auto s = check_point<E>(p, "G1 point"); !s.ok()) return s;
   return p;
 }
 template <class E>
@@ -645,7 +667,7 @@ Result<typename E::G2Affine> g2_json(const nlohmann::json& v) {
   if (z0->is_zero() && z1->is_zero()) return E::G2Affine::identity();
   if (!z0->is_one() || !z1->is_zero()) return Status::invalid_argument("G2 point: z must be [1, 0]");
   const auto p = E::G2Affine::from_xy(Fq2{*x0, *x1}, Fq2{*y0, *y1});
-  if (!p.is_on_curve()) return Status::invalid_argument("G2 point is not on the curve");
+  if (auto s = check_point<E>(p, "G2 point"); !s.ok()) return s;
   return p;
 }
 }  // namespace

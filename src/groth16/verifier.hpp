@@ -12,13 +12,18 @@
 #include "base/rng.hpp"
 #include "base/status.hpp"
 #include "groth16/keys.hpp"
+#include "groth16/points.hpp"
 #include "msm/pippenger.hpp"
 
 namespace zk::groth16 {
 
+/// Validates every point of the key (on the curve, in the subgroup); a bad key is kept with its
+/// reason in `key_check` and every verification under it answers that error.
 template <class E>
 PreparedVerifyingKey<E> prepare_verifying_key(const VerifyingKey<E>& vk) {
   PreparedVerifyingKey<E> p;
+  p.key_check = check_verifying_key(vk);
+  if (!p.key_check.ok()) return p;
   const typename E::G2Prepared beta = E::prepare(vk.beta_g2);
   const typename E::G2Prepared* q[] = {&beta};
   p.alpha_beta = E::final_exponentiation(E::multi_miller_loop(std::span(&vk.alpha_g1, 1), q));
@@ -31,6 +36,7 @@ PreparedVerifyingKey<E> prepare_verifying_key(const VerifyingKey<E>& vk) {
 namespace detail {
 template <class E>
 Result<typename E::G1> input_accumulator(const PreparedVerifyingKey<E>& pvk, std::span<const typename E::Fr> inputs) {
+  if (!pvk.key_check.ok()) return pvk.key_check;
   if (inputs.size() + 1 != pvk.ic.size()) {
     return Status::invalid_argument("verify: " + std::to_string(inputs.size()) +
                                     " public inputs given but the key has " + std::to_string(pvk.ic.size() - 1));
@@ -41,9 +47,11 @@ Result<typename E::G1> input_accumulator(const PreparedVerifyingKey<E>& pvk, std
 }
 }  // namespace detail
 
-/// true: valid; false: the pairing check fails; error: wrong number of inputs.
+/// true: valid; false: the pairing check fails; error: wrong number of inputs, a proof point off
+/// the curve, outside the subgroup or at infinity, or a key that failed its check.
 template <class E>
 Result<bool> verify(const PreparedVerifyingKey<E>& pvk, const Proof<E>& proof, std::span<const typename E::Fr> inputs) {
+  if (auto s = check_proof(proof); !s.ok()) return s;
   auto acc = detail::input_accumulator(pvk, inputs);
   if (!acc.ok()) return acc.status();
   const typename E::G2Prepared b = E::prepare(proof.b);
@@ -67,6 +75,9 @@ Result<bool> verify_batch(const PreparedVerifyingKey<E>& pvk, std::span<const Pr
   G1 acc_sum = G1::identity(), c_sum = G1::identity();
   Fr z_sum = Fr::zero();
   for (std::size_t j = 0; j < proofs.size(); ++j) {
+    if (auto s = check_proof(proofs[j]); !s.ok()) {
+      return Status::invalid_argument("proof " + std::to_string(j) + ": " + s.message());
+    }
     auto acc = detail::input_accumulator(pvk, inputs[j]);
     if (!acc.ok()) return acc.status();
     const Fr z =

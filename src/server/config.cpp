@@ -11,6 +11,8 @@
 
 #include <toml++/toml.h>
 
+#include "base/file.hpp"
+
 namespace zk::server {
 
 std::string default_listen() {
@@ -146,7 +148,7 @@ Result<DaemonConfig> parse_config(std::string_view text) {
                                {"daemon.listen", "daemon.params_dir", "daemon.token", "daemon.max_message_bytes",
                                 "daemon.max_active_jobs", "daemon.shutdown_grace_s", "engine.budget",
                                 "engine.budget_fraction", "engine.synthesis_workers", "engine.prover_workers",
-                                "engine.finalizer_workers", "engine.channel_capacity", "engine.self_verify",
+                                "engine.finalizer_workers", "engine.channel_capacity", "engine.self_verify", "engine.max_partitions",
                                 "engine.result_ttl_s", "engine.device", "log.level", "log.format"});
       !s.ok()) {
     return Status::invalid_argument("config: " + s.message());
@@ -166,6 +168,7 @@ Result<DaemonConfig> parse_config(std::string_view text) {
                    r.integer("engine", "finalizer_workers", c.engine.finalizer_workers, 1, 64),
                    r.integer("engine", "channel_capacity", c.engine.channel_capacity, 1, 1024),
                    r.boolean("engine", "self_verify", c.engine.self_verify),
+                   r.integer("engine", "max_partitions", c.engine.max_partitions, 1, 1u << 20),
                    r.integer("engine", "result_ttl_s", ttl, 1, 7 * 24 * 3600),
                    r.string("engine", "device", c.device),
                    r.string("log", "level", c.log_level), r.string("log", "format", c.log_format)}) {
@@ -198,11 +201,10 @@ Result<DaemonConfig> parse_config(std::string_view text) {
 }
 
 Result<DaemonConfig> load_config(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Status::not_found("cannot read the config file " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  auto c = parse_config(ss.str());
+  // A configuration file is small: 16 MiB is far more than any real one.
+  auto text = read_text_file(path, std::uint64_t{16} << 20);
+  if (!text.ok()) return Status(text.status().code(), "the config file: " + text.status().message());
+  auto c = parse_config(*text);
   if (!c.ok()) return Status(c.status().code(), path + ": " + c.status().message());
   return c;
 }

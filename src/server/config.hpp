@@ -28,6 +28,10 @@ struct DaemonConfig {
   engine::EngineConfig engine = [] {
     engine::EngineConfig e;
     e.prover_workers = 0;
+    // The daemon checks every proof before it answers (as the reference does for PoRep): a
+    // corrupted key or a faulty device never yields a COMPLETED job with an invalid proof. Cost: one
+    // pairing check per partition (milliseconds against seconds of proving; docs/daemon.md).
+    e.self_verify = true;
     return e;
   }();
   std::string device = "auto";  // where prove_start runs: auto (GPU if present), cpu, gpu

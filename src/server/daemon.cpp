@@ -1,6 +1,8 @@
 #include "server/daemon.hpp"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -47,7 +49,29 @@ class JsonEscaped : public spdlog::custom_flag_formatter {
   std::unique_ptr<custom_flag_formatter> clone() const override { return std::make_unique<JsonEscaped>(); }
 };
 
-Status prepare_socket(const std::string& path) {
+/// The socket's directory must be one that nobody else can write into: else another user could
+/// replace the socket (or the lock beside it) and receive the clients' jobs. Allowed: owned by us
+/// or root and writable by nobody else, or sticky (others cannot remove our files) and ours.
+Status check_socket_dir(const std::filesystem::path& dir) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0) return Status::io_error("cannot stat " + dir.string() + ": " + std::strerror(errno));
+  if (!S_ISDIR(st.st_mode)) return Status::invalid_argument(dir.string() + " is not a directory");
+  const uid_t me = ::geteuid();
+  if (st.st_uid != me && st.st_uid != 0) {
+    return Status::invalid_argument("the socket directory " + dir.string() + " belongs to another user (uid " +
+                                    std::to_string(st.st_uid) + "); choose a directory of your own for --listen");
+  }
+  const bool others_write = (st.st_mode & (S_IWGRP | S_IWOTH)) != 0;
+  const bool sticky_ours = (st.st_mode & S_ISVTX) != 0 && st.st_uid == me;
+  if (others_write && !sticky_ours) {
+    return Status::invalid_argument("the socket directory " + dir.string() +
+                                    " is writable by other users, who could replace the socket; use a private "
+                                    "directory (e.g. $XDG_RUNTIME_DIR, or one made with mode 0700)");
+  }
+  return {};
+}
+
+Status prepare_socket_dir(const std::string& path) {
   namespace fs = std::filesystem;
   if (path.size() >= sizeof(sockaddr_un{}.sun_path)) {
     return Status::invalid_argument("socket path " + path + " is too long for a unix socket");
@@ -55,10 +79,16 @@ Status prepare_socket(const std::string& path) {
   const fs::path parent = fs::path(path).parent_path();
   std::error_code ec;
   if (!parent.empty() && !fs::exists(parent, ec)) {
+    const mode_t old_mask = ::umask(077);  // created owner-only, never world-writable in between
     fs::create_directories(parent, ec);
+    ::umask(old_mask);
     if (ec) return Status::io_error("cannot create " + parent.string() + ": " + ec.message());
-    ::chmod(parent.c_str(), 0700);
   }
+  return check_socket_dir(parent.empty() ? fs::path(".") : parent);
+}
+
+/// Under the lock: a live socket at the path is refused, a stale one replaced, anything else kept.
+Status prepare_socket(const std::string& path) {
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0) return {};  // nothing there
   if (!S_ISSOCK(st.st_mode)) {
@@ -84,6 +114,24 @@ Status prepare_socket(const std::string& path) {
     return Status::io_error("cannot remove the stale socket " + path + ": " + std::strerror(errno));
   }
   return {};
+}
+
+/// An exclusive lock on `<socket>.lock`, held for the daemon's life: two daemons started at once
+/// on one path cannot both pass the stale-socket probe, and neither unlinks the other's socket.
+Result<int> lock_socket(const std::string& socket_path) {
+  const std::string lock_path = socket_path + ".lock";
+  const int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) return Status::io_error("cannot open the lock " + lock_path + ": " + std::strerror(errno));
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const int err = errno;
+    ::close(fd);
+    if (err == EWOULDBLOCK) {
+      return Status::already_exists("another zkpipe daemon holds " + lock_path + " (it serves on " + socket_path +
+                                    "); stop it, or choose another --listen");
+    }
+    return Status::io_error("cannot lock " + lock_path + ": " + std::strerror(err));
+  }
+  return fd;
 }
 
 }  // namespace
@@ -123,6 +171,11 @@ Result<std::unique_ptr<Daemon>> Daemon::start(const DaemonConfig& config) {
   d->socket_path_ = unix_socket_path(listen);
   if (!d->socket_path_.empty()) {
     if (d->socket_path_.front() != '/') d->socket_path_ = std::filesystem::absolute(d->socket_path_).string();
+    // Directory checked (and made) first, then the lock, then the stale-socket probe under it.
+    if (Status s = prepare_socket_dir(d->socket_path_); !s.ok()) return s;
+    auto lock = lock_socket(d->socket_path_);
+    if (!lock.ok()) return lock.status();
+    d->lock_fd_ = *lock;
     if (Status s = prepare_socket(d->socket_path_); !s.ok()) return s;
     listen = "unix://" + d->socket_path_;
   } else if (listen.find(':') == std::string::npos) {
@@ -187,7 +240,7 @@ void Daemon::stop(std::chrono::milliseconds grace) {
   server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
   server_->Wait();
   registry_->evict_all_unused();
-  if (!socket_path_.empty()) ::unlink(socket_path_.c_str());
+  if (!socket_path_.empty()) ::unlink(socket_path_.c_str());  // ours: the lock is still held
   spdlog::info("zkpipe daemon stopped");
 }
 
@@ -197,6 +250,7 @@ Daemon::~Daemon() {
   service_.reset();
   registry_.reset();
   engine_.reset();
+  if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the lock (the file stays: removing it would race)
 }
 
 }  // namespace zk::server

@@ -47,6 +47,7 @@ class Daemon {
   Daemon() = default;
   DaemonConfig config_;
   std::string address_, socket_path_, device_;
+  int lock_fd_ = -1;  // flock on <socket>.lock while the daemon lives
   std::unique_ptr<engine::Engine> engine_;
   std::unique_ptr<WorkloadRegistry> registry_;
   std::unique_ptr<ProvingService> service_;

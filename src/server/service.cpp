@@ -105,7 +105,7 @@ grpc::ServerUnaryReactor* ProvingService::SubmitProof(grpc::CallbackServerContex
   count("SubmitProof");
   if (auto a = authorize(ctx); !a.ok()) return finish(ctx, a);
   std::uint32_t parts = 0;
-  auto id = submit(*req, &parts);
+  auto id = guarded("SubmitProof", [&] { return submit(*req, &parts); });
   if (!id.ok()) return finish(ctx, to_grpc(id.status()));
   resp->set_job_id(*id);
   resp->set_partitions(parts);
@@ -126,7 +126,7 @@ grpc::ServerUnaryReactor* ProvingService::Prove(grpc::CallbackServerContext* ctx
   count("Prove");
   if (auto a = authorize(ctx); !a.ok()) return finish(ctx, a);
   std::uint32_t parts = 0;
-  auto id = submit(req->submit(), &parts);
+  auto id = guarded("Prove", [&] { return submit(req->submit(), &parts); });
   if (!id.ok()) return finish(ctx, to_grpc(id.status()));
   auto* reactor = ctx->DefaultReactor();
   wait_for(*id, req->timeout_ms(), ctx, reactor, resp);
@@ -149,6 +149,19 @@ void ProvingService::wait_for(std::uint64_t job, std::uint32_t timeout_ms, grpc:
 }
 
 bool ProvingService::try_answer(Waiter& w, Clock::time_point now, bool final) {
+  // Runs on the watcher thread and in handlers: nothing it throws may escape (the waiter is then
+  // answered INTERNAL with the reason, and the daemon goes on).
+  try {
+    return answer(w, now, final);
+  } catch (const std::exception& e) {
+    w.reactor->Finish({grpc::StatusCode::INTERNAL, std::string("answering job ") + std::to_string(w.job) + ": " + e.what()});
+  } catch (...) {
+    w.reactor->Finish({grpc::StatusCode::INTERNAL, "answering job " + std::to_string(w.job) + ": unexpected error"});
+  }
+  return true;
+}
+
+bool ProvingService::answer(Waiter& w, Clock::time_point now, bool final) {
   auto r = engine_.await(w.job, std::chrono::milliseconds(0), /*public_inputs=*/true);
   if (!r.ok()) {
     if (r.status().code() == zk::StatusCode::kDeadlineExceeded) {
@@ -383,7 +396,7 @@ grpc::ServerUnaryReactor* ProvingService::PreloadParams(grpc::CallbackServerCont
   }
   loaders_.emplace_back([this, reactor, resp, circuit = req->circuit(), shape = req->shape()] {
     const auto t0 = Clock::now();
-    auto p = registry_.preload(circuit, shape);
+    auto p = guarded("loading parameters", [&] { return registry_.preload(circuit, shape); });
     if (!p.ok()) {
       reactor->Finish(to_grpc(p.status()));
       return;

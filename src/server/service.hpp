@@ -84,6 +84,7 @@ class ProvingService final : public pb::ProvingEngine::CallbackService {
   void watch();
   /// Answers a waiter if its job is over, its time is up or its client left; true if answered.
   bool try_answer(Waiter& w, std::chrono::steady_clock::time_point now, bool final);
+  bool answer(Waiter& w, std::chrono::steady_clock::time_point now, bool final);
   void count(const char* method);
 
   engine::Engine& engine_;

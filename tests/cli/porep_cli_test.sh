@@ -9,7 +9,7 @@ D=$(mktemp -d)
 trap 'rm -rf "$D"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-"$Z" count --shape tiny --json | grep -q '"constraints":10895' || fail "count tiny"
+"$Z" count --shape tiny --json | grep -q '"constraints":14055' || fail "count tiny"
 "$Z" gen-input --shape tiny --seed 5 --out "$D/c1.json" > /dev/null 2>&1 || fail "gen-input"
 "$Z" setup --circuit porep --shape tiny --out "$D" > /dev/null || fail "setup"
 "$Z" prove --params "$D/porep-tiny.params" --circuit porep --shape tiny --input "$D/c1.json" \

@@ -40,7 +40,7 @@ done
 [ "$(stat -c %a "$SOCK")" = "600" ] || fail "socket must be owner-only"
 head -1 "$D/serve.log" | python3 -c "import json,sys; json.loads(sys.stdin.readline())" || fail "json log lines"
 "$Z" serve --listen "$ADDR" --params-dir "$D/keys" > /dev/null 2> "$D/err"
-[ $? -eq 2 ] && grep -q "another process is serving" "$D/err" || fail "a live socket must be refused"
+[ $? -eq 2 ] && grep -q "another zkpipe daemon holds" "$D/err" || fail "a live socket must be refused"
 
 # An independent client: Python grpcio with generated stubs.
 PY=/usr/bin/python3

@@ -11,6 +11,8 @@
 #include <condition_variable>
 #include <filesystem>
 #include <mutex>
+#include <set>
+#include <stdexcept>
 #include <thread>
 
 #include "engine/engine.hpp"
@@ -34,6 +36,11 @@ class FakeWorkload : public Workload {
     int fail_stage = 0;               // ...in stage 1 synthesis, 2 prove_start, 3 prove_finish
     bool reports_too_little = false;  // the reference's bug: the reservation only covers synthesis
     std::mutex* gate = nullptr;       // synthesis waits for it (to queue everything first)
+    // Throw (instead of returning an error) in stage 1 synthesis, 2 prove_start, 3 prove_finish,
+    // 4 public inputs, 5 validate, 6 working_set, for jobs whose first input byte is 0xEE; std::bad_alloc
+    // when throw_bad_alloc, else std::runtime_error.
+    int throw_stage = 0;
+    bool throw_bad_alloc = false;
   };
   explicit FakeWorkload(Options o) : o_(o) {}
 
@@ -43,6 +50,7 @@ class FakeWorkload : public Workload {
     FakeWorkload& w;
     std::size_t k;
     std::vector<std::uint8_t> buf;
+    JobRequest job;
   };
   struct Pend : Pending {
     Pend(FakeWorkload& w, std::size_t k, std::uint64_t n) : w(w), k(k), buf(n) { w.add(static_cast<std::int64_t>(n)); }
@@ -50,11 +58,25 @@ class FakeWorkload : public Workload {
     FakeWorkload& w;
     std::size_t k;
     std::vector<std::uint8_t> buf;
+    JobRequest job;
   };
 
-  Status validate(const JobRequest&) override { return {}; }
+  void maybe_throw(int stage, const JobRequest& job) const {
+    if (o_.throw_stage != stage || job.input.empty() || job.input[0] != 0xEE) return;
+    if (o_.throw_bad_alloc) throw std::bad_alloc();
+    throw std::runtime_error("injected exception in stage " + std::to_string(stage));
+  }
+  Status validate(const JobRequest& job) override {
+    maybe_throw(5, job);
+    return {};
+  }
   std::string curve() const override { return "none"; }
-  Result<WorkingSet> working_set(const JobRequest&) override {
+  Result<std::vector<std::string>> public_inputs_decimal(const JobRequest& job, std::size_t k) override {
+    maybe_throw(4, job);
+    return std::vector<std::string>{std::to_string(k)};
+  }
+  Result<WorkingSet> working_set(const JobRequest& job) override {
+    maybe_throw(6, job);
     if (o_.reports_too_little) return WorkingSet{.pending = 1};
     return o_.ws;
   }
@@ -65,23 +87,29 @@ class FakeWorkload : public Workload {
       order_.push_back(job.priority * 1000 + static_cast<int>(k));
     }
     std::this_thread::sleep_for(o_.synth);
+    maybe_throw(1, job);
     if (o_.fail_stage == 1 && static_cast<long>(k) == o_.fail_partition)
       return Status::internal("injected synthesis failure");
-    return std::unique_ptr<Synthesized>(std::make_unique<Synth>(*this, k, o_.ws.total() - o_.ws.pending));
+    auto out = std::make_unique<Synth>(*this, k, o_.ws.total() - o_.ws.pending);
+    out->job = job;
+    return std::unique_ptr<Synthesized>(std::move(out));
   }
   Result<std::unique_ptr<Pending>> prove_start(std::unique_ptr<Synthesized> s) override {
     std::this_thread::sleep_for(o_.prove);
     auto* in = static_cast<Synth*>(s.get());
     const std::size_t k = in->k;
+    maybe_throw(2, in->job);
     if (o_.fail_stage == 2 && static_cast<long>(k) == o_.fail_partition)
       return Status::internal("injected prove_start failure");
     auto out = std::make_unique<Pend>(*this, k, o_.ws.aux + o_.ws.density + o_.ws.pending);
+    out->job = in->job;
     s.reset();  // a/b/c (and the rest of the synthesized state) freed
     return std::unique_ptr<Pending>(std::move(out));
   }
   Result<std::vector<std::uint8_t>> prove_finish(std::unique_ptr<Pending> p) override {
     std::this_thread::sleep_for(o_.finish);
     const std::size_t k = static_cast<Pend*>(p.get())->k;
+    maybe_throw(3, static_cast<Pend*>(p.get())->job);
     if (o_.fail_stage == 3 && static_cast<long>(k) == o_.fail_partition)
       return Status::internal("injected prove_finish failure");
     std::vector<std::uint8_t> out(8);
@@ -274,6 +302,81 @@ TEST(Engine, SelfVerificationFailsAJobWithABadProof) {
   EXPECT_EQ(r->state, JobState::kFailed);
   EXPECT_NE(r->error.find("partition 1, self-verification"), std::string::npos) << r->error;
   expect_ledger_idle(e);
+}
+
+// No exception thrown by a workload (std::bad_alloc from a size read off an input, or anything
+// else) may escape a worker or a handler: the job it belongs to fails alone, with the reason, and
+// the engine goes on with the next job.
+TEST(Engine, AnExceptionInAnyStageFailsOnlyItsJob) {
+  for (bool bad_alloc : {false, true}) {
+    for (int stage = 1; stage <= 6; ++stage) {
+      FakeWorkload::Options o;
+      o.throw_stage = stage;
+      o.throw_bad_alloc = bad_alloc;
+      auto w = std::make_shared<FakeWorkload>(o);
+      Engine e({.budget_bytes = 100000}, {{"fake", w}});
+      JobRequest poisoned = fake_job(2);
+      poisoned.input = {0xEE};
+      auto id = e.submit(poisoned);
+      const std::string expect = bad_alloc ? "out of memory" : "injected exception in stage " + std::to_string(stage);
+      if (stage >= 5) {  // validate / working_set run in submit: a refusal, not a job
+        ASSERT_FALSE(id.ok()) << stage;
+        EXPECT_NE(id.status().message().find(expect), std::string::npos) << id.status().message();
+        EXPECT_EQ(id.status().code(), bad_alloc ? StatusCode::kResourceExhausted : StatusCode::kInternal);
+      } else {
+        ASSERT_TRUE(id.ok()) << id.status().to_string();
+        auto r = e.await(*id, 10s);
+        ASSERT_TRUE(r.ok());
+        EXPECT_EQ(r->state, JobState::kFailed) << stage;
+        EXPECT_NE(r->error.find(expect), std::string::npos) << r->error;
+      }
+      auto fine = e.submit(fake_job(3));
+      ASSERT_TRUE(fine.ok());
+      auto r = e.await(*fine, 10s, /*public_inputs=*/true);
+      ASSERT_TRUE(r.ok());
+      EXPECT_EQ(r->state, JobState::kDone) << "stage " << stage << ": " << r->error;
+      ASSERT_EQ(r->public_inputs.size(), 3u);
+      EXPECT_EQ(r->public_inputs[2], std::vector<std::string>{"2"});
+      expect_ledger_idle(e);
+    }
+  }
+}
+
+// Job ids never restart: a client that awaits a job of an engine that has since been replaced (a
+// restarted daemon) gets NOT_FOUND, never another job's result.
+TEST(Engine, JobIdsAreNeverReusedByANewEngine) {
+  auto w = std::make_shared<FakeWorkload>(FakeWorkload::Options{});
+  std::set<std::uint64_t> first;
+  {
+    Engine e({.budget_bytes = 100000}, {{"fake", w}});
+    for (int i = 0; i < 20; ++i) {
+      auto id = e.submit(fake_job(1));
+      ASSERT_TRUE(id.ok());
+      EXPECT_NE(*id, 0u);
+      EXPECT_LT(*id, std::uint64_t{1} << 63);
+      first.insert(*id);
+    }
+    for (auto id : first) ASSERT_TRUE(e.await(id, 10s).ok());
+  }
+  EXPECT_EQ(first.size(), 20u);
+  Engine restarted({.budget_bytes = 100000}, {{"fake", w}});
+  for (int i = 0; i < 20; ++i) {
+    auto id = restarted.submit(fake_job(1));
+    ASSERT_TRUE(id.ok());
+    EXPECT_EQ(first.count(*id), 0u) << "job id " << *id << " repeated after a restart";
+    ASSERT_TRUE(restarted.await(*id, 10s).ok());
+  }
+  for (auto id : first) EXPECT_EQ(restarted.await(id, 1ms).status().code(), StatusCode::kNotFound);
+}
+
+TEST(Engine, PartitionsPerJobAreBounded) {
+  auto w = std::make_shared<FakeWorkload>(FakeWorkload::Options{});
+  Engine e({.budget_bytes = 100000, .max_partitions = 8}, {{"fake", w}});
+  EXPECT_TRUE(e.submit(fake_job(8)).ok());
+  auto big = e.submit(fake_job(9));
+  EXPECT_EQ(big.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(big.status().message().find("engine.max_partitions"), std::string::npos);
+  EXPECT_EQ(e.submit(fake_job(std::size_t{1} << 20)).status().code(), StatusCode::kInvalidArgument);
 }
 
 TEST(Engine, FinishedJobsAreForgottenAfterTheirTimeToLive) {

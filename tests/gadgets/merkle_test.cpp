@@ -96,7 +96,7 @@ TEST(Merkle, PoseidonPathGadgetPlacesTheNodeByItsIndexBits) {
       ASSERT_TRUE(root.ok());
       if (!tamper) {
         EXPECT_EQ(root->value, tree.root());
-        EXPECT_EQ((cs.num_constraints() - before) / 2, 421u) << "constraints per level";
+        EXPECT_EQ((cs.num_constraints() - before) / 2, 539u) << "constraints per level";
       }
       const auto pub = cs.alloc_input([] { return std::string("root"); }, [&] { return tree.root(); });
       cs.enforce([] { return std::string("root matches"); }, root->lc,

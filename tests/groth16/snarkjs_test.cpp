@@ -196,5 +196,77 @@ TYPED_TEST(SnarkjsTest, MalformedFilesAreClearErrors) {
   EXPECT_FALSE(verifying_key_from_json<E>("[]").ok());
 }
 
+
+/// The payload offset of section `type` in a binary snarkjs container (zkey, r1cs, wtns).
+std::size_t section_offset(const std::vector<std::uint8_t>& b, std::uint32_t type) {
+  auto u32 = [&](std::size_t at) {
+    return std::uint32_t{b[at]} | std::uint32_t{b[at + 1]} << 8 | std::uint32_t{b[at + 2]} << 16 |
+           std::uint32_t{b[at + 3]} << 24;
+  };
+  std::size_t pos = 12;
+  for (std::uint32_t i = 0; i < u32(8); ++i) {
+    const std::uint32_t t = u32(pos);
+    std::uint64_t size = 0;
+    for (int k = 7; k >= 0; --k) size = (size << 8) | b[pos + 4 + static_cast<std::size_t>(k)];
+    pos += 12;
+    if (t == type) return pos;
+    pos += size;
+  }
+  ADD_FAILURE() << "no section " << type;
+  return 0;
+}
+
+void put_u32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) b[at + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(v >> (8 * i));
+}
+
+// Counts read from a file's header are checked against each other (without overflow) and against
+// what the file can hold, before anything is sized by them.
+TYPED_TEST(SnarkjsTest, HeaderCountsCannotOverflowOrOutgrowTheFile) {
+  using E = TypeParam;
+  const auto dir = test::data_dir() / "snarkjs" / curve_name<E>();
+  const auto zkey = test::read_file(dir / "mul.zkey");
+  const std::size_t n8q = std::is_same_v<E, Bn254> ? 32 : 48;
+  const std::size_t n_public_at = section_offset(zkey, 2) + 4 + n8q + 4 + 32 + 4;
+  for (std::uint32_t n_public : {0xFFFFFFFFu, 0xFFFFFFFEu, 1000u}) {
+    auto bad = zkey;
+    put_u32(bad, n_public_at, n_public);  // nPublic + 1 overflowed uint32 and passed the check
+    auto r = read_zkey<E>(bad);
+    ASSERT_FALSE(r.ok()) << n_public;
+    EXPECT_NE(r.status().message().find("inconsistent counts"), std::string::npos) << r.status().message();
+    const auto path = std::filesystem::path(::testing::TempDir()) / "bad-npublic.zkey";
+    ASSERT_TRUE(write_file(path, bad).ok());
+    EXPECT_FALSE(read_zkey_info(path.string()).ok());
+    EXPECT_FALSE(read_zkey_file<E>(path.string()).ok());
+  }
+  const auto r1cs = test::read_file(dir / "mul.r1cs");
+  const std::size_t wires_at = section_offset(r1cs, 1) + 4 + 32;
+  for (std::uint32_t wires : {16'777'216u, 0xFFFFFFFFu, 8u}) {
+    auto bad = r1cs;
+    put_u32(bad, wires_at, wires);
+    auto r = read_r1cs<E>(bad);
+    ASSERT_FALSE(r.ok()) << wires;
+    EXPECT_NE(r.status().message().find("wires"), std::string::npos) << r.status().message();
+  }
+}
+
+// A directory, a FIFO or a missing path where a file is expected: a clear error, never an
+// allocation sized by tellg() on something that is not a file.
+TEST(FileReading, OnlyRegularFilesAreRead) {
+  const auto dir = std::filesystem::path(::testing::TempDir()) / "zkpipe-not-a-file";
+  std::filesystem::create_directories(dir);
+  auto r = read_file(dir);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("is a directory"), std::string::npos) << r.status().message();
+  EXPECT_FALSE(read_zkey_file<Bn254>(dir.string()).ok());
+  EXPECT_FALSE(read_zkey_info(dir.string()).ok());
+  EXPECT_EQ(read_file(dir / "missing").status().code(), StatusCode::kNotFound);
+  const auto small = dir / "small.bin";
+  ASSERT_TRUE(write_file(small, std::vector<std::uint8_t>(100, 7)).ok());
+  EXPECT_EQ(read_file(small)->size(), 100u);
+  EXPECT_EQ(read_file(small, 99).status().code(), StatusCode::kResourceExhausted);
+  EXPECT_EQ(read_text_file(small, 100)->size(), 100u);
+}
+
 }  // namespace
 }  // namespace zk::groth16::snarkjs

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -76,12 +77,19 @@ pb::SubmitProofRequest synthetic(std::uint64_t s, std::uint32_t partitions = 1) 
   return r;
 }
 
+/// A fresh private directory (mode 0700) for a socket.
+fs::path private_dir(const std::string& tag) {
+  std::string templ = (fs::temp_directory_path() / ("zkpipe-" + tag + "-XXXXXX")).string();
+  const char* d = ::mkdtemp(templ.data());
+  EXPECT_NE(d, nullptr);
+  return fs::path(templ);
+}
+
 class ServerTest : public ::testing::Test {
  protected:
   void start(DaemonConfig cfg = {}) {
-    socket_ = (fs::temp_directory_path() / ("zkpipe-t-" + std::to_string(::getpid()) + "-" +
-                                            std::to_string(counter_++) + ".sock"))
-                  .string();
+    dir_ = private_dir("t");
+    socket_ = (dir_ / "zk.sock").string();
     cfg.listen = "unix://" + socket_;
     cfg.params_dir = keys().dir.string();
     if (cfg.engine.budget_bytes == 0) cfg.engine.budget_bytes = std::uint64_t{1} << 30;
@@ -91,7 +99,10 @@ class ServerTest : public ::testing::Test {
     daemon_ = std::move(*d);
     stub_ = pb::ProvingEngine::NewStub(grpc::CreateChannel(daemon_->address(), grpc::InsecureChannelCredentials()));
   }
-  void TearDown() override { daemon_.reset(); }
+  void TearDown() override {
+    daemon_.reset();
+    if (!dir_.empty()) fs::remove_all(dir_);
+  }
 
   grpc::Status prove(const pb::SubmitProofRequest& s, pb::ProofResult* out, std::uint32_t timeout_ms = 0) {
     grpc::ClientContext ctx;
@@ -114,7 +125,7 @@ class ServerTest : public ::testing::Test {
     }
   }
 
-  static inline int counter_ = 0;
+  fs::path dir_;
   std::string socket_;
   std::unique_ptr<Daemon> daemon_;
   std::unique_ptr<pb::ProvingEngine::Stub> stub_;
@@ -476,17 +487,20 @@ TEST(GpuGateMetrics, RegistryOwnsOneGateOnlyWithTheGpu) {
 }
 
 TEST_F(ServerTest, StaleSocketIsReplacedLiveOneRefused) {
-  const std::string path =
-      (fs::temp_directory_path() / ("zkpipe-stale-" + std::to_string(::getpid()) + ".sock")).string();
-  {
-    // A socket file nobody accepts on.
+  const fs::path dir = private_dir("stale");
+  const std::string path = (dir / "zk.sock").string();
+  auto bind_at = [&](bool listening) {
     const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
     sockaddr_un addr{};
     addr.sun_family = AF_UNIX;
     std::strncpy(addr.sun_path, path.c_str(), sizeof(addr.sun_path) - 1);
-    ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
-    ::close(fd);
-  }
+    EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+    if (listening) {
+      EXPECT_EQ(::listen(fd, 1), 0);
+    }
+    return fd;
+  };
+  ::close(bind_at(false));  // a socket file nobody accepts on
   ASSERT_TRUE(fs::exists(path));
   DaemonConfig cfg;
   cfg.listen = "unix://" + path;
@@ -497,16 +511,73 @@ TEST_F(ServerTest, StaleSocketIsReplacedLiveOneRefused) {
   auto second = Daemon::start(cfg);
   ASSERT_FALSE(second.ok());
   EXPECT_EQ(second.status().code(), StatusCode::kAlreadyExists);
-  EXPECT_NE(second.status().message().find("another process is serving"), std::string::npos);
+  EXPECT_NE(second.status().message().find("another zkpipe daemon holds"), std::string::npos)
+      << second.status().message();
   first->reset();
-  // A regular file is never replaced.
-  { std::ofstream(path) << "data"; }
+  EXPECT_FALSE(fs::exists(path));  // the first daemon removed its own socket
+  // Another program listening on the path (not a zkpipe daemon, so no lock): refused, untouched.
+  const int other = bind_at(true);
   auto third = Daemon::start(cfg);
   ASSERT_FALSE(third.ok());
-  EXPECT_NE(third.status().message().find("not a socket"), std::string::npos);
+  EXPECT_NE(third.status().message().find("another process is serving"), std::string::npos);
+  ::close(other);
+  fs::remove(path);
+  // A regular file is never replaced.
+  { std::ofstream(path) << "data"; }
+  auto fourth = Daemon::start(cfg);
+  ASSERT_FALSE(fourth.ok());
+  EXPECT_NE(fourth.status().message().find("not a socket"), std::string::npos);
   fs::remove(path);
   cfg.params_dir = "/nonexistent/keys";
   EXPECT_EQ(Daemon::start(cfg).status().code(), StatusCode::kNotFound);
+  fs::remove_all(dir);
+}
+
+// Two daemons started at the same moment on one path: exactly one serves; stopping the one that
+// failed never removes the other's socket.
+TEST_F(ServerTest, TwoDaemonsStartedTogetherOnOnePathOneWins) {
+  const fs::path dir = private_dir("race");
+  DaemonConfig cfg;
+  cfg.listen = "unix://" + (dir / "zk.sock").string();
+  cfg.params_dir = keys().dir.string();
+  cfg.engine.budget_bytes = 1 << 28;
+  for (int round = 0; round < 5; ++round) {
+    std::optional<Result<std::unique_ptr<Daemon>>> a, b;
+    std::thread ta([&] { a.emplace(Daemon::start(cfg)); });
+    std::thread tb([&] { b.emplace(Daemon::start(cfg)); });
+    ta.join();
+    tb.join();
+    ASSERT_NE(a->ok(), b->ok()) << "round " << round << ": " << a->status().to_string() << " / "
+                                << b->status().to_string();
+    auto& winner = a->ok() ? *a : *b;
+    auto& loser = a->ok() ? *b : *a;
+    EXPECT_EQ(loser.status().code(), StatusCode::kAlreadyExists);
+    EXPECT_TRUE(fs::exists(dir / "zk.sock"));
+    auto stub = pb::ProvingEngine::NewStub(grpc::CreateChannel((*winner)->address(), grpc::InsecureChannelCredentials()));
+    grpc::ClientContext ctx;
+    pb::GetStatusResponse st;
+    EXPECT_TRUE(stub->GetStatus(&ctx, pb::GetStatusRequest(), &st).ok());
+    (*winner)->stop(std::chrono::milliseconds(0));
+    EXPECT_FALSE(fs::exists(dir / "zk.sock"));
+  }
+  fs::remove_all(dir);
+}
+
+// A socket directory that other users can write into is refused (they could replace the socket).
+TEST_F(ServerTest, AWorldWritableSocketDirectoryIsRefused) {
+  const fs::path dir = private_dir("open");
+  ::chmod(dir.c_str(), 0777);
+  DaemonConfig cfg;
+  cfg.listen = "unix://" + (dir / "zk.sock").string();
+  cfg.params_dir = keys().dir.string();
+  cfg.engine.budget_bytes = 1 << 28;
+  auto d = Daemon::start(cfg);
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.status().message().find("writable by other users"), std::string::npos) << d.status().message();
+  EXPECT_FALSE(fs::exists(dir / "zk.sock"));
+  ::chmod(dir.c_str(), 0700);
+  EXPECT_TRUE(Daemon::start(cfg).ok());
+  fs::remove_all(dir);
 }
 
 }  // namespace
