@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The README's main job (make demo): a PoRep-shaped job of the `small` preset (4 partitions of
-# 438,966 constraints over a 64-node SDR sector with SHA-256 labels) through the engine's pipeline,
+# 434,977 constraints over a 64-node SDR sector with SHA-256 labels) through the engine's pipeline,
 # then through the daemon.
 #   1. self-checks of the arithmetic;
 #   2. development keys for the preset (made once, reused afterwards) and a sealed sector's input;

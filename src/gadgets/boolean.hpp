@@ -1,11 +1,19 @@
 #pragma once
 
-// Bits and 32-bit words inside a circuit (bellman's Boolean and UInt32).
+// Bits and 32-bit words inside a circuit, exactly as bellpepper's Boolean and bellperson's UInt32
+// and MultiEq build them (docs/filecoin-gadgets.md has the layout and the sources read).
 //
-// A Bit is a linear combination that evaluates to 0 or 1 (a constant, an allocated bit, or the
-// negation of one) with its value; operations on constants cost nothing. A Word is 32 Bits, least
-// significant first; rotations and shifts only rearrange bits.
-//   xor: 1 constraint   and: 1   ch (SHA-256 choose): 1   maj: 2   add_many: 1 + the result bits
+// A Bit is a constant, a boolean `base` (Is), or its negation (Not): `lc` is the linear combination
+// it evaluates to (base, or ONE - base). The base is one allocated variable in every Filecoin
+// gadget; a linear combination known to be boolean (a conditional swap's second output) may serve
+// too. Operations dispatch on constants and on Is / Not exactly as bellpepper does, since that
+// decides which constraint (and, and_not, nor, xor with which operand first) is emitted.
+//   alloc: (ONE - a) * a = 0          xor: (2a) * b = a + b - c        and: a * b = c
+//   and_not: a * (ONE - b) = c        nor: (ONE - a) * (ONE - b) = c
+//   ch: (b - c) * a = ch - c          maj: (2 bc - b - c) * a = bc - maj (after bc = b and c)
+// A Word is 32 Bits, least significant first; rotations and shifts only rearrange bits. add_many
+// allocates the sum's bits and hands the equality to a MultiEq, which packs several equalities
+// into one constraint `lhs * ONE = rhs` (as many as fit in the field's 254-bit capacity).
 
 #include <array>
 #include <cstdint>
@@ -20,7 +28,10 @@ namespace zk::gadgets {
 
 template <class F>
 struct Bit {
-  r1cs::LinearCombination<F> lc;
+  using LC = r1cs::LinearCombination<F>;
+  LC lc;                         // what the bit evaluates to
+  LC base;                       // the boolean it is, or negates (empty for constants)
+  bool negated = false;          // Not(base)
   bool value = false;
   std::optional<bool> constant;  // set for constant bits
 
@@ -31,66 +42,157 @@ struct Bit {
     x.constant = b;
     return x;
   }
-  /// A new boolean variable: b (1 - b) = 0.
-  template <class CS>
-  static Bit alloc(CS& cs, bool v) {
-    const auto var = cs.alloc([] { return std::string("bit"); }, [&] { return v ? F::one() : F::zero(); });
-    cs.enforce([] { return std::string("booleanity"); }, r1cs::LinearCombination<F>(var),
-               r1cs::LinearCombination<F>(r1cs::Variable::one()) - var, r1cs::LinearCombination<F>::zero());
-    return {r1cs::LinearCombination<F>(var), v, std::nullopt};
-  }
-  Bit operator!() const {
+  /// Is(v) for a variable already known to be boolean.
+  static Bit of_var(r1cs::Variable v, bool value) { return of_lc(LC(v), value); }
+  /// Is(lc) for a linear combination known to be boolean.
+  static Bit of_lc(LC lc, bool value) {
     Bit x;
-    x.lc = r1cs::LinearCombination<F>(r1cs::Variable::one()) - lc;
-    x.value = !value;
-    if (constant) x.constant = !*constant;
+    x.base = lc;
+    x.lc = std::move(lc);
+    x.value = value;
     return x;
   }
+  /// A new boolean variable: (ONE - b) * b = 0 (bellpepper's AllocatedBit::alloc).
+  template <class CS>
+  static Bit alloc(CS& cs, bool v) {
+    const auto var = cs.alloc([] { return std::string("boolean"); }, [&] { return v ? F::one() : F::zero(); });
+    cs.enforce([] { return std::string("boolean constraint"); }, LC(r1cs::Variable::one()) - var, LC(var), LC::zero());
+    return of_var(var, v);
+  }
+  Bit operator!() const {
+    if (constant) return of_constant(!*constant);
+    Bit x = *this;
+    x.negated = !negated;
+    x.value = !value;
+    x.lc = negated ? base : LC(r1cs::Variable::one()) - base;
+    return x;
+  }
+  bool is_constant() const { return constant.has_value(); }
 };
 
-/// A variable holding `value`, constrained to equal `lc`-expression through the caller's constraint.
-template <class F, class CS>
-r1cs::Variable alloc_value(CS& cs, bool v) {
-  return cs.alloc([] { return std::string("bit"); }, [&] { return v ? F::one() : F::zero(); });
+namespace detail {
+template <class F>
+r1cs::LinearCombination<F> one_lc() {
+  return r1cs::LinearCombination<F>(r1cs::Variable::one());
 }
+/// A fresh variable holding v, as an Is bit (its constraint is the caller's).
+template <class F, class CS>
+Bit<F> fresh(CS& cs, const char* what, bool v) {
+  const auto var = cs.alloc([what] { return std::string(what); }, [&] { return v ? F::one() : F::zero(); });
+  return Bit<F>::of_var(var, v);
+}
+}  // namespace detail
 
-/// a xor b. (2a) * b = a + b - c.
+/// Boolean::xor: free with a constant; (Is x, Not y) in either order: xor(x, y) with the Is
+/// operand first, returned negated; otherwise xor of the bases in the given order.
 template <class F, class CS>
 Bit<F> bit_xor(CS& cs, const Bit<F>& a, const Bit<F>& b) {
   if (a.constant) return *a.constant ? !b : b;
   if (b.constant) return *b.constant ? !a : a;
-  const bool v = a.value != b.value;
-  const auto c = alloc_value<F>(cs, v);
-  cs.enforce([] { return std::string("xor"); }, a.lc * F::from_u64(2), b.lc, a.lc + b.lc - c);
-  return {r1cs::LinearCombination<F>(c), v, std::nullopt};
+  const bool mixed = a.negated != b.negated;
+  const Bit<F>& x = (mixed && a.negated) ? b : a;  // the Is operand first
+  const Bit<F>& y = (mixed && a.negated) ? a : b;
+  const bool base_xor = (x.negated ? !x.value : x.value) != (y.negated ? !y.value : y.value);
+  Bit<F> c = detail::fresh<F>(cs, "xor result", base_xor);
+  cs.enforce([] { return std::string("xor constraint"); }, x.base * F::from_u64(2), y.base, x.base + y.base - c.base);
+  return mixed ? !c : c;
 }
 
-/// a and b. a * b = c.
+/// Boolean::and: free with a constant; and_not for (Is, Not) in either order (the Is operand
+/// first), nor for (Not, Not), and for (Is, Is).
 template <class F, class CS>
 Bit<F> bit_and(CS& cs, const Bit<F>& a, const Bit<F>& b) {
-  if (a.constant) return *a.constant ? b : Bit<F>::of_constant(false);
-  if (b.constant) return *b.constant ? a : Bit<F>::of_constant(false);
+  if ((a.constant && !*a.constant) || (b.constant && !*b.constant)) return Bit<F>::of_constant(false);
+  if (a.constant) return b;
+  if (b.constant) return a;
   const bool v = a.value && b.value;
-  const auto c = alloc_value<F>(cs, v);
-  cs.enforce([] { return std::string("and"); }, a.lc, b.lc, r1cs::LinearCombination<F>(c));
-  return {r1cs::LinearCombination<F>(c), v, std::nullopt};
+  Bit<F> c = detail::fresh<F>(cs, "and result", v);
+  const auto one = detail::one_lc<F>();
+  if (a.negated != b.negated) {
+    const Bit<F>& x = a.negated ? b : a;
+    const Bit<F>& y = a.negated ? a : b;
+    cs.enforce([] { return std::string("and not constraint"); }, x.base, one - y.base, c.base);
+  } else if (a.negated) {
+    cs.enforce([] { return std::string("nor constraint"); }, one - a.base, one - b.base, c.base);
+  } else {
+    cs.enforce([] { return std::string("and constraint"); }, a.base, b.base, c.base);
+  }
+  return c;
 }
 
-/// SHA-256 Ch: a ? b : c, one constraint: a * (b - c) = ch - c.
+/// SHA-256 Ch(a, b, c) = (a and b) xor (not a and c), with bellpepper's constant cases in its order.
 template <class F, class CS>
 Bit<F> bit_ch(CS& cs, const Bit<F>& a, const Bit<F>& b, const Bit<F>& c) {
-  if (a.constant) return *a.constant ? b : c;
   const bool v = a.value ? b.value : c.value;
-  const auto ch = alloc_value<F>(cs, v);
-  cs.enforce([] { return std::string("ch"); }, a.lc, b.lc - c.lc, r1cs::LinearCombination<F>(ch) - c.lc);
-  return {r1cs::LinearCombination<F>(ch), v, std::nullopt};
+  if (a.constant && b.constant && c.constant) return Bit<F>::of_constant(v);
+  if (a.constant && !*a.constant) return c;
+  if (b.constant && !*b.constant) return bit_and(cs, !a, c);
+  if (c.constant && !*c.constant) return bit_and(cs, a, b);
+  if (c.constant && *c.constant) return !bit_and(cs, a, !b);
+  if (b.constant && *b.constant) return !bit_and(cs, !a, !c);
+  // General case (a may be constant true).
+  Bit<F> ch = detail::fresh<F>(cs, "ch", v);
+  cs.enforce([] { return std::string("ch computation"); }, b.lc - c.lc, a.lc, ch.base - c.lc);
+  return ch;
 }
 
-/// SHA-256 Maj: maj(a, b, c) = (b xor c) ? a : b; two constraints (the xor, then a choose).
+/// SHA-256 Maj(a, b, c), with bellpepper's constant cases in its order; in general maj is
+/// allocated before b and c.
 template <class F, class CS>
 Bit<F> bit_maj(CS& cs, const Bit<F>& a, const Bit<F>& b, const Bit<F>& c) {
-  return bit_ch(cs, bit_xor(cs, b, c), a, b);
+  const bool v = (a.value && b.value) || (a.value && c.value) || (b.value && c.value);
+  if (a.constant && b.constant && c.constant) return Bit<F>::of_constant(v);
+  if (a.constant && !*a.constant) return bit_and(cs, b, c);
+  if (b.constant && !*b.constant) return bit_and(cs, a, c);
+  if (c.constant && !*c.constant) return bit_and(cs, a, b);
+  if (c.constant && *c.constant) return !bit_and(cs, !a, !b);
+  if (b.constant && *b.constant) return !bit_and(cs, !a, !c);
+  if (a.constant && *a.constant) return !bit_and(cs, !b, !c);
+  Bit<F> maj = detail::fresh<F>(cs, "maj", v);
+  const Bit<F> bc = bit_and(cs, b, c);
+  cs.enforce([] { return std::string("maj computation"); }, bc.lc * F::from_u64(2) - b.lc - c.lc, a.lc,
+             bc.lc - maj.base);
+  return maj;
 }
+
+/// bellperson's MultiEq: equalities of `bits`-bit sums accumulated as lhs + 2^used lhs_i and
+/// rhs + 2^used rhs_i, emitted as one constraint lhs * ONE = rhs when the next would pass the
+/// field's 254-bit capacity, and at finish() (bellperson: when the MultiEq is dropped).
+template <class F, class CS>
+class MultiEq {
+ public:
+  static constexpr unsigned kCapacity = 254;  // BLS12-381 Fr: 255 bits, 254 of capacity
+  explicit MultiEq(CS& cs) : cs_(cs) {}
+  MultiEq(const MultiEq&) = delete;
+  MultiEq& operator=(const MultiEq&) = delete;
+  CS& cs() { return cs_; }
+
+  void enforce_equal(unsigned bits, const r1cs::LinearCombination<F>& lhs, const r1cs::LinearCombination<F>& rhs) {
+    if (kCapacity <= used_ + bits) accumulate();
+    const F k = F::from_u64(2).pow(used_);
+    lhs_ += lhs * k;
+    rhs_ += rhs * k;
+    used_ += bits;
+  }
+  /// Emits what is pending (call once, where bellperson drops the MultiEq).
+  void finish() {
+    if (used_ > 0) accumulate();
+  }
+
+ private:
+  void accumulate() {
+    const std::size_t n = ops_;
+    cs_.enforce([n] { return "multieq " + std::to_string(n); }, lhs_, detail::one_lc<F>(), rhs_);
+    lhs_ = {};
+    rhs_ = {};
+    used_ = 0;
+    ++ops_;
+  }
+  CS& cs_;
+  r1cs::LinearCombination<F> lhs_, rhs_;
+  unsigned used_ = 0;
+  std::size_t ops_ = 0;
+};
 
 template <class F>
 struct Word {
@@ -138,42 +240,39 @@ Word<F> word_and(CS& cs, const Word<F>& a, const Word<F>& b) {
   return w;
 }
 
-/// sum of the operands mod 2^32: one constraint tying the sum to freshly allocated result bits
-/// (32 plus enough carry bits for the largest possible sum), each constrained boolean; constant
-/// operands cost nothing.
+/// The sum of 2..10 operands mod 2^32 (bellperson's UInt32::addmany): free when every bit of every
+/// operand is constant; otherwise k = bitlength(n (2^32 - 1)) result bits are allocated (each with
+/// its booleanity constraint), then sum = result goes to the MultiEq. The carry bits stay
+/// allocated, unused.
 template <class F, class CS>
-Word<F> add_many(CS& cs, std::span<const Word<F>> operands) {
+Word<F> add_many(MultiEq<F, CS>& eq, std::span<const Word<F>> operands) {
+  CS& cs = eq.cs();
   r1cs::LinearCombination<F> sum;
-  std::uint64_t max = 0, value = 0;
+  std::uint64_t value = 0;
+  bool all_constant = true;
   for (const auto& w : operands) {
     F coeff = F::one();
-    bool all_constant = true;
     for (int i = 0; i < 32; ++i) {
       sum += w.bits[i].lc * coeff;
       coeff = coeff.dbl();
-      all_constant = all_constant && w.bits[i].constant.has_value();
+      all_constant = all_constant && w.bits[i].is_constant();
     }
     value += w.value();
-    max += all_constant ? w.value() : 0xffffffffull;
   }
-  bool all_constant = true;
-  for (const auto& w : operands) {
-    for (const auto& b : w.bits) all_constant = all_constant && b.constant.has_value();
-  }
-  if (all_constant) return Word<F>::constant(static_cast<std::uint32_t>(value));  // free
-  unsigned bits = 0;
-  while (bits < 64 && (max >> bits) != 0) ++bits;
-  bits = std::max(bits, 32u);
+  if (all_constant) return Word<F>::constant(static_cast<std::uint32_t>(value));
+  const std::uint64_t max = operands.size() * std::uint64_t{0xffffffff};
+  unsigned k = 0;
+  while ((max >> k) != 0) ++k;
   r1cs::LinearCombination<F> result;
   Word<F> out;
   F coeff = F::one();
-  for (unsigned i = 0; i < bits; ++i) {
+  for (unsigned i = 0; i < k; ++i) {
     const Bit<F> b = Bit<F>::alloc(cs, ((value >> i) & 1) != 0);
     result += b.lc * coeff;
     coeff = coeff.dbl();
     if (i < 32) out.bits[i] = b;
   }
-  cs.enforce([] { return std::string("add_many"); }, sum, r1cs::LinearCombination<F>(r1cs::Variable::one()), result);
+  eq.enforce_equal(k, sum, result);
   return out;
 }
 

@@ -127,11 +127,11 @@ std::vector<Bit<Fr>> sha256_merkle_root(CS& cs, std::vector<Bit<Fr>> cur, std::s
         const auto var = cs.alloc([] { return std::string("swap"); }, [&] { return lv ? Fr::one() : Fr::zero(); });
         cs.enforce([] { return std::string("conditional swap"); }, right.lc, sib[i].lc - cur[i].lc,
                    r1cs::LinearCombination<Fr>(var) - cur[i].lc);
-        l = {r1cs::LinearCombination<Fr>(var), lv, std::nullopt};
+        l = Bit<Fr>::of_var(var, lv);
       }
       Bit<Fr> r = l.constant
                       ? sib[i]
-                      : Bit<Fr>{cur[i].lc + sib[i].lc - l.lc, right.value ? cur[i].value : sib[i].value, std::nullopt};
+                      : Bit<Fr>::of_lc(cur[i].lc + sib[i].lc - l.lc, right.value ? cur[i].value : sib[i].value);
       msg[i] = l;
       msg[256 + i] = r;
     }

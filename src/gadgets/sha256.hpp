@@ -25,40 +25,69 @@ inline constexpr std::array<std::uint32_t, 64> kSha256K = {
 inline constexpr std::array<std::uint32_t, 8> kSha256Iv = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                                            0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};  // 5.3.3
 
-/// One compression: state (8 words) and a block of 16 big-endian words.
+/// One compression (bellperson's sha256_compression_function): state (8 words) and a block of
+/// 16 big-endian words, with its own MultiEq. New e and new a are each one add_many, deferred to
+/// the start of the next round (e = h + S1 + ch + K + w + d, a = the same + S0 + maj), the last
+/// ones folded into the final state addition; a value that is still the input state's word is used
+/// as it is. Constraint order is bellperson's; 25,840 constraints for a variable block from the IV.
 template <class F, class CS>
 std::array<Word<F>, 8> sha256_compress(CS& cs, const std::array<Word<F>, 8>& state,
                                        std::span<const Word<F>, 16> block) {
+  MultiEq<F, CS> eq(cs);
   std::array<Word<F>, 64> w;
   for (int i = 0; i < 16; ++i) w[i] = block[i];
   for (int i = 16; i < 64; ++i) {
     const Word<F> s0 = word_xor(cs, word_xor(cs, w[i - 15].rotr(7), w[i - 15].rotr(18)), w[i - 15].shr(3));
     const Word<F> s1 = word_xor(cs, word_xor(cs, w[i - 2].rotr(17), w[i - 2].rotr(19)), w[i - 2].shr(10));
     const Word<F> ops[] = {w[i - 16], s0, w[i - 7], s1};
-    w[i] = add_many<F>(cs, ops);
+    w[i] = add_many<F>(eq, ops);
   }
-  Word<F> a = state[0], b = state[1], c = state[2], d = state[3], e = state[4], f = state[5], g = state[6],
-          h = state[7];
+  // a and e: either a word, or the operands of a deferred sum.
+  struct Maybe {
+    Word<F> word;
+    std::vector<Word<F>> deferred;  // empty: `word` is the value
+    Word<F> compute(MultiEq<F, CS>& e, std::span<const Word<F>> extra = {}) const {
+      if (deferred.empty()) return word;
+      std::vector<Word<F>> ops(deferred);
+      ops.insert(ops.end(), extra.begin(), extra.end());
+      return add_many<F>(e, std::span<const Word<F>>(ops));
+    }
+  };
+  Maybe a{state[0], {}}, e{state[4], {}};
+  Word<F> b = state[1], c = state[2], d = state[3], f = state[5], g = state[6], h = state[7];
   for (int t = 0; t < 64; ++t) {
-    const Word<F> S1 = word_xor(cs, word_xor(cs, e.rotr(6), e.rotr(11)), e.rotr(25));
-    Word<F> ch, maj;
-    for (int i = 0; i < 32; ++i) ch.bits[i] = bit_ch(cs, e.bits[i], f.bits[i], g.bits[i]);
-    const Word<F> S0 = word_xor(cs, word_xor(cs, a.rotr(2), a.rotr(13)), a.rotr(22));
-    for (int i = 0; i < 32; ++i) maj.bits[i] = bit_maj(cs, a.bits[i], b.bits[i], c.bits[i]);
-    const Word<F> k = Word<F>::constant(kSha256K[t]);
-    // new e = d + T1 and new a = T1 + T2, each decomposed once from all its operands.
-    const Word<F> e_ops[] = {d, h, S1, ch, k, w[t]};
-    const Word<F> a_ops[] = {h, S1, ch, k, w[t], S0, maj};
-    const Word<F> new_e = add_many<F>(cs, e_ops);
-    const Word<F> new_a = add_many<F>(cs, a_ops);
-    h = g, g = f, f = e, e = new_e, d = c, c = b, b = a, a = new_a;
+    const Word<F> new_e = e.compute(eq);
+    const Word<F> S1 = word_xor(cs, word_xor(cs, new_e.rotr(6), new_e.rotr(11)), new_e.rotr(25));
+    Word<F> ch;
+    for (int i = 0; i < 32; ++i) ch.bits[i] = bit_ch(cs, new_e.bits[i], f.bits[i], g.bits[i]);
+    // temp1's operands (no gadget): both deferred sums start with them.
+    const std::vector<Word<F>> temp1 = {h, S1, ch, Word<F>::constant(kSha256K[t]), w[t]};
+    const Word<F> new_a = a.compute(eq);
+    const Word<F> S0 = word_xor(cs, word_xor(cs, new_a.rotr(2), new_a.rotr(13)), new_a.rotr(22));
+    Word<F> maj;
+    for (int i = 0; i < 32; ++i) maj.bits[i] = bit_maj(cs, new_a.bits[i], b.bits[i], c.bits[i]);
+    h = g, g = f, f = new_e;
+    e = Maybe{{}, temp1};
+    e.deferred.push_back(d);
+    d = c, c = b, b = new_a;
+    a = Maybe{{}, temp1};
+    a.deferred.push_back(S0);
+    a.deferred.push_back(maj);
   }
-  const Word<F> out[8] = {a, b, c, d, e, f, g, h};
   std::array<Word<F>, 8> next;
-  for (int i = 0; i < 8; ++i) {
-    const Word<F> ops[] = {state[i], out[i]};
-    next[i] = add_many<F>(cs, ops);
-  }
+  const Word<F> h0[] = {state[0]};
+  next[0] = a.compute(eq, h0);
+  const Word<F> o1[] = {state[1], b}, o2[] = {state[2], c}, o3[] = {state[3], d};
+  next[1] = add_many<F>(eq, o1);
+  next[2] = add_many<F>(eq, o2);
+  next[3] = add_many<F>(eq, o3);
+  const Word<F> h4[] = {state[4]};
+  next[4] = e.compute(eq, h4);
+  const Word<F> o5[] = {state[5], f}, o6[] = {state[6], g}, o7[] = {state[7], h};
+  next[5] = add_many<F>(eq, o5);
+  next[6] = add_many<F>(eq, o6);
+  next[7] = add_many<F>(eq, o7);
+  eq.finish();
   return next;
 }
 

@@ -66,25 +66,36 @@ TEST(Sha256, RandomMessagesMatchOpenSsl) {
   }
 }
 
-TEST(Sha256, ConstraintsPerBlockArePinned) {
-  r1cs::MetricsSystem<F> cs;
-  std::array<Word<F>, 16> block;
-  for (auto& w : block) w = Word<F>::alloc(cs, 0x12345678);
-  const std::size_t before = cs.num_constraints();
-  std::array<Word<F>, 8> iv;
-  for (int i = 0; i < 8; ++i) iv[i] = Word<F>::constant(kSha256Iv[i]);
-  (void)sha256_compress<F>(cs, iv, std::span<const Word<F>, 16>(block));
-  // One compression from the IV (constant state: early rounds' Ch/Maj on constants are free, and
-  // additions with constant operands need fewer result bits). See docs/gadgets.md.
-  EXPECT_EQ(cs.num_constraints() - before, 26'093u);
-  // From a non-constant state (the second block of a message).
-  r1cs::MetricsSystem<F> cs2;
-  std::array<Word<F>, 8> st;
-  for (auto& w : st) w = Word<F>::alloc(cs2, 1);
-  for (auto& w : block) w = Word<F>::alloc(cs2, 0x12345678);
-  const std::size_t before2 = cs2.num_constraints();
-  (void)sha256_compress<F>(cs2, st, std::span<const Word<F>, 16>(block));
-  EXPECT_EQ(cs2.num_constraints() - before2, 26'416u);  // 7200 + 64 x 296 + 8 x 34
+// bellperson's pins (sha256.rs tests test_full_block / test_full_hash): one compression of 512
+// allocated bits from the IV: 25,840 constraints (the bits' own booleanity constraints not
+// counted); SHA-256 of a 512-bit allocated message (two compressions, the second block constant
+// padding): 44,874. Aux counts follow from one variable per non-MultiEq constraint.
+TEST(Sha256, ConstraintsArePinnedToBellpersons) {
+  auto rng = test::rng(92);
+  {
+    r1cs::TestSystem<F> cs;
+    std::array<Word<F>, 16> block;
+    for (auto& w : block) w = Word<F>::alloc(cs, static_cast<std::uint32_t>(rng.next()));
+    const std::size_t before = cs.num_constraints(), aux_before = cs.num_aux();
+    std::array<Word<F>, 8> iv;
+    for (int i = 0; i < 8; ++i) iv[i] = Word<F>::constant(kSha256Iv[i]);
+    (void)sha256_compress<F>(cs, iv, std::span<const Word<F>, 16>(block));
+    EXPECT_EQ(cs.num_constraints() - before, 25'840u);
+    EXPECT_EQ(cs.num_aux() - aux_before, 25'814u);  // 26 MultiEq rows allocate nothing
+    EXPECT_TRUE(cs.is_satisfied()) << cs.which_is_unsatisfied().value_or("");
+  }
+  {
+    r1cs::TestSystem<F> cs;
+    std::vector<std::uint8_t> msg(64);
+    for (auto& b : msg) b = static_cast<std::uint8_t>(rng.next());
+    const auto bits = alloc_message(cs, msg);
+    const std::size_t before = cs.num_constraints(), aux_before = cs.num_aux();
+    const auto out = sha256_bits<F>(cs, std::span<const Bit<F>>(bits));
+    EXPECT_EQ(cs.num_constraints() - before, 44'874u);
+    EXPECT_EQ(cs.num_aux() - aux_before, 44'828u);
+    EXPECT_EQ(digest_of(out), sha256_native(msg));
+    EXPECT_TRUE(cs.is_satisfied()) << cs.which_is_unsatisfied().value_or("");
+  }
 }
 
 TEST(Sha256, AWrongDigestIsUnsatisfied) {
