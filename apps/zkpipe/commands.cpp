@@ -34,9 +34,13 @@ using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
-int fail(const std::string& message, bool json, int code = 2) {
+int fail(const std::string& full_message, bool json, int code = 2) {
+  const std::string message = bounded_message(full_message);
   if (json) {
-    std::printf("%s\n", Json{{"ok", false}, {"error", message}}.dump().c_str());
+    // Messages may quote input bytes that are not UTF-8: replaced, never an exception.
+    std::printf("%s\n", Json{{"ok", false}, {"error", message}}
+                            .dump(-1, ' ', false, Json::error_handler_t::replace)
+                            .c_str());
   } else {
     std::fprintf(stderr, "zkpipe: %s\n", message.c_str());
   }

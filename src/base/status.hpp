@@ -83,6 +83,13 @@ class [[nodiscard]] Result {
 
 namespace zk {
 
+/// A message for a user, at most `max_bytes` long: errors may quote what a file or a client sent,
+/// and a 1 MiB field must not become a 1 MiB error (nor overflow gRPC's metadata limit).
+inline std::string bounded_message(const std::string& m, std::size_t max_bytes = 2048) {
+  if (m.size() <= max_bytes) return m;
+  return m.substr(0, max_bytes) + "... (" + std::to_string(m.size() - max_bytes) + " more bytes not shown)";
+}
+
 /// Runs `f` (which returns Status or Result<T>) and turns anything it throws into an error Status:
 /// std::bad_alloc becomes RESOURCE_EXHAUSTED, any other exception INTERNAL with its what(). Every
 /// thread's entry point and every call across a layer that may allocate by an input's size goes

@@ -215,6 +215,11 @@ Result<std::unique_ptr<Daemon>> Daemon::start(const DaemonConfig& config) {
     ::chmod(d->socket_path_.c_str(), 0600);
     d->address_ = listen;
   } else {
+    if (config.token.empty()) {
+      spdlog::warn("listening on TCP {} without a token: anyone who can reach this port can submit jobs and read "
+                   "results (set daemon.token / --token, and use TCP only on a trusted network)",
+                   listen);
+    }
     d->address_ = listen.substr(0, listen.rfind(':')) + ":" + std::to_string(port);
   }
   spdlog::info("zkpipe daemon listening on {} (params {}, budget {}, prove_start on the {}, {} prover workers)",

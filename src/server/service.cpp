@@ -1,5 +1,8 @@
 #include "server/service.hpp"
 
+#include <openssl/crypto.h>
+
+#include <tuple>
 #include <spdlog/spdlog.h>
 
 #include "engine/ledger.hpp"
@@ -41,7 +44,7 @@ grpc::Status to_grpc(const Status& s) {
       c = StatusCode::RESOURCE_EXHAUSTED;
       break;
   }
-  return {c, s.message()};
+  return {c, bounded_message(s.message())};
 }
 
 ProvingService::ProvingService(engine::Engine& engine, WorkloadRegistry& registry, ServiceOptions options)
@@ -71,7 +74,11 @@ grpc::Status ProvingService::authorize(grpc::CallbackServerContext* ctx) const {
   if (opt_.token.empty()) return grpc::Status::OK;
   const auto& md = ctx->client_metadata();
   auto it = md.find("authorization");
-  if (it == md.end() || std::string(it->second.data(), it->second.size()) != "Bearer " + opt_.token) {
+  const std::string expected = "Bearer " + opt_.token;
+  // Constant-time in the token's bytes: the comparison time tells nothing about how much matched.
+  const bool match = it != md.end() && it->second.size() == expected.size() &&
+                     CRYPTO_memcmp(it->second.data(), expected.data(), expected.size()) == 0;
+  if (!match) {
     return {grpc::StatusCode::UNAUTHENTICATED, "this daemon needs 'authorization: Bearer <token>' (zkpipe --token)"};
   }
   return grpc::Status::OK;
@@ -84,6 +91,14 @@ Result<std::uint64_t> ProvingService::submit(const pb::SubmitProofRequest& req, 
                                       " active jobs (daemon.max_active_jobs); retry later");
   }
   if (req.circuit().empty()) return Status::invalid_argument("circuit is required (synthetic, porep or zkey)");
+  // Names are short; anything longer is malformed (and is never echoed whole).
+  for (const auto& [field, value, max] : {std::tuple{"circuit", &req.circuit(), 64}, std::tuple{"shape", &req.shape(), 256},
+                                          std::tuple{"request_id", &req.request_id(), 256}}) {
+    if (value->size() > static_cast<std::size_t>(max)) {
+      return Status::invalid_argument(std::string(field) + " is " + std::to_string(value->size()) +
+                                      " bytes long; at most " + std::to_string(max) + " are allowed");
+    }
+  }
   auto r = registry_.resolve(req.circuit(), req.shape());
   if (!r.ok()) return r.status();
   engine::JobRequest job;
