@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "output.hpp"
+
 #include "circuits/porep.hpp"
 #include "circuits/porep_input.hpp"
 #include "circuits/synthetic.hpp"
@@ -34,18 +36,6 @@ using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
-int fail(const std::string& full_message, bool json, int code = 2) {
-  const std::string message = bounded_message(full_message);
-  if (json) {
-    // Messages may quote input bytes that are not UTF-8: replaced, never an exception.
-    std::printf("%s\n", Json{{"ok", false}, {"error", message}}
-                            .dump(-1, ' ', false, Json::error_handler_t::replace)
-                            .c_str());
-  } else {
-    std::fprintf(stderr, "zkpipe: %s\n", message.c_str());
-  }
-  return code;
-}
 
 Status check_curve(const std::string& curve) {
   if (curve == "bls12-381" || curve == "bn254") return {};

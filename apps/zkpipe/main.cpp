@@ -11,6 +11,7 @@
 #include "base/file.hpp"
 #include "bench.hpp"
 #include "commands.hpp"
+#include "filecoin.hpp"
 #include "plan.hpp"
 #include "selftest.hpp"
 #include "serve.hpp"
@@ -82,6 +83,27 @@ int main(int argc, char** argv) {
   verify->add_option("--input", verify_args.input, "porep: the input file (its commitments and seed)");
   verify->add_option("--curve", verify_args.curve, "bls12-381 or bn254")->capture_default_str();
   verify->add_flag("--json", verify_args.json, "machine-readable output");
+  // Filecoin proofs, checked from the sector's public values (docs/filecoin-porep.md).
+  zk::app::FilecoinVerifyArgs fc_verify;
+  verify->add_option("--kind", fc_verify.kind, "Filecoin proof kind: porep (public inputs from the options below)");
+  verify->add_option("--sector-size", fc_verify.sector_size, "2KiB, 8MiB, 512MiB, 32GiB, 64GiB (or bytes)");
+  verify->add_option("--prover-id", fc_verify.prover_id, "porep: 32-byte prover id, hex");
+  verify->add_option("--sector-number", fc_verify.sector_number, "porep: the sector number");
+  verify->add_option("--ticket", fc_verify.ticket, "porep: 32-byte ticket, hex");
+  verify->add_option("--seed", fc_verify.seed, "porep: 32-byte interactive seed, hex");
+  verify->add_option("--comm-d", fc_verify.comm_d, "porep: comm_d, 32 bytes hex (Filecoin's byte order)");
+  verify->add_option("--comm-r", fc_verify.comm_r, "porep: comm_r, 32 bytes hex (Filecoin's byte order)");
+  verify->add_option("--registered-proof", fc_verify.registered_proof,
+                     "porep: registered seal proof number (0..19, filecoin-proofs-api / Curio), sets the porep id");
+  verify->add_option("--porep-id", fc_verify.porep_id, "porep: 32-byte porep id, hex (instead of --registered-proof)");
+  verify->add_option("--api-version", fc_verify.api_version, "porep with --porep-id: 1.0, 1.1 or 1.2")
+      ->capture_default_str();
+
+  zk::app::CircuitInfoArgs info_args;
+  auto* circuit_info = app.add_subcommand("circuit-info", "the size of one partition of a Filecoin circuit");
+  circuit_info->add_option("--kind", info_args.kind, "porep")->capture_default_str();
+  circuit_info->add_option("--sector-size", info_args.sector_size, "2KiB, 8MiB, 512MiB, 32GiB, 64GiB, ...")->required();
+  circuit_info->add_flag("--json", info_args.json, "machine-readable output");
 
   std::string inspect_path;
   bool inspect_json = false;
@@ -240,7 +262,12 @@ int main(int argc, char** argv) {
   if (*status) return zk::app::run_status(client);
   if (*metrics) return zk::app::run_metrics(client);
   if (*cancel) return zk::app::run_cancel(client, cancel_job);
+  if (*verify && !fc_verify.kind.empty()) {
+    fc_verify.vk = verify_args.vk, fc_verify.proof = verify_args.proof, fc_verify.json = verify_args.json;
+    return zk::app::run_verify_filecoin(fc_verify);
+  }
   if (*verify) return zk::app::run_verify(verify_args);
+  if (*circuit_info) return zk::app::run_circuit_info(info_args);
   if (*inspect) return zk::app::run_inspect(inspect_path, inspect_json);
   if (*gen_input) return zk::app::run_gen_input(gen_args);
   if (*count) return zk::app::run_count(count_args);

@@ -15,6 +15,8 @@
 #include <google/protobuf/util/json_util.h>
 #include <grpcpp/grpcpp.h>
 #include <nlohmann/json.hpp>
+
+#include "output.hpp"
 #include <spdlog/spdlog.h>
 
 #include "engine/ledger.hpp"
@@ -31,18 +33,6 @@ namespace pb = ::zkpipe::v1;
 using Json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-int fail(const std::string& full_message, bool json, int code = 2) {
-  const std::string message = bounded_message(full_message);
-  if (json) {
-    // Messages may quote input bytes that are not UTF-8: replaced, never an exception.
-    std::printf("%s\n", Json{{"ok", false}, {"error", message}}
-                            .dump(-1, ' ', false, Json::error_handler_t::replace)
-                            .c_str());
-  } else {
-    std::fprintf(stderr, "zkpipe: %s\n", message.c_str());
-  }
-  return code;
-}
 
 std::string fmt_bytes(std::uint64_t b) { return engine::format_bytes(b); }
 

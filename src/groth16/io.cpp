@@ -230,6 +230,51 @@ Result<VerifyingKey<E>> read_verifying_key(std::span<const std::uint8_t> bytes, 
   return vk;
 }
 
+Result<VerifyingKey<Bls12_381>> read_verifying_key_compressed(std::span<const std::uint8_t> bytes) {
+  namespace b = curve::bls12_381;
+  constexpr std::size_t kHead = 3 * b::kG1CompressedBytes + 3 * b::kG2CompressedBytes + 4;
+  if (bytes.size() < kHead) {
+    return Status::invalid_argument("compressed verifying key: " + std::to_string(bytes.size()) + " bytes, at least " +
+                                    std::to_string(kHead) + " needed");
+  }
+  std::size_t off = 0;
+  Status bad;
+  auto g1 = [&](const char* what) {
+    auto p = b::g1_from_compressed(bytes.subspan(off, b::kG1CompressedBytes));
+    off += b::kG1CompressedBytes;
+    if (!p.ok() && bad.ok()) bad = Status::invalid_argument(std::string("verifying key ") + what + ": " + p.status().message());
+    return p.ok() ? *p : b::G1Affine::identity();
+  };
+  auto g2 = [&](const char* what) {
+    auto p = b::g2_from_compressed(bytes.subspan(off, b::kG2CompressedBytes));
+    off += b::kG2CompressedBytes;
+    if (!p.ok() && bad.ok()) bad = Status::invalid_argument(std::string("verifying key ") + what + ": " + p.status().message());
+    return p.ok() ? *p : b::G2Affine::identity();
+  };
+  VerifyingKey<Bls12_381> vk;
+  vk.alpha_g1 = g1("alpha_g1");
+  vk.beta_g1 = g1("beta_g1");
+  vk.beta_g2 = g2("beta_g2");
+  vk.gamma_g2 = g2("gamma_g2");
+  vk.delta_g1 = g1("delta_g1");
+  vk.delta_g2 = g2("delta_g2");
+  if (!bad.ok()) return bad;
+  const std::uint32_t n = (std::uint32_t{bytes[off]} << 24) | (std::uint32_t{bytes[off + 1]} << 16) |
+                          (std::uint32_t{bytes[off + 2]} << 8) | bytes[off + 3];
+  off += 4;
+  if (n == 0 || n > (bytes.size() - off) / b::kG1CompressedBytes) {
+    return Status::invalid_argument("compressed verifying key: " + std::to_string(n) + " IC points do not fit in the " +
+                                    std::to_string(bytes.size() - off) + " bytes left");
+  }
+  vk.ic.reserve(n);
+  for (std::uint32_t i = 0; i < n; ++i) vk.ic.push_back(g1("ic"));
+  if (!bad.ok()) return bad;
+  for (std::size_t i = off; i < bytes.size(); ++i) {
+    if (bytes[i] != 0) return Status::invalid_argument("compressed verifying key: trailing bytes after the IC points");
+  }
+  return vk;
+}
+
 template <class E>
 std::vector<std::uint8_t> write_verifying_key(const VerifyingKey<E>& vk) {
   std::vector<std::uint8_t> out;

@@ -39,6 +39,10 @@ template <class E>
 Result<VerifyingKey<E>> read_verifying_key(std::span<const std::uint8_t> bytes, std::size_t* consumed = nullptr);
 template <class E>
 std::vector<std::uint8_t> write_verifying_key(const VerifyingKey<E>& vk);
+/// A BLS12-381 verifying key with compressed points (alpha_g1, beta_g1, beta_g2, gamma_g2,
+/// delta_g1, delta_g2, u32 big-endian IC count, IC), as Filecoin's test vectors and gnark's
+/// bellman cases store it; every point checked, the whole input consumed (zero padding allowed).
+Result<VerifyingKey<Bls12_381>> read_verifying_key_compressed(std::span<const std::uint8_t> bytes);
 
 template <class E>
 Result<ProvingKey<E>> read_parameters(std::span<const std::uint8_t> bytes, const ReadOptions& options = {});

@@ -151,32 +151,10 @@ TEST(BellmanGnarkCases, EachCaseGivesItsExpectedResult) {
   if (dir.empty()) GTEST_SKIP() << "shared testdata not found (../shared/testdata or ZKPIPE_TESTDATA)";
   const auto cases = nlohmann::json::parse(test::read_file(dir / "groth16_bellman_gnark" / "cases.json"));
   ASSERT_EQ(cases.size(), 8u);
-  namespace b = curve::bls12_381;
   for (const auto& c : cases) {
-    const auto vkb = test::from_hex(c["vk"].get<std::string>());
-    std::size_t off = 0;
-    auto g1 = [&] {
-      auto p = b::g1_from_compressed(std::span(vkb).subspan(off, 48));
-      off += 48;
-      return p;
-    };
-    auto g2 = [&] {
-      auto p = b::g2_from_compressed(std::span(vkb).subspan(off, 96));
-      off += 96;
-      return p;
-    };
-    VerifyingKey<Bls12_381> vk;
-    vk.alpha_g1 = *g1();
-    vk.beta_g1 = *g1();
-    vk.beta_g2 = *g2();
-    vk.gamma_g2 = *g2();
-    vk.delta_g1 = *g1();
-    vk.delta_g2 = *g2();
-    const std::uint32_t n = (std::uint32_t{vkb[off]} << 24) | (std::uint32_t{vkb[off + 1]} << 16) |
-                            (std::uint32_t{vkb[off + 2]} << 8) | vkb[off + 3];
-    off += 4;
-    for (std::uint32_t i = 0; i < n; ++i) vk.ic.push_back(*g1());
-    const auto pvk = prepare_verifying_key(vk);
+    auto vk = read_verifying_key_compressed(test::from_hex(c["vk"].get<std::string>()));
+    ASSERT_TRUE(vk.ok()) << vk.status().to_string();
+    const auto pvk = prepare_verifying_key(*vk);
     const auto inb = test::from_hex(c["inputs"].get<std::string>());
     std::vector<Bls12_381::Fr> inputs;
     bool canonical = true;

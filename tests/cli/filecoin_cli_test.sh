@@ -1,0 +1,54 @@
+#!/bin/sh
+# Filecoin PoRep from the command line: circuit-info for 2 KiB (rust-fil-proofs' count), and the
+# real 2 KiB proof of ../shared/testdata/filecoin/polka_2kib_porep.json verified from its public
+# values with `zkpipe verify --kind porep` (exit 0); a changed sector number, seed or comm_r gives
+# exit 1; malformed values exit 2 naming the option. Skips (77) without the shared testdata.
+# Usage: filecoin_cli_test.sh path/to/zkpipe path/to/source
+set -u
+Z="$1"
+SRC="$2"
+T="${ZKPIPE_TESTDATA:-$SRC/../shared/testdata}"
+D=$(mktemp -d)
+trap 'rm -rf "$D"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$Z" circuit-info --kind porep --sector-size 2KiB --json > "$D/info.json" || fail "circuit-info"
+grep -q '"constraints":2687921' "$D/info.json" || fail "2 KiB constraints"
+grep -q '"inputs":40' "$D/info.json" || fail "2 KiB inputs"
+"$Z" circuit-info --sector-size 3KiB > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "unknown sector size" "$D/err" || fail "unknown sector size must exit 2"
+
+[ -f "$T/filecoin/polka_2kib_porep.json" ] || { echo "SKIP: shared testdata not found ($T)"; exit 77; }
+python3 - "$T/filecoin/polka_2kib_porep.json" "$D" <<'PY' || fail "reading the vector"
+import json, sys
+d = json.load(open(sys.argv[1]))
+open(sys.argv[2] + "/vk", "wb").write(bytes.fromhex(d["vk_hex"]))
+open(sys.argv[2] + "/proof", "wb").write(bytes.fromhex(d["proof_hex"]))
+with open(sys.argv[2] + "/args", "w") as f:
+    f.write("%d %s %s %s %s %s %s\n" % (d["sector_number"], d["prover_id_hex"], d["ticket_hex"], d["seed_hex"],
+                                        d["comm_d_hex"], d["comm_r_hex"], d["porep_id_hex"]))
+PY
+read -r SECTOR PROVER TICKET SEED COMMD COMMR POREPID < "$D/args"
+v() {
+  "$Z" verify --kind porep --sector-size 2KiB --vk "$D/vk" --proof "$D/proof" --prover-id "$PROVER" \
+      --porep-id "$POREPID" --api-version 1.2 "$@"
+}
+v --sector-number "$SECTOR" --ticket "$TICKET" --seed "$SEED" --comm-d "$COMMD" --comm-r "$COMMR" > "$D/out" \
+    || fail "the real proof must verify: $(cat "$D/out")"
+grep -q "^valid" "$D/out" || fail "valid"
+v --sector-number $((SECTOR + 1)) --ticket "$TICKET" --seed "$SEED" --comm-d "$COMMD" --comm-r "$COMMR" > /dev/null
+[ $? -eq 1 ] || fail "another sector number must not verify"
+OTHER=0e0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d
+v --sector-number "$SECTOR" --ticket "$TICKET" --seed "$OTHER" --comm-d "$COMMD" --comm-r "$COMMR" > /dev/null
+[ $? -eq 1 ] || fail "another seed must not verify"
+v --sector-number "$SECTOR" --ticket "$TICKET" --seed "$SEED" --comm-d "$COMMD" --comm-r "$OTHER" > /dev/null
+[ $? -eq 1 ] || fail "another comm_r must not verify"
+v --sector-number "$SECTOR" --ticket "$TICKET" --seed "$SEED" --comm-d "$COMMD" --comm-r "zz" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q -- "--comm-r" "$D/err" || fail "malformed comm_r must exit 2 naming it"
+v --sector-number "$SECTOR" --ticket "$TICKET" --seed "$SEED" --comm-d "$COMMD" --comm-r "$COMMR" \
+    --registered-proof 3 > /dev/null 2> "$D/err"
+[ $? -eq 2 ] || fail "--registered-proof with --porep-id must exit 2"
+"$Z" verify --kind porep --sector-size 32GiB --vk "$D/vk" --proof "$D/proof" --prover-id "$PROVER" \
+    --sector-number 1 --ticket "$TICKET" --seed "$SEED" --comm-d "$COMMD" --comm-r "$COMMR" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "IC points" "$D/err" || fail "a 2 KiB key for a 32 GiB proof must exit 2"
+echo "filecoin cli: ok"
