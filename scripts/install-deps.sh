@@ -10,6 +10,7 @@ packages=(
   libtbb-dev libfmt-dev libspdlog-dev libcli11-dev nlohmann-json3-dev libssl-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc libtomlplusplus-dev
   python3-grpcio python3-protobuf hyperfine
+  clang libclang-rt-dev
 )
 
 missing=()

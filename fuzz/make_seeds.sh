@@ -1,0 +1,21 @@
+#!/bin/sh
+# Makes the small seed inputs of fuzz/seeds/ with zkpipe itself (the snarkjs targets also read
+# tests/data/snarkjs directly): bellman params / vk / proof and public.json of tiny synthetic
+# circuits on both curves, a tiny PoRep-shaped C1 input, the example daemon configuration.
+# Usage: fuzz/make_seeds.sh path/to/zkpipe
+set -eu
+Z="$1"
+S="$(dirname "$0")/seeds"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+for curve in bls12-381 bn254; do
+  "$Z" setup --circuit synthetic --constraints 4 --curve "$curve" --seed 1 --out "$T" > /dev/null
+  "$Z" prove --params "$T/synthetic-$curve-n4.params" --circuit synthetic --constraints 4 --curve "$curve" \
+      --partitions 2 --out "$T/proof-$curve.bin" --public-out "$T/public-$curve.json" > /dev/null
+  cp "$T/synthetic-$curve-n4.params" "$S/bellman_params/$curve.params"
+  cp "$T/synthetic-$curve-n4.vk" "$S/bellman_vk/$curve.vk"
+  cp "$T/proof-$curve.bin" "$S/bellman_proof/$curve.bin"
+  cp "$T/public-$curve.json" "$S/public_json/$curve.json"
+done
+"$Z" gen-input --shape tiny --seed 1 --out "$S/porep_c1/tiny.json" > /dev/null 2>&1
+cp "$(dirname "$0")/../zkpipe.example.toml" "$S/config/example.toml"
