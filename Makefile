@@ -2,12 +2,12 @@
 # configures with CMake presets, builds and runs.
 #   make demo   - install, build, run the demo
 #   make test   - install, build (with -Werror), run the test suite (labels slow and gpu skipped)
-# Other targets: make build, make bench, make test-slow, make asan, make format, make clean.
+# Other targets: make build, make bench, make test-slow, make asan, make fuzz, make format, make clean.
 
 PRESET ?= release
 JOBS ?= $(shell nproc)
 
-.PHONY: deps node-tools build demo test test-slow bench asan format clean
+.PHONY: deps node-tools build demo test test-slow bench asan fuzz format clean
 
 deps:
 	bash scripts/install-deps.sh
@@ -36,6 +36,15 @@ test: deps node-tools
 	cmake --preset ci
 	cmake --build --preset ci -j $(JOBS)
 	ctest --preset ci
+	$(MAKE) fuzz FUZZ_SECONDS=8
+
+# libFuzzer targets for every parser under ASan + UBSan (clang; docs/fuzzing.md): FUZZ_SECONDS per
+# target (`make test` runs 8 s each; e.g. `make fuzz FUZZ_SECONDS=3600` for a long run).
+FUZZ_SECONDS ?= 300
+fuzz: deps
+	cmake --preset fuzz -DZK_FUZZ_SECONDS=$(FUZZ_SECONDS)
+	cmake --build --preset fuzz -j $(JOBS)
+	ctest --preset fuzz
 
 test-slow: build
 	ctest --test-dir build/$(PRESET) --output-on-failure -L slow

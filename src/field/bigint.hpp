@@ -42,7 +42,11 @@ constexpr std::uint64_t sub_borrow(std::uint64_t a, std::uint64_t b, std::uint64
 #if defined(__x86_64__)
   if (!std::is_constant_evaluated()) {
     unsigned long long out;  // written by the intrinsic (an initialiser here costs a dead store per limb)
+#if defined(__clang__)
+    const unsigned char c = __builtin_ia32_subborrow_u64(static_cast<unsigned char>(borrow), a, b, &out);
+#else
     const unsigned char c = __builtin_ia32_sbb_u64(static_cast<unsigned char>(borrow), a, b, &out);
+#endif
     r = out;
     return c;
   }

@@ -580,5 +580,125 @@ TEST_F(ServerTest, AWorldWritableSocketDirectoryIsRefused) {
   fs::remove_all(dir);
 }
 
+
+/// The payload offset of section `type` in a snarkjs binary container.
+std::size_t section_offset(const std::vector<std::uint8_t>& b, std::uint32_t type) {
+  auto u32 = [&](std::size_t at) {
+    return std::uint32_t{b[at]} | std::uint32_t{b[at + 1]} << 8 | std::uint32_t{b[at + 2]} << 16 |
+           std::uint32_t{b[at + 3]} << 24;
+  };
+  std::size_t pos = 12;
+  for (std::uint32_t i = 0; i < u32(8); ++i) {
+    const std::uint32_t t = u32(pos);
+    std::uint64_t size = 0;
+    for (int k = 7; k >= 0; --k) size = (size << 8) | b[pos + 4 + static_cast<std::size_t>(k)];
+    pos += 12;
+    if (t == type) return pos;
+    pos += size;
+  }
+  return 0;
+}
+
+// What a hostile client can send: each request fails alone with the right code and a bounded
+// message, and the daemon goes on serving (issue 16: the crafted zkey that killed the watcher
+// thread, oversized names, absurd partition counts, unknown ids, garbage on the socket).
+TEST_F(ServerTest, HostileRequestsFailAloneAndTheDaemonGoesOn) {
+  // A zkey whose nPublic overflowed the header check (0xFFFFFFFF + 1 = 0 in 32 bits).
+  {
+    auto z = groth16::read_file((fs::path(ZK_TEST_DATA_DIR) / "snarkjs/bn128/chain.zkey").string());
+    ASSERT_TRUE(z.ok());
+    const std::size_t at = section_offset(*z, 2) + 4 + 32 + 4 + 32 + 4;
+    for (int i = 0; i < 4; ++i) (*z)[at + static_cast<std::size_t>(i)] = 0xff;
+    ASSERT_TRUE(groth16::write_file(keys().dir / "evil.zkey", *z).ok());
+  }
+  DaemonConfig cfg;
+  cfg.max_message_bytes = 4 << 20;
+  start(cfg);
+  auto submit = [&](const pb::SubmitProofRequest& s, std::string* message = nullptr) {
+    grpc::ClientContext ctx;
+    pb::SubmitProofResponse r;
+    const auto st = stub_->SubmitProof(&ctx, s, &r);
+    if (message != nullptr) *message = st.error_message();
+    return st.error_code();
+  };
+  std::string msg;
+  auto s = synthetic(1);
+  s.set_circuit(std::string(1 << 20, 'c'));
+  EXPECT_EQ(submit(s, &msg), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_LT(msg.size(), 4096u);
+  s = synthetic(1);
+  s.set_shape(std::string(100'000, 's'));
+  EXPECT_EQ(submit(s, &msg), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_LT(msg.size(), 4096u);
+  s = synthetic(1, 1u << 20);
+  EXPECT_EQ(submit(s, &msg), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(msg.find("max_partitions"), std::string::npos) << msg;
+  {
+    const auto w = groth16::read_file((fs::path(ZK_TEST_DATA_DIR) / "snarkjs/bn128/chain-witness.wtns").string());
+    pb::SubmitProofRequest z;
+    z.set_circuit("zkey");
+    z.set_shape("evil.zkey");
+    z.set_input(std::string(w->begin(), w->end()));
+    EXPECT_EQ(submit(z, &msg), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_NE(msg.find("inconsistent counts"), std::string::npos) << msg;
+  }
+  for (std::uint64_t id : {std::uint64_t{1}, std::uint64_t{0x7fffffffffffffff}}) {
+    grpc::ClientContext c1, c2;
+    pb::AwaitProofRequest a;
+    a.set_job_id(id);
+    pb::ProofResult r;
+    EXPECT_EQ(stub_->AwaitProof(&c1, a, &r).error_code(), grpc::StatusCode::NOT_FOUND);
+    pb::CancelProofRequest c;
+    c.set_job_id(id);
+    pb::CancelProofResponse cr;
+    EXPECT_EQ(stub_->CancelProof(&c2, c, &cr).error_code(), grpc::StatusCode::NOT_FOUND);
+  }
+  // Garbage on the socket, then a connection closed half-way.
+  for (int round = 0; round < 2; ++round) {
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::strncpy(addr.sun_path, socket_.c_str(), sizeof(addr.sun_path) - 1);
+    ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+    const std::string junk = round == 0 ? std::string(65536, '\x17') : std::string("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+    (void)::write(fd, junk.data(), junk.size());
+    ::close(fd);
+  }
+  // Still serving: a real job completes and verifies.
+  pb::ProofResult r;
+  ASSERT_TRUE(prove(synthetic(7), &r).ok());
+  expect_valid(r);
+  fs::remove(keys().dir / "evil.zkey");
+}
+
+// A corrupted parameter file (a point of the L query replaced by another valid point) never yields
+// a COMPLETED job: the daemon verifies every proof before answering (engine.self_verify, on by
+// default), and the job fails naming self-verification.
+TEST_F(ServerTest, ACorruptedKeyFailsTheJobInsteadOfAnsweringAnInvalidProof) {
+  const fs::path dir = private_dir("corrupt-keys");
+  auto pk = groth16::read_parameters<E>(*groth16::read_file(keys().dir / ("synthetic-bn254-n" + std::to_string(kN) + ".params")));
+  ASSERT_TRUE(pk.ok());
+  std::swap(pk->l[0], pk->l[1]);
+  ASSERT_TRUE(groth16::write_file(dir / ("synthetic-bn254-n" + std::to_string(kN) + ".params"), groth16::write_parameters(*pk)).ok());
+  DaemonConfig cfg;
+  ASSERT_TRUE(cfg.engine.self_verify) << "the daemon's default";
+  cfg.listen = "unix://" + (dir / "zk.sock").string();
+  cfg.params_dir = dir.string();
+  cfg.engine.budget_bytes = 1 << 28;
+  auto d = Daemon::start(cfg);
+  ASSERT_TRUE(d.ok()) << d.status().to_string();
+  auto stub = pb::ProvingEngine::NewStub(grpc::CreateChannel((*d)->address(), grpc::InsecureChannelCredentials()));
+  grpc::ClientContext ctx;
+  pb::ProveRequest req;
+  *req.mutable_submit() = synthetic(3, 2);
+  pb::ProofResult r;
+  ASSERT_TRUE(stub->Prove(&ctx, req, &r).ok());
+  EXPECT_EQ(r.status(), pb::JOB_STATUS_FAILED);
+  EXPECT_NE(r.error().find("self-verification"), std::string::npos) << r.error();
+  EXPECT_TRUE(r.proof().empty());
+  d->reset();
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace zk::server
