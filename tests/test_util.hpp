@@ -59,6 +59,25 @@ inline std::vector<std::uint8_t> from_hex(const std::string& hex) {
   return out;
 }
 
+/// The payload offset of section `type` in a snarkjs binary container (zkey, r1cs, wtns); 0 if
+/// absent. For tests that craft malformed files.
+inline std::size_t snarkjs_section_offset(const std::vector<std::uint8_t>& b, std::uint32_t type) {
+  auto u32 = [&](std::size_t at) {
+    return std::uint32_t{b[at]} | std::uint32_t{b[at + 1]} << 8 | std::uint32_t{b[at + 2]} << 16 |
+           std::uint32_t{b[at + 3]} << 24;
+  };
+  std::size_t pos = 12;
+  for (std::uint32_t i = 0; i < u32(8); ++i) {
+    const std::uint32_t t = u32(pos);
+    std::uint64_t size = 0;
+    for (int k = 7; k >= 0; --k) size = (size << 8) | b[pos + 4 + static_cast<std::size_t>(k)];
+    pos += 12;
+    if (t == type) return pos;
+    pos += size;
+  }
+  return 0;
+}
+
 inline std::vector<std::uint8_t> read_file(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
   if (!in) {

@@ -359,7 +359,11 @@ bool describe(std::span<const std::uint8_t> b, Json& out) {
   }
   std::size_t used = 0;
   if (auto vk = groth16::read_verifying_key<E>(b, &used); vk.ok() && used == b.size()) {
-    out = {{"kind", "verifying key"}, {"curve", E::kName}, {"inputs_with_one", vk->ic.size()}, {"bytes", b.size()}};
+    out = {{"kind", "verifying key"},
+           {"curve", E::kName},
+           {"inputs_with_one", vk->ic.size()},
+           {"bytes", b.size()},
+           {"checked", "every point's encoding, on the curve and in the subgroup"}};
     return true;
   }
   if (auto pk = groth16::read_parameters<E>(b, {.check_subgroup = false}); pk.ok()) {
@@ -372,7 +376,11 @@ bool describe(std::span<const std::uint8_t> b, Json& out) {
            {"a", pk->a.size()},
            {"b_g1", pk->b_g1.size()},
            {"b_g2", pk->b_g2.size()},
-           {"bytes", b.size()}};
+           {"bytes", b.size()},
+           {"checked", "every point's encoding and that it is on the curve; the verifying key's points in the "
+                       "subgroup; not whether the queries belong to one setup (a proof made with them and verified "
+                       "tells that: the daemon verifies every proof)"}};
+    if (Status st = groth16::check_verifying_key(pk->vk); !st.ok()) out["invalid"] = st.message();
     return true;
   }
   return false;
@@ -633,6 +641,7 @@ int run_inspect(const std::string& path, bool json) {
                 json);
   }
   out["file"] = path;
+  if (out.contains("invalid")) return fail(path + ": " + out["invalid"].get<std::string>(), json);
   if (json) {
     std::printf("%s\n", out.dump().c_str());
   } else {

@@ -56,11 +56,13 @@ bool is_in_subgroup_any(const bls12_381::G2Affine& p) { return bls12_381::is_in_
 bool is_in_subgroup_any(const bn254::G1Affine& p) { return bn254::is_in_subgroup(p.to_jacobian()); }
 bool is_in_subgroup_any(const bn254::G2Affine& p) { return bn254::is_in_subgroup(p.to_jacobian()); }
 
-/// On-curve and subgroup checks shared by every checked decoder.
+/// The checks shared by every decoder: on the curve always (a few multiplications: a corrupted
+/// coordinate must never become a point), in the prime-order subgroup when checked.
 template <class Affine>
 Result<Affine> validate(const Affine& p, Check check, const char* group) {
-  if (check == Check::kUnchecked || p.infinity) return p;
+  if (p.infinity) return p;
   if (!p.is_on_curve()) return Status::invalid_argument(std::string(group) + ": point is not on the curve");
+  if (check == Check::kUnchecked) return p;
   if (!is_in_subgroup_any(p)) {
     return Status::invalid_argument(std::string(group) + ": point is not in the prime-order subgroup");
   }

@@ -11,9 +11,9 @@
 // infinity is all zero bytes (as in EIP-196/197 and snarkjs's bellman export). (0, 0) is not on the
 // curve (b = 3 != 0), so the all-zero encoding is unambiguous.
 //
-// Checked decoding rejects points off the curve and outside the prime-order subgroup; unchecked
-// decoding (for large trusted parameter files, as bellperson does) checks only the encoding itself:
-// flags, lengths and canonical coordinates.
+// Every decoding checks the encoding (flags, lengths, canonical coordinates) and that the point is
+// on the curve; checked decoding also rejects points outside the prime-order subgroup (unchecked:
+// for large trusted parameter files, whose proofs are verified before they are answered).
 
 #include <array>
 #include <cstdint>

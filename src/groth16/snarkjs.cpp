@@ -454,7 +454,9 @@ Result<R1csFile<E>> read_r1cs(std::span<const std::uint8_t> bytes) {
   }
   R1csFile<E> r;
   auto nw = h.uint(4), po = h.uint(4), pi = h.uint(4), pr = h.uint(4), nl = h.uint(8), nc = h.uint(4);
-  if (!nc.ok()) return Status::invalid_argument("r1cs: truncated header");
+  for (const auto* v : {&nw, &po, &pi, &pr, &nl, &nc}) {
+    if (!v->ok()) return Status::invalid_argument("r1cs: truncated header");
+  }
   r.n_wires = static_cast<std::uint32_t>(*nw), r.n_pub_out = static_cast<std::uint32_t>(*po);
   r.n_pub_in = static_cast<std::uint32_t>(*pi), r.n_prv_in = static_cast<std::uint32_t>(*pr), r.n_labels = *nl;
   if (std::uint64_t{r.n_pub_out} + r.n_pub_in + r.n_prv_in + 1 > r.n_wires)

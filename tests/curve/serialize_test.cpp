@@ -110,11 +110,12 @@ TEST(ZcashEncoding, RejectsNonCanonicalAndOffCurveCoordinates) {
     EXPECT_NE(error_of(g1_from_compressed(enc)).find("abscissa"), std::string::npos);
     break;
   }
-  // Uncompressed with y perturbed: off the curve (checked), accepted unchecked.
+  // Uncompressed with y perturbed: off the curve, refused even unchecked (unchecked skips only the
+  // subgroup test; a corrupted parameter file must not decode).
   auto gen_u = to_uncompressed(G1Affine::generator());
   gen_u[95] ^= 1;
   EXPECT_NE(error_of(g1_from_uncompressed(gen_u)).find("not on the curve"), std::string::npos);
-  EXPECT_TRUE(g1_from_uncompressed(gen_u, Check::kUnchecked).ok());
+  EXPECT_NE(error_of(g1_from_uncompressed(gen_u, Check::kUnchecked)).find("not on the curve"), std::string::npos);
 }
 
 TEST(ZcashEncoding, RejectsPointsOutsideTheSubgroupUnlessUnchecked) {

@@ -197,24 +197,6 @@ TYPED_TEST(SnarkjsTest, MalformedFilesAreClearErrors) {
 }
 
 
-/// The payload offset of section `type` in a binary snarkjs container (zkey, r1cs, wtns).
-std::size_t section_offset(const std::vector<std::uint8_t>& b, std::uint32_t type) {
-  auto u32 = [&](std::size_t at) {
-    return std::uint32_t{b[at]} | std::uint32_t{b[at + 1]} << 8 | std::uint32_t{b[at + 2]} << 16 |
-           std::uint32_t{b[at + 3]} << 24;
-  };
-  std::size_t pos = 12;
-  for (std::uint32_t i = 0; i < u32(8); ++i) {
-    const std::uint32_t t = u32(pos);
-    std::uint64_t size = 0;
-    for (int k = 7; k >= 0; --k) size = (size << 8) | b[pos + 4 + static_cast<std::size_t>(k)];
-    pos += 12;
-    if (t == type) return pos;
-    pos += size;
-  }
-  ADD_FAILURE() << "no section " << type;
-  return 0;
-}
 
 void put_u32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
   for (int i = 0; i < 4; ++i) b[at + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(v >> (8 * i));
@@ -227,7 +209,7 @@ TYPED_TEST(SnarkjsTest, HeaderCountsCannotOverflowOrOutgrowTheFile) {
   const auto dir = test::data_dir() / "snarkjs" / curve_name<E>();
   const auto zkey = test::read_file(dir / "mul.zkey");
   const std::size_t n8q = std::is_same_v<E, Bn254> ? 32 : 48;
-  const std::size_t n_public_at = section_offset(zkey, 2) + 4 + n8q + 4 + 32 + 4;
+  const std::size_t n_public_at = test::snarkjs_section_offset(zkey, 2) + 4 + n8q + 4 + 32 + 4;
   for (std::uint32_t n_public : {0xFFFFFFFFu, 0xFFFFFFFEu, 1000u}) {
     auto bad = zkey;
     put_u32(bad, n_public_at, n_public);  // nPublic + 1 overflowed uint32 and passed the check
@@ -240,7 +222,7 @@ TYPED_TEST(SnarkjsTest, HeaderCountsCannotOverflowOrOutgrowTheFile) {
     EXPECT_FALSE(read_zkey_file<E>(path.string()).ok());
   }
   const auto r1cs = test::read_file(dir / "mul.r1cs");
-  const std::size_t wires_at = section_offset(r1cs, 1) + 4 + 32;
+  const std::size_t wires_at = test::snarkjs_section_offset(r1cs, 1) + 4 + 32;
   for (std::uint32_t wires : {16'777'216u, 0xFFFFFFFFu, 8u}) {
     auto bad = r1cs;
     put_u32(bad, wires_at, wires);

@@ -26,6 +26,7 @@
 #include "groth16/io.hpp"
 #include "groth16/verifier.hpp"
 #include "server/daemon.hpp"
+#include "test_util.hpp"
 #include "zkpipe/v1/proving.grpc.pb.h"
 
 namespace zk::server {
@@ -581,23 +582,6 @@ TEST_F(ServerTest, AWorldWritableSocketDirectoryIsRefused) {
 }
 
 
-/// The payload offset of section `type` in a snarkjs binary container.
-std::size_t section_offset(const std::vector<std::uint8_t>& b, std::uint32_t type) {
-  auto u32 = [&](std::size_t at) {
-    return std::uint32_t{b[at]} | std::uint32_t{b[at + 1]} << 8 | std::uint32_t{b[at + 2]} << 16 |
-           std::uint32_t{b[at + 3]} << 24;
-  };
-  std::size_t pos = 12;
-  for (std::uint32_t i = 0; i < u32(8); ++i) {
-    const std::uint32_t t = u32(pos);
-    std::uint64_t size = 0;
-    for (int k = 7; k >= 0; --k) size = (size << 8) | b[pos + 4 + static_cast<std::size_t>(k)];
-    pos += 12;
-    if (t == type) return pos;
-    pos += size;
-  }
-  return 0;
-}
 
 // What a hostile client can send: each request fails alone with the right code and a bounded
 // message, and the daemon goes on serving (issue 16: the crafted zkey that killed the watcher
@@ -607,7 +591,7 @@ TEST_F(ServerTest, HostileRequestsFailAloneAndTheDaemonGoesOn) {
   {
     auto z = groth16::read_file((fs::path(ZK_TEST_DATA_DIR) / "snarkjs/bn128/chain.zkey").string());
     ASSERT_TRUE(z.ok());
-    const std::size_t at = section_offset(*z, 2) + 4 + 32 + 4 + 32 + 4;
+    const std::size_t at = test::snarkjs_section_offset(*z, 2) + 4 + 32 + 4 + 32 + 4;
     for (int i = 0; i < 4; ++i) (*z)[at + static_cast<std::size_t>(i)] = 0xff;
     ASSERT_TRUE(groth16::write_file(keys().dir / "evil.zkey", *z).ok());
   }

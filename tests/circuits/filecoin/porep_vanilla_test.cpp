@@ -13,6 +13,7 @@
 #include "groth16/io.hpp"
 #include "groth16/verifier.hpp"
 #include "r1cs/test_cs.hpp"
+#include "sealed_sector.hpp"
 #include "test_util.hpp"
 
 namespace zk::circuits::filecoin {
@@ -21,23 +22,12 @@ namespace {
 StackedShape two_kib() { return stacked_shape(*find_sector_size("2KiB")); }
 
 TEST(PorepVanilla, ASealedTwoKibSectorSatisfiesTheCircuit) {
-  const StackedShape s = two_kib();
-  auto rng = test::rng(121);
-  std::vector<sdr::Bytes32> data(s.nodes);
-  for (auto& d : data) {
-    for (auto& b : d) b = static_cast<std::uint8_t>(rng.next());
-    d[31] &= 0x3f;
-  }
-  sdr::SealInputs in;
-  in.porep_id = sdr::porep_id(5);  // StackedDrg2KiBV1_1
-  in.sector_id = 4;
-  in.ticket.fill(7);
-  in.prover_id.fill(9);
-  in.layers = s.layers;
-  auto graph = sdr::ParentGraph::create(s.nodes, in.porep_id, false);
-  ASSERT_TRUE(graph.ok());
-  auto sealed = seal_in_memory(s, *graph, data, in);
-  ASSERT_TRUE(sealed.ok()) << sealed.status().to_string();
+  auto rng = zk::test::rng(121);
+  const auto sealed_two_kib = test::seal_random_two_kib(rng, 4);
+  ASSERT_TRUE(sealed_two_kib.sector.has_value());
+  const StackedShape& s = sealed_two_kib.shape;
+  const auto& graph = sealed_two_kib.graph;
+  const auto& sealed = sealed_two_kib.sector;
   sdr::Bytes32 seed;
   seed.fill(3);
   const auto challenges = sdr::challenges(sealed->replica.replica_id, seed, s.nodes, 0, s.challenges);
@@ -66,20 +56,20 @@ TEST(PorepVanilla, ASealedTwoKibSectorSatisfiesTheCircuit) {
 }
 
 sdr::Bytes32 bytes32(const std::string& hex) {
-  const auto v = test::from_hex(hex);
+  const auto v = zk::test::from_hex(hex);
   sdr::Bytes32 out{};
   std::copy(v.begin(), v.end(), out.begin());
   return out;
 }
 
 TEST(PorepVanilla, TheRealPolkaTwoKibProofVerifiesFromItsPublicValues) {
-  const auto dir = test::shared_testdata();
+  const auto dir = zk::test::shared_testdata();
   if (dir.empty()) GTEST_SKIP() << "shared testdata not found (../shared/testdata or ZKPIPE_TESTDATA)";
-  const auto j = nlohmann::json::parse(test::read_file(dir / "filecoin" / "polka_2kib_porep.json"));
-  auto vk = groth16::read_verifying_key_compressed(test::from_hex(j["vk_hex"].get<std::string>()));
+  const auto j = nlohmann::json::parse(zk::test::read_file(dir / "filecoin" / "polka_2kib_porep.json"));
+  auto vk = groth16::read_verifying_key_compressed(zk::test::from_hex(j["vk_hex"].get<std::string>()));
   ASSERT_TRUE(vk.ok()) << vk.status().to_string();
   ASSERT_EQ(vk->ic.size(), 40u);
-  auto proof = groth16::read_proofs<groth16::Bls12_381>(test::from_hex(j["proof_hex"].get<std::string>()));
+  auto proof = groth16::read_proofs<groth16::Bls12_381>(zk::test::from_hex(j["proof_hex"].get<std::string>()));
   ASSERT_TRUE(proof.ok());
   const auto pvk = groth16::prepare_verifying_key(*vk);
   const StackedShape s = two_kib();
