@@ -299,6 +299,13 @@ int verify(const VerifyArgs& a) {
   std::size_t used = 0;
   auto vk = groth16::read_verifying_key<E>(*vk_bytes, &used);
   if (!vk.ok()) return fail(a.vk + ": " + vk.status().message(), a.json);
+  // A .vk is read whole; a .params file serves as a key too (its vk comes first), but anything
+  // else after the key is an error, not silently ignored.
+  if (used != vk_bytes->size() && !groth16::parameters_extent<E>(*vk_bytes).ok()) {
+    return fail(a.vk + ": " + std::to_string(vk_bytes->size() - used) +
+                    " bytes after the verifying key that are not the rest of a parameter file",
+                a.json);
+  }
   auto proof_bytes = groth16::read_file(a.proof);
   if (!proof_bytes.ok()) return fail(proof_bytes.status().message(), a.json);
   auto proofs = groth16::read_proofs<E>(*proof_bytes);

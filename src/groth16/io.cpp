@@ -320,6 +320,26 @@ Result<ProvingKey<E>> read_parameters(std::span<const std::uint8_t> bytes, const
 }
 
 template <class E>
+Result<std::size_t> parameters_extent(std::span<const std::uint8_t> bytes) {
+  using Enc = Encoding<E>;
+  Reader in(bytes);
+  // The vk: 3 G1 + 3 G2 points, then the IC count and points.
+  if (auto head = in.take(3 * Enc::kG1 + 3 * Enc::kG2, "verifying key"); !head.ok()) return head.status();
+  const char* names[] = {"ic", "h", "l", "a", "b_g1", "b_g2"};
+  for (int s = 0; s < 6; ++s) {
+    auto n = in.u32_be(names[s]);
+    if (!n.ok()) return n.status();
+    const std::size_t size = s == 5 ? Enc::kG2 : Enc::kG1;
+    if (*n > in.remaining() / size) {
+      return Status::invalid_argument(std::string(names[s]) + " claims " + std::to_string(*n) + " points but only " +
+                                      std::to_string(in.remaining()) + " bytes remain");
+    }
+    (void)in.take(static_cast<std::size_t>(*n) * size, names[s]);
+  }
+  return in.offset();
+}
+
+template <class E>
 std::vector<std::uint8_t> write_parameters(const ProvingKey<E>& pk) {
   using Enc = Encoding<E>;
   std::vector<std::uint8_t> out;
@@ -372,6 +392,7 @@ Status write_file(const std::filesystem::path& path, std::span<const std::uint8_
 
 #define ZK_INSTANTIATE_IO(E)                                                                            \
   template Result<VerifyingKey<E>> read_verifying_key<E>(std::span<const std::uint8_t>, std::size_t*);  \
+  template Result<std::size_t> parameters_extent<E>(std::span<const std::uint8_t>);                    \
   template std::vector<std::uint8_t> write_verifying_key<E>(const VerifyingKey<E>&);                    \
   template Result<ProvingKey<E>> read_parameters<E>(std::span<const std::uint8_t>, const ReadOptions&); \
   template std::vector<std::uint8_t> write_parameters<E>(const ProvingKey<E>&);                         \

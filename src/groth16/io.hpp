@@ -46,6 +46,11 @@ Result<VerifyingKey<Bls12_381>> read_verifying_key_compressed(std::span<const st
 
 template <class E>
 Result<ProvingKey<E>> read_parameters(std::span<const std::uint8_t> bytes, const ReadOptions& options = {});
+/// The section counts of a parameter file that starts at `bytes` (vk, then h, l, a, b_g1, b_g2),
+/// walked without decoding a point: the byte length of the parameters (what may follow, e.g. an
+/// MPC transcript, is not counted), or an error if the counts do not fit in `bytes`.
+template <class E>
+Result<std::size_t> parameters_extent(std::span<const std::uint8_t> bytes);
 template <class E>
 std::vector<std::uint8_t> write_parameters(const ProvingKey<E>& pk);
 

@@ -25,6 +25,12 @@ for curve in bls12-381 bn254; do
   [ $? -eq 2 ] || fail "truncated proof must exit 2 ($curve)"
   "$Z" verify --curve $curve --vk "$D/public.json" --proof "$D/proof.bin" --public "$D/public.json" 2> /dev/null
   [ $? -eq 2 ] || fail "bad vk must exit 2 ($curve)"
+  # A .params file serves as the key; a .vk with anything after it does not.
+  "$Z" verify --curve $curve --vk "$P.params" --proof "$D/proof.bin" --public "$D/public.json" > /dev/null \
+      || fail "params as --vk ($curve)"
+  { cat "$P.vk"; printf 'trailing'; } > "$D/trailing.vk"
+  "$Z" verify --curve $curve --vk "$D/trailing.vk" --proof "$D/proof.bin" --public "$D/public.json" 2> "$D/err.txt"
+  [ $? -eq 2 ] && grep -q "after the verifying key" "$D/err.txt" || fail "trailing bytes after a vk must exit 2 ($curve)"
   echo '["x"]' > "$D/bad.json"
   "$Z" verify --curve $curve --vk "$P.vk" --proof "$D/proof.bin" --public "$D/bad.json" 2> /dev/null
   [ $? -eq 2 ] || fail "bad public.json must exit 2 ($curve)"
