@@ -85,6 +85,7 @@ struct Engine::Job {
   std::vector<std::vector<std::string>> public_inputs;  // per partition, decimal, set with its proof
   std::vector<PartitionTimings> timings;
   std::size_t remaining = 0, in_flight = 0;
+  bool input_held = true;  // the request's input bytes, given back when the job is over (release_input)
   Clock::time_point submitted, finished;
 };
 
@@ -181,6 +182,7 @@ void Engine::fail_job(Job& j, const std::string& why, JobState state) {
   for (auto it = queue_.begin(); it != queue_.end();) it = it->job == j.id ? queue_.erase(it) : std::next(it);
   (state == JobState::kCancelled ? cancelled_ : failed_)++;
   spdlog::info("job {} {}: {}", j.id, job_state_name(state), why);
+  release_input(j);
   budget_.wake_all();
   synth_cv_.notify_all();
   channel_cv_.notify_all();
@@ -197,8 +199,18 @@ void Engine::drop_task(std::unique_ptr<Task> t, Stage at) {
                  entered ? std::optional<Stage>(at) : std::nullopt, std::nullopt);
   std::lock_guard lock(m_);
   --t->job->in_flight;
+  release_input(*t->job);
   ++done_version_;
   done_cv_.notify_all();
+}
+
+void Engine::release_input(Job& j) {
+  // Caller holds m_. Once a job is over and no worker uses it, its input is never read again
+  // (public inputs were computed with each proof; the request id keeps its digest).
+  if (!j.dead || j.in_flight != 0 || !j.input_held) return;
+  held_input_bytes_ -= j.req.input.size();
+  std::vector<std::uint8_t>().swap(j.req.input);
+  j.input_held = false;
 }
 
 void Engine::complete_partition(std::unique_ptr<Task> t, std::vector<std::uint8_t> proof,
@@ -209,6 +221,7 @@ void Engine::complete_partition(std::unique_ptr<Task> t, std::vector<std::uint8_
   std::lock_guard lock(m_);
   Job& j = *t->job;
   --j.in_flight;
+  const auto release = [&] { release_input(j); };
   for (auto [i, ms] : {std::pair{0, t->t.queue_ms},
                        {1, t->t.synthesis_ms},
                        {2, t->t.channel_ms},
@@ -227,6 +240,7 @@ void Engine::complete_partition(std::unique_ptr<Task> t, std::vector<std::uint8_
       ++done_;
     }
   }
+  release();
   ++done_version_;
   done_cv_.notify_all();
 }
@@ -264,6 +278,8 @@ Result<std::uint64_t> Engine::submit(JobRequest req) {
   const std::uint64_t digest = fnv1a(req);
   std::lock_guard lock(m_);
   forget_expired();
+  const std::uint64_t input_cap =
+      config_.max_input_bytes != 0 ? config_.max_input_bytes : std::max<std::uint64_t>(budget_.total() / 4, 1 << 20);
   if (!req.request_id.empty()) {
     if (auto it = by_request_id_.find(req.request_id); it != by_request_id_.end()) {
       auto j = jobs_.find(it->second);
@@ -275,6 +291,11 @@ Result<std::uint64_t> Engine::submit(JobRequest req) {
         return it->second;
       }
     }
+  }
+  if (held_input_bytes_ + req.input.size() > input_cap) {
+    return Status::resource_exhausted("the inputs of the jobs in progress hold " + format_bytes(held_input_bytes_) +
+                                      "; this one (" + format_bytes(req.input.size()) + ") would pass " +
+                                      "engine.max_input_bytes = " + format_bytes(input_cap) + "; retry later");
   }
   auto job = std::make_shared<Job>();
   do {
@@ -291,6 +312,7 @@ Result<std::uint64_t> Engine::submit(JobRequest req) {
   job->submitted = Clock::now();
   for (std::size_t k = 0; k < req.partitions; ++k) queue_.insert({-req.priority, job->seq, k, job->id});
   if (!req.request_id.empty()) by_request_id_[req.request_id] = job->id;
+  held_input_bytes_ += req.input.size();
   job->req = std::move(req);
   jobs_[job->id] = job;
   ++submitted_;
@@ -425,6 +447,7 @@ void Engine::scheduler_loop() {
       ++synth_idle_;
       --job->in_flight;
       if (!res.ok() && !job->dead && !stopping_) fail_job(*job, res.status().message(), JobState::kFailed);
+      release_input(*job);
       ++done_version_;
   done_cv_.notify_all();
       continue;

@@ -49,6 +49,9 @@ struct EngineConfig {
   /// Most partitions one job may ask for (each costs bookkeeping until the result expires, whatever
   /// its size; a workload may allow fewer: a PoRep job has exactly its circuit's partitions).
   std::size_t max_partitions = 1024;
+  /// Most bytes the inputs of unfinished jobs may hold together (a job's input is given back when
+  /// it ends); more is RESOURCE_EXHAUSTED at submit. 0: a quarter of the budget (at least 1 MiB).
+  std::uint64_t max_input_bytes = 0;
   /// Record a span per stage and worker for chrome_trace_json() (Perfetto / chrome://tracing).
   bool trace = false;
 };
@@ -160,6 +163,7 @@ class Engine {
   void complete_partition(std::unique_ptr<Task> t, std::vector<std::uint8_t> proof,
                           std::vector<std::string> public_inputs);
   void forget_expired();
+  void release_input(Job& j);
 
   EngineConfig config_;
   std::map<std::string, std::shared_ptr<Workload>> workloads_;
@@ -169,7 +173,7 @@ class Engine {
   std::mutex m_;
   std::condition_variable sched_cv_, synth_cv_, channel_cv_, final_cv_, done_cv_;
   std::atomic<bool> stopping_{false};
-  std::uint64_t next_seq_ = 0;
+  std::uint64_t next_seq_ = 0, held_input_bytes_ = 0;
   std::map<std::uint64_t, std::shared_ptr<Job>> jobs_;
   std::map<std::string, std::uint64_t> by_request_id_;
   struct QueueKey {

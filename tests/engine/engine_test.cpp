@@ -369,6 +369,32 @@ TEST(Engine, JobIdsAreNeverReusedByANewEngine) {
   for (auto id : first) EXPECT_EQ(restarted.await(id, 1ms).status().code(), StatusCode::kNotFound);
 }
 
+// What unfinished jobs' inputs hold is capped; a finished job gives its input back.
+TEST(Engine, InputsOfUnfinishedJobsAreCappedAndGivenBack) {
+  FakeWorkload::Options o;
+  std::mutex gate;
+  o.gate = &gate;
+  auto w = std::make_shared<FakeWorkload>(o);
+  Engine e({.budget_bytes = 100000, .max_input_bytes = 1000}, {{"fake", w}});
+  JobRequest big = fake_job(1);
+  big.input.assign(600, 1);
+  std::uint64_t first = 0;
+  {
+    std::lock_guard hold(gate);  // synthesis waits: the first job stays unfinished
+    auto a = e.submit(big);
+    ASSERT_TRUE(a.ok());
+    first = *a;
+    big.input.assign(600, 2);
+    auto b = e.submit(big);
+    EXPECT_EQ(b.status().code(), StatusCode::kResourceExhausted);
+    EXPECT_NE(b.status().message().find("engine.max_input_bytes"), std::string::npos) << b.status().message();
+  }
+  ASSERT_TRUE(e.await(first, 10s).ok());
+  auto c = e.submit(big);  // the first job's input was given back
+  ASSERT_TRUE(c.ok()) << c.status().to_string();
+  EXPECT_TRUE(e.await(*c, 10s).ok());
+}
+
 TEST(Engine, PartitionsPerJobAreBounded) {
   auto w = std::make_shared<FakeWorkload>(FakeWorkload::Options{});
   Engine e({.budget_bytes = 100000, .max_partitions = 8}, {{"fake", w}});
