@@ -58,21 +58,30 @@ int run_circuit_info(const CircuitInfoArgs& a) {
   if (!size.ok()) return fail(size.status().message(), a.json);
   const fc::StackedShape s = fc::stacked_shape(*size);
   const auto t0 = std::chrono::steady_clock::now();
-  r1cs::MetricsSystem<fc::Fr> m;
+  r1cs::DensitySystem<fc::Fr> m;
   if (Status st = fc::synthesize_stacked(m, s, fc::StackedWitness::blank(s)); !st.ok()) return fail(st.message(), a.json);
+  const std::size_t constraints = m.num_constraints();
+  m.finish_with_input_rows();  // what the key generator adds: one row per input
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const std::size_t with_inputs = m.num_constraints() + m.num_inputs();
+  const std::size_t with_inputs = m.num_constraints();
   unsigned log = 0;
   while ((std::size_t{1} << log) < with_inputs) ++log;
+  // The proving key's sections (bellperson: A over every input and the A-dense aux, B over the
+  // B-dense inputs and aux, L over every aux, H over the domain minus one).
+  const std::size_t key_a = m.num_inputs() + m.a_aux_density(), key_b = m.b_input_density() + m.b_aux_density();
   if (a.json) {
     std::printf("%s\n", Json{{"ok", true},
                              {"kind", "porep"},
                              {"sector_size", size->name},
-                             {"constraints", m.num_constraints()},
+                             {"constraints", constraints},
                              {"constraints_with_input_rows", with_inputs},
                              {"inputs", m.num_inputs()},
                              {"aux", m.num_aux()},
-                             {"terms", m.num_terms()},
+                             {"nonzeros", {{"a", m.nnz(0)}, {"b", m.nnz(1)}, {"c", m.nnz(2)}}},
+                             {"density", {{"a_aux", m.a_aux_density()}, {"b_input", m.b_input_density()},
+                                          {"b_aux", m.b_aux_density()}}},
+                             {"key_points", {{"ic", m.num_inputs()}, {"h", (std::size_t{1} << log) - 1},
+                                             {"l", m.num_aux()}, {"a", key_a}, {"b_g1", key_b}, {"b_g2", key_b}}},
                              {"domain_log", log},
                              {"layers", s.layers},
                              {"challenges_per_partition", s.challenges},
@@ -83,9 +92,13 @@ int run_circuit_info(const CircuitInfoArgs& a) {
   } else {
     std::printf("porep %s (%u layers, %u challenges per partition, %u partitions), one partition:\n", size->name,
                 s.layers, s.challenges, size->partitions);
-    std::printf("  constraints %zu (%zu with the input rows), inputs %zu (ONE included), aux %zu, terms %zu, "
-                "domain 2^%u\n",
-                m.num_constraints(), with_inputs, m.num_inputs(), m.num_aux(), m.num_terms(), log);
+    std::printf("  constraints %zu (%zu with the input rows), inputs %zu (ONE included), aux %zu, domain 2^%u\n",
+                constraints, with_inputs, m.num_inputs(), m.num_aux(), log);
+    std::printf("  non-zeros (with the input rows): A %zu, B %zu, C %zu\n", m.nnz(0), m.nnz(1), m.nnz(2));
+    std::printf("  density: a_aux %zu, b_input %zu, b_aux %zu\n", m.a_aux_density(), m.b_input_density(),
+                m.b_aux_density());
+    std::printf("  key points: ic %zu, h %zu, l %zu, a %zu, b_g1 %zu, b_g2 %zu\n", m.num_inputs(),
+                (std::size_t{1} << log) - 1, m.num_aux(), key_a, key_b, key_b);
     std::printf("  counted in %.1f s\n", seconds);
   }
   return 0;

@@ -12,6 +12,7 @@
 // callables too (returning F): systems that only record the shape never call them.
 
 #include <algorithm>
+#include <array>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -164,6 +165,64 @@ class MetricsSystem {
  private:
   std::uint32_t num_inputs_ = 1, num_aux_ = 0;
   std::size_t num_constraints_ = 0, terms_ = 0;
+};
+
+/// Counts with what a proving key's sizes depend on (`zkpipe circuit-info`): non-zero terms per
+/// matrix after merging duplicates, and the density bitmaps bellperson filters its queries by
+/// (variables with a non-zero coefficient in A, in B). finish_with_input_rows() adds the rows
+/// `input_i * 0 = 0` the generator appends, one per input (ONE included).
+template <class F>
+class DensitySystem {
+ public:
+  using Field = F;
+  template <class N, class V>
+  Variable alloc(N&&, V&&) {
+    a_aux_.push_back(false);
+    b_aux_.push_back(false);
+    return Variable::aux(num_aux_++);
+  }
+  template <class N, class V>
+  Variable alloc_input(N&&, V&&) {
+    b_input_.push_back(false);
+    return Variable::input(num_inputs_++);
+  }
+  template <class N>
+  void enforce(N&&, const LinearCombination<F>& a, const LinearCombination<F>& b, const LinearCombination<F>& c) {
+    ++num_constraints_;
+    const LinearCombination<F> na = a.normalized(), nb = b.normalized();  // named: they outlive the loops
+    for (const auto& t : na.terms()) {
+      ++nnz_[0];
+      if (!t.var.is_input()) a_aux_[t.var.index] = true;
+    }
+    for (const auto& t : nb.terms()) {
+      ++nnz_[1];
+      (t.var.is_input() ? b_input_ : b_aux_)[t.var.index] = true;
+    }
+    nnz_[2] += c.normalized().terms().size();
+  }
+  template <class N>
+  void push_namespace(N&&) {}
+  void pop_namespace() {}
+  void finish_with_input_rows() {
+    num_constraints_ += num_inputs_;
+    nnz_[0] += num_inputs_;
+  }
+
+  std::size_t num_inputs() const { return num_inputs_; }
+  std::size_t num_aux() const { return num_aux_; }
+  std::size_t num_constraints() const { return num_constraints_; }
+  std::size_t nnz(int matrix) const { return nnz_[static_cast<std::size_t>(matrix)]; }
+  std::size_t a_aux_density() const { return static_cast<std::size_t>(std::count(a_aux_.begin(), a_aux_.end(), true)); }
+  std::size_t b_input_density() const {
+    return static_cast<std::size_t>(std::count(b_input_.begin(), b_input_.end(), true));
+  }
+  std::size_t b_aux_density() const { return static_cast<std::size_t>(std::count(b_aux_.begin(), b_aux_.end(), true)); }
+
+ private:
+  std::uint32_t num_inputs_ = 1, num_aux_ = 0;
+  std::size_t num_constraints_ = 0;
+  std::array<std::size_t, 3> nnz_{};
+  std::vector<bool> a_aux_, b_aux_, b_input_ = {false};  // ONE: in B only if a constraint uses it there
 };
 
 }  // namespace zk::r1cs

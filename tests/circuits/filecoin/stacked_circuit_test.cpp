@@ -9,6 +9,8 @@
 #include "circuits/filecoin/porep/sectors.hpp"
 #include "circuits/filecoin/porep/stacked_circuit.hpp"
 #include "r1cs/constraint_system.hpp"
+#include "groth16/setup.hpp"
+#include "r1cs/shape.hpp"
 #include "r1cs/test_cs.hpp"
 #include "test_util.hpp"
 
@@ -53,7 +55,7 @@ TEST(StackedCircuit, TwoKibPartitionCountsAsTheModelPredicts) {
 // storage-proofs-porep create_label.rs test: 64 nodes, layer 3, node 22; the replica id and each
 // of the 37 parents as 256 freshly allocated bits (9,728 allocations), the node a constant.
 TEST(CreateLabel, CircuitMatchesThePinAndTheNativeLabel) {
-  auto rng = test::rng(111);
+  auto rng = zk::test::rng(111);
   r1cs::TestSystem<Fr> cs;
   std::vector<std::uint8_t> bytes(32 * 38);
   for (auto& b : bytes) b = static_cast<std::uint8_t>(rng.next());
@@ -75,6 +77,31 @@ TEST(CreateLabel, CircuitMatchesThePinAndTheNativeLabel) {
   msg.resize(64, 0);
   msg.insert(msg.end(), bytes.begin() + 32, bytes.end());
   EXPECT_EQ(label.value, gadgets::fr32_to_field(gadgets::sha256_native(msg)));
+}
+
+// circuit-info predicts a proving key's sections from DensitySystem; they must be what the key
+// generator makes (which filters identity points as bellperson does) — on a PoR circuit small
+// enough for a setup here, over both hashers.
+TEST(DensitySystem, PredictsTheKeySectionsOfTheGenerator) {
+  auto rng = zk::test::rng(141);
+  for (auto hasher : {gadgets::TreeHasher::kPoseidon, gadgets::TreeHasher::kSha256}) {
+    const gadgets::TreeShape shape{hasher, {8}};
+    const auto path = gadgets::blank_path(shape);
+    r1cs::DensitySystem<Fr> d;
+    ASSERT_TRUE(gadgets::por_circuit(d, shape, Fr::zero(), path, Fr::zero(), false).ok());
+    d.finish_with_input_rows();
+    r1cs::ShapeRecorder<Fr> rec;
+    ASSERT_TRUE(gadgets::por_circuit(rec, shape, Fr::zero(), path, Fr::zero(), false).ok());
+    auto pk = groth16::generate_parameters<groth16::Bls12_381>(rec.shape(),
+                                                              groth16::Trapdoor<groth16::Bls12_381>::random(rng));
+    ASSERT_TRUE(pk.ok());
+    EXPECT_EQ(pk->vk.ic.size(), d.num_inputs());
+    EXPECT_EQ(pk->l.size(), d.num_aux());
+    EXPECT_EQ(pk->a.size(), d.num_inputs() + d.a_aux_density());
+    EXPECT_EQ(pk->b_g1.size(), d.b_input_density() + d.b_aux_density());
+    EXPECT_EQ(pk->b_g2.size(), pk->b_g1.size());
+    EXPECT_EQ(rec.shape().qap_rows(), d.num_constraints());
+  }
 }
 
 }  // namespace
