@@ -338,22 +338,13 @@ int verify(const VerifyArgs& a) {
                 a.json);
   }
   const auto pvk = groth16::prepare_verifying_key(*vk);
-  Json results = Json::array();
-  long first_bad = -1;
+  std::vector<bool> valid;
   for (std::size_t k = 0; k < proofs->size(); ++k) {
     auto ok = groth16::verify(pvk, (*proofs)[k], (*publics)[k]);
     if (!ok.ok()) return fail("partition " + std::to_string(k) + ": " + ok.status().message(), a.json);
-    results.push_back(*ok);
-    if (!*ok && first_bad < 0) first_bad = static_cast<long>(k);
+    valid.push_back(*ok);
   }
-  if (a.json) {
-    std::printf("%s\n", Json{{"ok", true}, {"valid", first_bad < 0}, {"partitions", results}}.dump().c_str());
-  } else if (first_bad < 0) {
-    std::printf("valid (%zu partition%s)\n", proofs->size(), proofs->size() == 1 ? "" : "s");
-  } else {
-    std::printf("INVALID: partition %ld does not verify\n", first_bad);
-  }
-  return first_bad < 0 ? 0 : 1;
+  return report_verification(valid, "", a.json);
 }
 
 template <class E>

@@ -153,25 +153,16 @@ int run_verify_filecoin(const FilecoinVerifyArgs& a) {
   if (!graph.ok()) return fail(graph.status().message(), a.json);
   const auto replica_id = circuits::sdr::replica_id(prover, a.sector_number, ticket, comm_d, porep_id);
   const auto pvk = groth16::prepare_verifying_key(*vk);
-  Json results = Json::array();
-  long first_bad = -1;
+  std::vector<bool> valid;
   for (std::size_t k = 0; k < proofs->size(); ++k) {
     const auto ch = circuits::sdr::challenges(replica_id, seed, s.nodes, static_cast<std::uint32_t>(k), s.challenges);
     auto inputs = fc::porep_public_inputs(s, *graph, {replica_id, comm_d, comm_r}, ch);
     if (!inputs.ok()) return fail(inputs.status().message(), a.json);
     auto ok = groth16::verify(pvk, (*proofs)[k], *inputs);
     if (!ok.ok()) return fail("partition " + std::to_string(k) + ": " + ok.status().message(), a.json);
-    results.push_back(*ok);
-    if (!*ok && first_bad < 0) first_bad = static_cast<long>(k);
+    valid.push_back(*ok);
   }
-  if (a.json) {
-    std::printf("%s\n", Json{{"ok", true}, {"valid", first_bad < 0}, {"partitions", results}}.dump().c_str());
-  } else if (first_bad < 0) {
-    std::printf("valid (%s PoRep, %zu partition%s)\n", size->name, proofs->size(), proofs->size() == 1 ? "" : "s");
-  } else {
-    std::printf("INVALID: partition %ld does not verify\n", first_bad);
-  }
-  return first_bad < 0 ? 0 : 1;
+  return report_verification(valid, std::string(size->name) + " PoRep, ", a.json);
 }
 
 }  // namespace zk::app

@@ -221,7 +221,6 @@ void Engine::complete_partition(std::unique_ptr<Task> t, std::vector<std::uint8_
   std::lock_guard lock(m_);
   Job& j = *t->job;
   --j.in_flight;
-  const auto release = [&] { release_input(j); };
   for (auto [i, ms] : {std::pair{0, t->t.queue_ms},
                        {1, t->t.synthesis_ms},
                        {2, t->t.channel_ms},
@@ -240,7 +239,7 @@ void Engine::complete_partition(std::unique_ptr<Task> t, std::vector<std::uint8_
       ++done_;
     }
   }
-  release();
+  release_input(j);
   ++done_version_;
   done_cv_.notify_all();
 }
