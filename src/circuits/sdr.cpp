@@ -176,26 +176,30 @@ std::vector<std::uint64_t> ParentGraph::expander_parents(std::uint64_t i) const 
   return p;
 }
 
-Bytes32 label(const ParentGraph& g, const Bytes32& replica_id, std::uint32_t layer, std::uint64_t i,
-              const std::vector<Bytes32>& current, const std::vector<Bytes32>& previous, unsigned slots) {
-  std::vector<std::uint8_t> m(64, 0);
+Bytes32 label_from_slots(const Bytes32& replica_id, std::uint32_t layer, std::uint64_t node,
+                         std::span<const Bytes32> slots) {
+  std::vector<std::uint8_t> m(64 + 32 * slots.size(), 0);
   std::memcpy(m.data(), replica_id.data(), 32);
   for (int b = 0; b < 4; ++b) m[static_cast<std::size_t>(32 + b)] = static_cast<std::uint8_t>(layer >> (24 - 8 * b));
-  for (int b = 0; b < 8; ++b) m[static_cast<std::size_t>(36 + b)] = static_cast<std::uint8_t>(i >> (56 - 8 * b));
-  if (i > 0) {
+  for (int b = 0; b < 8; ++b) m[static_cast<std::size_t>(36 + b)] = static_cast<std::uint8_t>(node >> (56 - 8 * b));
+  for (std::size_t k = 0; k < slots.size(); ++k) std::memcpy(m.data() + 64 + 32 * k, slots[k].data(), 32);
+  Bytes32 out = sha256(m.data(), m.size());
+  out[31] &= 0x3f;
+  return out;
+}
+
+Bytes32 label(const ParentGraph& g, const Bytes32& replica_id, std::uint32_t layer, std::uint64_t i,
+              const std::vector<Bytes32>& current, const std::vector<Bytes32>& previous, unsigned slots) {
+  std::vector<Bytes32> s;
+  if (i > 0) {  // node 0 has no parents: its label hashes the header alone
     std::vector<const Bytes32*> parents;
     for (auto p : g.base_parents(i)) parents.push_back(&current[p]);
     if (layer > 1) {
       for (auto p : g.expander_parents(i)) parents.push_back(&previous[p]);
     }
-    for (unsigned k = 0; k < slots; ++k) {
-      const Bytes32& p = *parents[k % parents.size()];
-      m.insert(m.end(), p.begin(), p.end());
-    }
+    for (unsigned k = 0; k < slots; ++k) s.push_back(*parents[k % parents.size()]);
   }
-  Bytes32 out = sha256(m.data(), m.size());
-  out[31] &= 0x3f;
-  return out;
+  return label_from_slots(replica_id, layer, i, s);
 }
 
 std::vector<std::vector<Bytes32>> label_layers(const ParentGraph& g, const Bytes32& replica_id, std::uint32_t layers,

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "base/status.hpp"
@@ -56,6 +57,12 @@ class ParentGraph {
 /// slot k holds parent k mod (number of parents of this layer); Filecoin uses 37.
 Bytes32 label(const ParentGraph& g, const Bytes32& replica_id, std::uint32_t layer, std::uint64_t i,
               const std::vector<Bytes32>& current, const std::vector<Bytes32>& previous, unsigned slots = kParentSlots);
+
+/// The label of `node` in `layer` from its parent slots as a labeling proof carries them (37 for
+/// Filecoin, parents repeated in order): SHA-256(replica_id, layer u32 BE, node u64 BE, zeros to 64
+/// bytes, slots), truncated to Fr32.
+Bytes32 label_from_slots(const Bytes32& replica_id, std::uint32_t layer, std::uint64_t node,
+                         std::span<const Bytes32> slots);
 
 /// All layers' labels (layers x nodes).
 std::vector<std::vector<Bytes32>> label_layers(const ParentGraph& g, const Bytes32& replica_id, std::uint32_t layers,

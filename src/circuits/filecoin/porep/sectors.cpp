@@ -1,7 +1,10 @@
 #include "circuits/filecoin/porep/sectors.hpp"
 
+#include <openssl/sha.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 
 namespace zk::circuits::filecoin {
 
@@ -32,6 +35,86 @@ Result<SectorSize> find_sector_size(const std::string& name) {
   std::string known;
   for (const auto& s : sector_sizes()) known += std::string(known.empty() ? "" : ", ") + s.name;
   return Status::invalid_argument("unknown sector size '" + bounded_message(name, 64) + "' (known: " + known + ")");
+}
+
+const std::vector<RegisteredSealProof>& registered_seal_proofs() {
+  static const std::vector<RegisteredSealProof> kProofs = [] {
+    std::vector<RegisteredSealProof> out;
+    const char* sizes[] = {"2KiB", "8MiB", "512MiB", "32GiB", "64GiB"};
+    struct Family {
+      const char* suffix;
+      PorepChallenges challenges;
+      const char* api;
+    };
+    const Family families[] = {{"V1", PorepChallenges::kInteractive, "1.0"},
+                               {"V1_1", PorepChallenges::kInteractive, "1.1"},
+                               {"V1_1_Feat_SyntheticPoRep", PorepChallenges::kSynthetic, "1.2"},
+                               {"V1_2_Feat_NonInteractivePoRep", PorepChallenges::kNonInteractive, "1.2"}};
+    std::uint64_t id = 0;
+    for (const auto& f : families) {
+      for (const char* size : sizes) {
+        out.push_back({id++, std::string("StackedDrg") + size + f.suffix, *find_sector_size(size), f.challenges, f.api});
+      }
+    }
+    return out;
+  }();
+  return kProofs;
+}
+
+std::array<std::uint8_t, 32> RegisteredSealProof::porep_id() const {
+  std::array<std::uint8_t, 32> out{};
+  for (int b = 0; b < 8; ++b) out[static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(id >> (8 * b));
+  return out;
+}
+
+std::string RegisteredSealProof::vanilla_variant() const { return std::string("StackedDrg") + size.name + "V1"; }
+
+Result<RegisteredSealProof> find_registered_seal_proof(const std::string& name_or_number) {
+  const auto& all = registered_seal_proofs();
+  if (!name_or_number.empty() && name_or_number.size() <= 3 &&
+      std::all_of(name_or_number.begin(), name_or_number.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    const auto n = std::stoul(name_or_number);
+    if (n < all.size()) return all[n];
+  }
+  auto lower = [](const std::string& x) {
+    std::string o;
+    for (char c : x) o += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return o;
+  };
+  for (const auto& p : all) {
+    if (lower(p.name) == lower(name_or_number)) return p;
+  }
+  return Status::invalid_argument("unknown registered seal proof '" + bounded_message(name_or_number, 64) +
+                                  "' (0..19, or a name such as StackedDrg32GiBV1_1)");
+}
+
+namespace {
+std::string tree_display(const SectorSize& s) {
+  return "merkletree-poseidon_hasher-8-" + std::to_string(s.sub_arity) + "-" + std::to_string(s.top_arity);
+}
+}  // namespace
+
+std::string stacked_params_identifier(const SectorSize& s) {
+  // storage-proofs-porep stacked PublicParams::identifier (the spelling, spaces and missing comma
+  // included, is what the published names hash).
+  return "layered_drgporep::PublicParams{ graph: stacked_graph::StackedGraph{expansion_degree: 8 base_graph: "
+         "drgraph::BucketGraph{size: " +
+         std::to_string(s.bytes / 32) + "; degree: 6; hasher: poseidon_hasher} }, challenges: LayerChallenges { layers: " +
+         std::to_string(s.layers) + ", max_count: " + std::to_string(s.challenges_per_partition) +
+         " }, tree: " + tree_display(s) + " }";
+}
+
+std::string stacked_params_stem(const SectorSize& s) {
+  const std::string id = stacked_params_identifier(s);
+  unsigned char h[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(id.data()), id.size(), h);
+  std::string hex;
+  char buf[3];
+  for (unsigned char b : h) {
+    std::snprintf(buf, sizeof(buf), "%02x", b);
+    hex += buf;
+  }
+  return "v28-stacked-proof-of-replication-" + tree_display(s) + "-sha256_hasher-" + hex;
 }
 
 gadgets::TreeShape column_tree_shape(std::uint64_t nodes, unsigned sub_arity, unsigned top_arity) {

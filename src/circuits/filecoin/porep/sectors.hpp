@@ -5,6 +5,7 @@
 // challenges per partition, partitions, and the shape of trees C and R-last (base arity 8, then an
 // optional sub and top level).
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,6 +29,35 @@ struct SectorSize {
 const std::vector<SectorSize>& sector_sizes();
 /// By name ("32GiB", case-insensitive, "32g" and "34359738368" accepted too).
 Result<SectorSize> find_sector_size(const std::string& name);
+
+/// How a registered proof draws its challenges (the circuit is the same for all three).
+enum class PorepChallenges { kInteractive, kSynthetic, kNonInteractive };
+
+/// filecoin-proofs-api's RegisteredSealProof (Curio's Go numbering is the same): 0-4 StackedDrg*V1
+/// (API 1.0, the legacy expander graph), 5-9 V1_1, 10-14 V1_1_Feat_SyntheticPoRep (API 1.2),
+/// 15-19 V1_2_Feat_NonInteractivePoRep (API 1.2).
+struct RegisteredSealProof {
+  std::uint64_t id;
+  std::string name;  // "StackedDrg2KiBV1_1"
+  SectorSize size;
+  PorepChallenges challenges;
+  const char* api_version;  // "1.0", "1.1", "1.2"
+  bool legacy_graph() const { return id <= 4; }
+  /// The id as u64 little-endian, the nonce (0) as u64 little-endian, then zeros.
+  std::array<std::uint8_t, 32> porep_id() const;
+  /// The VanillaSealProof variant its C1 uses ("StackedDrg2KiBV1" for every proof of that size).
+  std::string vanilla_variant() const;
+};
+const std::vector<RegisteredSealProof>& registered_seal_proofs();
+/// By number ("5") or name ("StackedDrg2KiBV1_1", case-insensitive).
+Result<RegisteredSealProof> find_registered_seal_proof(const std::string& name_or_number);
+
+/// Filecoin's parameter files of a published sector size's PoRep (storage-proofs-core
+/// parameter_cache): "v28-stacked-proof-of-replication-<tree>-sha256_hasher-<hex>" where <hex> is the
+/// SHA-256 of the public parameters' identifier. Append ".params" / ".vk". One file pair serves
+/// every registered proof of the size (the identifier names neither porep id nor API version).
+std::string stacked_params_identifier(const SectorSize& s);
+std::string stacked_params_stem(const SectorSize& s);
 
 /// The interactive PoRep partition circuit of a sector size.
 StackedShape stacked_shape(const SectorSize& s);

@@ -1,31 +1,85 @@
 #pragma once
 
-// What a PoRep partition proves, natively: the public inputs (StackedCompound's
-// generate_public_inputs) from the sector's public values, and for small sectors sealed in memory
-// the partition's witness (the vanilla proofs: paths in trees D, C and R-last, the parents'
-// columns). The public inputs depend only on public values, never on the witness.
+// What a PoRep partition proves, natively. The vanilla proofs (storage-proofs-porep stacked
+// vanilla Proof: per challenge the data leaf's path in tree D, the replica leaf's path in tree
+// R-last, the challenged and parent columns with their paths in tree C, the labeling and encoding
+// proofs) exactly as Filecoin's C1 carries them (c1.hpp reads and writes that JSON); made from a
+// sector sealed in memory, checked natively (every path, every label, the challenges from the
+// seed), and turned into the circuit's witness. The public inputs (StackedCompound's
+// generate_public_inputs) depend only on public values, never on the witness.
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "base/status.hpp"
+#include "circuits/filecoin/porep/sectors.hpp"
 #include "circuits/filecoin/porep/stacked_circuit.hpp"
 #include "circuits/replicate.hpp"
 #include "circuits/sdr.hpp"
 
 namespace zk::circuits::filecoin {
 
+using Bytes32 = sdr::Bytes32;
+
 /// The public values of one sealed sector's PoRep.
 struct PorepPublic {
-  sdr::Bytes32 replica_id{}, comm_d{}, comm_r{};
+  Bytes32 replica_id{}, comm_d{}, comm_r{};
 };
 
 /// [replica_id, comm_d, comm_r] then per challenge [c, drg parents, expander parents, c, c, c]
 /// (ONE not included). replica_id and comm_d are Fr32 (SHA-256 outputs with the top two bits
 /// clear), comm_r any canonical field element; anything else is refused.
 Result<std::vector<Fr>> porep_public_inputs(const StackedShape& shape, const sdr::ParentGraph& graph, const PorepPublic& pub,
-                                    std::span<const std::uint64_t> challenges);
+                                            std::span<const std::uint64_t> challenges);
+
+// ---- Vanilla proofs, as storage-proofs serializes them (field names in comments). Hashes and
+// tree nodes are 32-byte little-endian field elements ("domains").
+
+/// One level of an inclusion path: the arity - 1 other children of the node's parent, in order,
+/// and the node's position among them (`hashes`, `index`).
+struct PathElement {
+  std::vector<Bytes32> hashes;
+  std::uint64_t index = 0;
+};
+
+/// storage-proofs-core MerkleProof: Single (one tree), Sub (base trees under one sub level) or Top
+/// (base, sub and top levels); every path leaf level first.
+struct MerkleProof {
+  enum class Kind { kSingle, kSub, kTop };
+  Kind kind = Kind::kSingle;
+  Bytes32 root{}, leaf{};
+  std::vector<PathElement> base, sub, top;  // Single: all levels in `base`
+  /// The levels leaf to root (base, then sub, then top).
+  std::vector<PathElement> levels() const;
+};
+
+/// A column of tree C: the node (`index`), its label in every layer (`rows`), its path.
+struct ColumnProof {
+  std::uint32_t index = 0;
+  std::vector<Bytes32> rows;
+  MerkleProof inclusion_proof;
+};
+
+/// The 37 parent slots hashed into the label of `node` in `layer_index` (1-based).
+struct LabelingProof {
+  std::vector<Bytes32> parents;
+  std::uint32_t layer_index = 0;
+  std::uint64_t node = 0;
+};
+
+/// One challenge's vanilla proof.
+struct VanillaProof {
+  MerkleProof comm_d_proofs;      // data leaf in tree D (SHA-256, binary)
+  MerkleProof comm_r_last_proof;  // replica leaf in tree R-last
+  ColumnProof c_x;                // the challenged column
+  std::vector<ColumnProof> drg_parents, exp_parents;  // 6 and 8
+  std::vector<LabelingProof> labeling_proofs;         // one per layer
+  LabelingProof encoding_proof;                       // the last layer's
+  /// The challenged node (labeling_proofs[0].node, as the circuit takes it).
+  std::uint64_t challenge() const { return labeling_proofs.empty() ? 0 : labeling_proofs.front().node; }
+};
 
 /// A sector sealed in memory with every tree kept (tests, gen-c1 for small sectors).
 struct SealedSector {
@@ -33,9 +87,26 @@ struct SealedSector {
   gadgets::FilecoinTree tree_d, tree_c, tree_r;
 };
 Result<SealedSector> seal_in_memory(const StackedShape& shape, const sdr::ParentGraph& graph,
-                                    std::vector<sdr::Bytes32> data, const sdr::SealInputs& in);
+                                    std::vector<Bytes32> data, const sdr::SealInputs& in);
 
-/// The witness of the partition that proves `challenges`.
+/// The vanilla proof of one challenge of a sector sealed in memory.
+Result<VanillaProof> vanilla_proof(const StackedShape& shape, const sdr::ParentGraph& graph, const SealedSector& sector,
+                                   std::uint64_t challenge);
+
+/// Checks one partition's vanilla proofs natively against the public values: counts and path
+/// shapes, every path to its root (comm_d; one comm_c and one comm_r_last for the partition, with
+/// comm_r = Poseidon(comm_c, comm_r_last)), each path's index and each column's node against the
+/// challenge and its parents in `graph`, every layer's label recomputed from its parents, the
+/// encoding. `challenges`: the nodes the partition must prove (from the seed). Errors name the
+/// challenge and the field.
+Status verify_vanilla_partition(const StackedShape& shape, const sdr::ParentGraph& graph, const PorepPublic& pub,
+                                std::span<const VanillaProof> proofs, std::span<const std::uint64_t> challenges);
+
+/// The circuit's witness for one partition (values taken as they are: verify first).
+Result<StackedWitness> vanilla_witness(const StackedShape& shape, const PorepPublic& pub,
+                                       std::span<const VanillaProof> proofs);
+
+/// The witness of the partition that proves `challenges` of a sector sealed in memory.
 Result<StackedWitness> partition_witness(const StackedShape& shape, const sdr::ParentGraph& graph,
                                          const SealedSector& sector, std::span<const std::uint64_t> challenges);
 
