@@ -1,12 +1,19 @@
 #include "filecoin.hpp"
 
 #include <chrono>
+#include <filesystem>
 
 #include <nlohmann/json.hpp>
 
 #include "base/file.hpp"
 #include "circuits/filecoin/porep/sectors.hpp"
+#include "circuits/filecoin/porep/c1.hpp"
+#include "circuits/filecoin/porep/synthetic_c1.hpp"
 #include "circuits/filecoin/porep/vanilla.hpp"
+#include "base/rng.hpp"
+#include "engine/filecoin_porep_workload.hpp"
+#include "groth16/setup.hpp"
+#include "r1cs/shape.hpp"
 #include "groth16/io.hpp"
 #include "groth16/verifier.hpp"
 #include "output.hpp"
@@ -104,8 +111,85 @@ int run_circuit_info(const CircuitInfoArgs& a) {
   return 0;
 }
 
+namespace {
+
+/// Reads and parses a C1 file (either form).
+Result<fc::C1Input> read_c1_file(const std::string& path) {
+  auto text = read_text_file(path, std::uint64_t{1} << 31);
+  if (!text.ok()) return text.status();
+  auto in = fc::parse_c1(*text);
+  if (!in.ok()) return Status::invalid_argument(path + ": " + in.status().message());
+  return in;
+}
+
+/// Proof file checks shared by the ways of naming the public values.
+Result<std::vector<groth16::Proof<groth16::Bls12_381>>> read_partition_proofs(const std::string& path,
+                                                                             const fc::SectorSize& size) {
+  auto bytes = read_file(path, std::uint64_t{1} << 20);
+  if (!bytes.ok()) return bytes.status();
+  auto proofs = groth16::read_proofs<groth16::Bls12_381>(*bytes);
+  if (!proofs.ok()) return Status::invalid_argument(path + ": " + proofs.status().message());
+  if (proofs->size() != size.partitions) {
+    return Status::invalid_argument(path + " holds " + std::to_string(proofs->size()) + " proofs; a " + size.name +
+                                    " PoRep has " + std::to_string(size.partitions) + " partitions");
+  }
+  return proofs;
+}
+
+Result<groth16::VerifyingKey<groth16::Bls12_381>> read_porep_vk(const std::string& path, const fc::SectorSize& size) {
+  auto vk = read_vk(path);
+  if (!vk.ok()) return vk.status();
+  const fc::StackedShape s = fc::stacked_shape(size);
+  if (vk->ic.size() != s.num_inputs()) {
+    return Status::invalid_argument(path + " has " + std::to_string(vk->ic.size()) + " IC points but a " + size.name +
+                                    " PoRep partition has " + std::to_string(s.num_inputs()) + " inputs (wrong key?)");
+  }
+  return vk;
+}
+
+/// Verifies every partition; `inputs(k)` gives partition k's public inputs.
+template <class Inputs>
+int verify_partitions(const FilecoinVerifyArgs& a, const fc::SectorSize& size, Inputs&& inputs) {
+  auto vk = read_porep_vk(a.vk, size);
+  if (!vk.ok()) return fail(vk.status().message(), a.json);
+  auto proofs = read_partition_proofs(a.proof, size);
+  if (!proofs.ok()) return fail(proofs.status().message(), a.json);
+  const auto pvk = groth16::prepare_verifying_key(*vk);
+  std::vector<bool> valid;
+  for (std::size_t k = 0; k < proofs->size(); ++k) {
+    Result<std::vector<fc::Fr>> in = inputs(k);
+    if (!in.ok()) return fail(in.status().message(), a.json);
+    auto ok = groth16::verify(pvk, (*proofs)[k], *in);
+    if (!ok.ok()) return fail("partition " + std::to_string(k) + ": " + ok.status().message(), a.json);
+    valid.push_back(*ok);
+  }
+  return report_verification(valid, std::string(size.name) + " PoRep, ", a.json);
+}
+
+}  // namespace
+
 int run_verify_filecoin(const FilecoinVerifyArgs& a) {
   if (a.kind != "porep") return fail("verify --kind knows porep (PoSt and SnapDeals are not built yet)", a.json);
+  if (!a.c1.empty()) {
+    // The public values of a C1: replica_id, comm_d, comm_r, the seed and the registered proof.
+    auto in = read_c1_file(a.c1);
+    if (!in.ok()) return fail(in.status().message(), a.json);
+    const auto& c1 = in->c1;
+    if (!a.sector_size.empty()) {
+      auto size = fc::find_sector_size(a.sector_size);
+      if (!size.ok()) return fail(size.status().message(), a.json);
+      if (size->bytes != c1.registered_proof.size.bytes) {
+        return fail(a.c1 + " is a " + c1.registered_proof.name + " C1, not " + size->name, a.json);
+      }
+    }
+    if (c1.registered_proof.challenges != fc::PorepChallenges::kInteractive) {
+      return fail(c1.registered_proof.name + ": only interactive PoRep is verified so far", a.json);
+    }
+    auto ctx = fc::c1_context(c1.registered_proof);
+    if (!ctx.ok()) return fail(ctx.status().message(), a.json);
+    return verify_partitions(a, c1.registered_proof.size,
+                             [&](std::size_t k) { return fc::c1_public_inputs(c1, *ctx, k); });
+  }
   auto size = fc::find_sector_size(a.sector_size);
   if (!size.ok()) return fail(size.status().message(), a.json);
   const fc::StackedShape s = fc::stacked_shape(*size);
@@ -133,36 +217,299 @@ int run_verify_filecoin(const FilecoinVerifyArgs& a) {
     if (!v.ok()) return fail(v.status().message(), a.json);
     *out = *v;
   }
-  auto vk = read_vk(a.vk);
-  if (!vk.ok()) return fail(vk.status().message(), a.json);
-  if (vk->ic.size() != s.num_inputs()) {
-    return fail(a.vk + " has " + std::to_string(vk->ic.size()) + " IC points but a " + size->name +
-                    " PoRep partition has " + std::to_string(s.num_inputs()) + " inputs (wrong key?)",
-                a.json);
-  }
-  auto proof_bytes = read_file(a.proof, std::uint64_t{1} << 20);
-  if (!proof_bytes.ok()) return fail(proof_bytes.status().message(), a.json);
-  auto proofs = groth16::read_proofs<groth16::Bls12_381>(*proof_bytes);
-  if (!proofs.ok()) return fail(a.proof + ": " + proofs.status().message(), a.json);
-  if (proofs->size() != size->partitions) {
-    return fail(a.proof + " holds " + std::to_string(proofs->size()) + " proofs; a " + size->name + " PoRep has " +
-                    std::to_string(size->partitions) + " partitions",
-                a.json);
-  }
   auto graph = circuits::sdr::ParentGraph::create(s.nodes, porep_id, legacy);
   if (!graph.ok()) return fail(graph.status().message(), a.json);
   const auto replica_id = circuits::sdr::replica_id(prover, a.sector_number, ticket, comm_d, porep_id);
-  const auto pvk = groth16::prepare_verifying_key(*vk);
-  std::vector<bool> valid;
-  for (std::size_t k = 0; k < proofs->size(); ++k) {
+  return verify_partitions(a, *size, [&](std::size_t k) {
     const auto ch = circuits::sdr::challenges(replica_id, seed, s.nodes, static_cast<std::uint32_t>(k), s.challenges);
-    auto inputs = fc::porep_public_inputs(s, *graph, {replica_id, comm_d, comm_r}, ch);
-    if (!inputs.ok()) return fail(inputs.status().message(), a.json);
-    auto ok = groth16::verify(pvk, (*proofs)[k], *inputs);
-    if (!ok.ok()) return fail("partition " + std::to_string(k) + ": " + ok.status().message(), a.json);
-    valid.push_back(*ok);
+    return fc::porep_public_inputs(s, *graph, {replica_id, comm_d, comm_r}, ch);
+  });
+}
+
+int run_setup_filecoin(const FilecoinSetupArgs& a) {
+  if (a.kind != "porep") return fail("setup --kind knows porep (PoSt and SnapDeals are not built yet)", a.json);
+  auto size = fc::find_sector_size(a.sector_size);
+  if (!size.ok()) return fail(size.status().message(), a.json);
+  if (!size->published) {
+    return fail(std::string("Filecoin has no PoRep parameters for ") + size->name + " (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)",
+                a.json);
   }
-  return report_verification(valid, std::string(size->name) + " PoRep, ", a.json);
+  if (a.out_dir.empty()) return fail("setup --kind porep needs --out DIR", a.json);
+  using Clock = std::chrono::steady_clock;
+  auto ms = [](Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); };
+  const auto t0 = Clock::now();
+  const fc::StackedShape s = fc::stacked_shape(*size);
+  r1cs::ShapeRecorder<fc::Fr> rec;
+  if (Status st = fc::synthesize_stacked(rec, s, fc::StackedWitness::blank(s)); !st.ok()) return fail(st.message(), a.json);
+  const double shape_ms = ms(t0);
+  if (!a.json) {
+    std::printf("DEVELOPMENT SETUP of Filecoin's %s PoRep circuit (%zu constraints): the trapdoor derives from the seed; "
+                "anyone can forge proofs for these keys. Filecoin's real keys: the published .params / .vk.\n",
+                size->name, rec.shape().num_constraints());
+    std::fflush(stdout);
+  }
+  Rng rng(a.seed ^ 0x736574757021ull);
+  const auto t1 = Clock::now();
+  auto pk = groth16::generate_parameters<groth16::Bls12_381>(rec.shape(), groth16::Trapdoor<groth16::Bls12_381>::random(rng));
+  if (!pk.ok()) return fail(pk.status().to_string(), a.json);
+  const double keys_ms = ms(t1);
+  std::error_code ec;
+  std::filesystem::create_directories(a.out_dir, ec);
+  if (ec) return fail("cannot create " + a.out_dir + ": " + ec.message(), a.json);
+  const std::string stem = (std::filesystem::path(a.out_dir) / fc::stacked_params_stem(*size)).string();
+  const auto params = groth16::write_parameters(*pk);
+  const auto vk = groth16::write_verifying_key(pk->vk);
+  if (Status st = groth16::write_file(stem + ".params", params); !st.ok()) return fail(st.message(), a.json);
+  if (Status st = groth16::write_file(stem + ".vk", vk); !st.ok()) return fail(st.message(), a.json);
+  if (a.json) {
+    std::printf("%s\n", Json{{"ok", true},
+                             {"kind", "porep"},
+                             {"sector_size", size->name},
+                             {"constraints", rec.shape().num_constraints()},
+                             {"params", stem + ".params"},
+                             {"vk", stem + ".vk"},
+                             {"params_bytes", params.size()},
+                             {"ms", {{"shape", shape_ms}, {"keys", keys_ms}, {"total", ms(t0)}}},
+                             {"insecure_development_setup", true}}
+                            .dump()
+                            .c_str());
+  } else {
+    std::printf("wrote %s.params (%zu bytes) and .vk (%zu bytes)\n", stem.c_str(), params.size(), vk.size());
+    std::printf("time: shape %.1f s, keys %.1f s\n", shape_ms / 1e3, keys_ms / 1e3);
+  }
+  return 0;
+}
+
+namespace {
+
+std::string hex_of(const circuits::sdr::Bytes32& b) {
+  std::string o;
+  char buf[3];
+  for (auto x : b) std::snprintf(buf, sizeof(buf), "%02x", x), o += buf;
+  return o;
+}
+
+int gen_synthetic_c1(const GenC1Args& a, const fc::RegisteredSealProof& proof) {
+  if (proof.challenges != fc::PorepChallenges::kInteractive) {
+    return fail(proof.name + ": synthetic C1s are made for interactive PoRep (V1, V1_1)", a.json);
+  }
+  auto ctx = fc::c1_context(proof);
+  if (!ctx.ok()) return fail(ctx.status().message(), a.json);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto c1 = fc::synthetic_c1(proof, *ctx, a.data_seed);
+  if (!c1.ok()) return fail(c1.status().message(), a.json);
+  if (Status st = fc::check_c1(*c1, *ctx); !st.ok()) return fail("internal: " + st.message(), a.json);
+  // Marked for whoever finds the file: serde and zkpipe ignore the unknown key.
+  std::string text = fc::c1_json(*c1);
+  text.insert(text.size() - 1, ",\"zkpipe_synthetic\":true");
+  if (a.wrap) {
+    auto in = fc::parse_c1(text);
+    if (!in.ok()) return fail("internal: " + in.status().message(), a.json);
+    text = fc::c1_wrapper_json(in->c1, a.sector_number);
+  }
+  if (Status st = groth16::write_file(a.out, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+      !st.ok()) {
+    return fail(st.message(), a.json);
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (a.json) {
+    std::printf("%s\n", Json{{"ok", true},
+                             {"registered_proof", proof.name},
+                             {"synthetic", true},
+                             {"out", a.out},
+                             {"bytes", text.size()},
+                             {"wrapped", a.wrap},
+                             {"replica_id", hex_of(c1->replica_id)},
+                             {"seed", hex_of(c1->seed)},
+                             {"comm_d", hex_of(c1->comm_d)},
+                             {"comm_r", hex_of(c1->comm_r)},
+                             {"seconds", seconds}}
+                            .dump()
+                            .c_str());
+  } else {
+    std::printf("SYNTHETIC %s C1 (%s, %u partitions): consistent paths and labels, but no sector behind it; wrote %s "
+                "(%zu bytes) in %.1f s\n",
+                proof.size.name, proof.name.c_str(), proof.size.partitions, a.out.c_str(), text.size(), seconds);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int run_gen_c1(const GenC1Args& a) {
+  Result<fc::RegisteredSealProof> proof = Status::internal("unset");
+  if (!a.sector_size.empty()) {
+    auto size = fc::find_sector_size(a.sector_size);
+    if (!size.ok()) return fail(size.status().message(), a.json);
+    proof = fc::find_registered_seal_proof(std::string("StackedDrg") + size->name + "V1_1");
+  } else {
+    proof = fc::find_registered_seal_proof(a.registered_proof);
+  }
+  if (!proof.ok()) return fail(proof.status().message(), a.json);
+  if (proof->size.bytes > (std::uint64_t{8} << 20) && !a.synthetic) {
+    return fail(proof->name + ": gen-c1 seals in memory, up to 8 MiB sectors (2KiB, 8MiB); --synthetic writes a "
+                              "consistent synthetic C1 of any size",
+                a.json);
+  }
+  if (a.out.empty()) return fail("gen-c1 needs --out FILE", a.json);
+  if (a.synthetic) return gen_synthetic_c1(a, *proof);
+  Rng rng(a.data_seed);
+  auto random32 = [&] {
+    circuits::sdr::Bytes32 b{};
+    for (auto& x : b) x = static_cast<std::uint8_t>(rng.next());
+    return b;
+  };
+  circuits::sdr::SealInputs in;
+  in.porep_id = proof->porep_id();
+  in.sector_id = a.sector_number;
+  in.layers = proof->size.layers;
+  in.prover_id = fc::prover_id_from_miner(a.miner_id);
+  if (!a.prover_id.empty()) {
+    auto p = hex32("prover-id", a.prover_id);
+    if (!p.ok()) return fail(p.status().message(), a.json);
+    in.prover_id = *p;
+  }
+  in.ticket = random32();
+  circuits::sdr::Bytes32 seed = random32();
+  for (auto [name, value, out] : {std::tuple{"ticket", &a.ticket, &in.ticket}, std::tuple{"seed", &a.seed, &seed}}) {
+    if (value->empty()) continue;
+    auto v = hex32(name, *value);
+    if (!v.ok()) return fail(v.status().message(), a.json);
+    *out = *v;
+  }
+  auto ctx = fc::c1_context(*proof);
+  if (!ctx.ok()) return fail(ctx.status().message(), a.json);
+  std::vector<circuits::sdr::Bytes32> data(ctx->shape.nodes);
+  for (auto& d : data) {
+    d = random32();
+    d[31] &= 0x3f;  // Fr32 data, as after Filecoin's padding
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  auto sector = fc::seal_in_memory(ctx->shape, ctx->graph, std::move(data), in);
+  if (!sector.ok()) return fail(sector.status().message(), a.json);
+  auto c1 = fc::make_c1(*proof, *ctx, *sector, seed, in.ticket);
+  if (!c1.ok()) return fail(c1.status().message(), a.json);
+  if (Status st = fc::check_c1(*c1, *ctx); !st.ok()) return fail("internal: " + st.message(), a.json);
+  const std::string text = a.wrap ? fc::c1_wrapper_json(*c1, a.sector_number) : fc::c1_json(*c1);
+  if (Status st = groth16::write_file(a.out, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+      !st.ok()) {
+    return fail(st.message(), a.json);
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const auto hex = hex_of;
+  if (a.json) {
+    std::printf("%s\n", Json{{"ok", true},
+                             {"registered_proof", proof->name},
+                             {"out", a.out},
+                             {"bytes", text.size()},
+                             {"wrapped", a.wrap},
+                             {"prover_id", hex(in.prover_id)},
+                             {"sector_number", a.sector_number},
+                             {"ticket", hex(in.ticket)},
+                             {"seed", hex(seed)},
+                             {"comm_d", hex(c1->comm_d)},
+                             {"comm_r", hex(c1->comm_r)},
+                             {"seconds", seconds}}
+                            .dump()
+                            .c_str());
+  } else {
+    std::printf("sealed a %s sector of random data (%s) in %.1f s; wrote %s (%zu bytes%s)\n", proof->size.name,
+                proof->name.c_str(), seconds, a.out.c_str(), text.size(), a.wrap ? ", cuzk wrapper" : "");
+    std::printf("prover id %s, sector %llu\nticket %s\nseed   %s\ncomm_d %s\ncomm_r %s\n", hex(in.prover_id).c_str(),
+                static_cast<unsigned long long>(a.sector_number), hex(in.ticket).c_str(), hex(seed).c_str(),
+                hex(c1->comm_d).c_str(), hex(c1->comm_r).c_str());
+  }
+  return 0;
+}
+
+Result<FilecoinJob> filecoin_job(const std::string& kind, const std::string& c1_path) {
+  if (kind != "porep") return Status::invalid_argument("--kind knows porep (PoSt and SnapDeals are not built yet)");
+  auto bytes = read_file(c1_path, std::uint64_t{1} << 31);
+  if (!bytes.ok()) return bytes.status();
+  auto in = fc::parse_c1(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
+  if (!in.ok()) return Status::invalid_argument(c1_path + ": " + in.status().message());
+  const auto& size = in->c1.registered_proof.size;
+  return FilecoinJob{size.name, size.partitions, std::move(*bytes)};
+}
+
+int run_prove_filecoin(const FilecoinProveArgs& a) {
+  using Clock = std::chrono::steady_clock;
+  auto ms = [](Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); };
+  const auto t0 = Clock::now();
+  if (a.out.empty()) return fail("prove --kind porep needs --out FILE (the partition proofs, concatenated)", a.json);
+  auto job = filecoin_job(a.kind, a.c1);
+  if (!job.ok()) return fail(job.status().message(), a.json);
+  const auto size = *fc::find_sector_size(job->shape);
+  std::string params = a.params;
+  if (params.empty()) {
+    if (a.params_dir.empty()) return fail("prove --kind porep needs --params-dir DIR (or --params FILE)", a.json);
+    params = (std::filesystem::path(a.params_dir) / (fc::stacked_params_stem(size) + ".params")).string();
+  }
+  auto device = engine::parse_prover_device(a.device);
+  if (!device.ok()) return fail(device.status().message(), a.json);
+  auto resolved = engine::resolve_prover_device(*device);
+  if (!resolved.ok()) return fail(resolved.status().message(), a.json);
+  auto loaded = engine::Groth16Workload<groth16::Bls12_381>::load_params_file(params);
+  if (!loaded.ok()) {
+    return fail(loaded.status().message() +
+                    (loaded.status().code() == StatusCode::kNotFound
+                         ? std::string(" (Filecoin's parameters, or development keys: zkpipe setup --kind porep "
+                                       "--sector-size ") +
+                               size.name + ")"
+                         : ""),
+                a.json);
+  }
+  auto pk = std::static_pointer_cast<const groth16::ProvingKey<groth16::Bls12_381>>(loaded->object);
+  const double load_ms = ms(t0);
+  engine::FilecoinPorepWorkload w(size, pk);
+  w.set_device(*resolved);
+  engine::JobRequest req;
+  req.circuit = "porep", req.shape = job->shape, req.input = std::move(job->input);
+  req.partitions = job->partitions;
+  const auto tc = Clock::now();
+  if (Status st = w.validate(req); !st.ok()) return fail(a.c1 + ": " + st.message(), a.json);
+  const double check_ms = ms(tc);
+  std::vector<std::uint8_t> proofs;
+  Json parts = Json::array();
+  for (std::size_t k = 0; k < req.partitions; ++k) {
+    const auto ts = Clock::now();
+    auto s = w.synthesize(req, k);
+    if (!s.ok()) return fail("partition " + std::to_string(k) + ": " + s.status().message(), a.json);
+    const double synth_ms = ms(ts);
+    const auto tp = Clock::now();
+    auto pending = w.prove_start(std::move(*s));
+    if (!pending.ok()) return fail("partition " + std::to_string(k) + ": " + pending.status().message(), a.json);
+    auto proof = w.prove_finish(std::move(*pending));
+    if (!proof.ok()) return fail("partition " + std::to_string(k) + ": " + proof.status().message(), a.json);
+    const double prove_ms = ms(tp);
+    auto ok = w.verify(req, k, *proof);
+    if (!ok.ok() || !*ok) {
+      return fail("partition " + std::to_string(k) + ": the proof does not verify under the key's own verifying key (" +
+                      (ok.ok() ? std::string("invalid") : ok.status().message()) + ") — a damaged parameter file?",
+                  a.json);
+    }
+    proofs.insert(proofs.end(), proof->begin(), proof->end());
+    parts.push_back({{"partition", k}, {"synthesis_ms", synth_ms}, {"prove_ms", prove_ms}});
+    if (!a.json) std::printf("partition %zu: synthesis %.1f s, prove %.1f s, verified\n", k, synth_ms / 1e3, prove_ms / 1e3);
+  }
+  if (Status st = groth16::write_file(a.out, proofs); !st.ok()) return fail(st.message(), a.json);
+  if (a.json) {
+    std::printf("%s\n", Json{{"ok", true},
+                             {"kind", "porep"},
+                             {"sector_size", size.name},
+                             {"partitions", req.partitions},
+                             {"proof", a.out},
+                             {"proof_bytes", proofs.size()},
+                             {"ms", {{"load_params", load_ms}, {"check_c1", check_ms}, {"total", ms(t0)}}},
+                             {"stages", parts}}
+                            .dump()
+                            .c_str());
+  } else {
+    std::printf("wrote %s (%zu partition proofs, %zu bytes); load params %.1f s, C1 checked in %.2f s, total %.1f s\n",
+                a.out.c_str(), static_cast<std::size_t>(req.partitions), proofs.size(), load_ms / 1e3, check_ms / 1e3,
+                ms(t0) / 1e3);
+  }
+  return 0;
 }
 
 }  // namespace zk::app

@@ -5,6 +5,9 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include "base/status.hpp"
 
 namespace zk::app {
 
@@ -17,6 +20,7 @@ int run_circuit_info(const CircuitInfoArgs& a);
 
 struct FilecoinVerifyArgs {
   std::string kind, sector_size, vk, proof;
+  std::string c1;  // the public values from a C1 file instead of the options below
   std::string prover_id, ticket, seed, comm_d, comm_r, porep_id;  // 32-byte hex (commitments: Filecoin's byte order)
   std::uint64_t sector_number = 0;
   int registered_proof = -1;   // filecoin-proofs-api / Curio numbering (0..19); sets porep_id and the graph
@@ -24,5 +28,44 @@ struct FilecoinVerifyArgs {
   bool json = false;
 };
 int run_verify_filecoin(const FilecoinVerifyArgs& a);
+
+/// `zkpipe setup --kind porep --sector-size S --out DIR`: DEVELOPMENT keys for Filecoin's exact
+/// circuit, written under Filecoin's parameter-file names.
+struct FilecoinSetupArgs {
+  std::string kind, sector_size, out_dir;
+  std::uint64_t seed = 1;
+  bool json = false;
+};
+int run_setup_filecoin(const FilecoinSetupArgs& a);
+
+/// `zkpipe gen-c1`: seals a sector of random data in memory (2 KiB, 8 MiB) and writes its C1 in
+/// filecoin-proofs-api's JSON (or cuzk's wrapper); --synthetic: a consistent synthetic C1 of any
+/// size (synthetic_c1.hpp), marked "zkpipe_synthetic" in the file.
+struct GenC1Args {
+  std::string registered_proof = "StackedDrg2KiBV1_1";  // number or name
+  std::string sector_size;                              // instead: that size's V1_1 proof
+  std::string prover_id;                                // hex; default from --miner-id
+  std::uint64_t miner_id = 1000, sector_number = 1, data_seed = 1;
+  std::string ticket, seed;  // hex; default derived from --data-seed
+  std::string out;
+  bool wrap = false, synthetic = false, json = false;
+};
+int run_gen_c1(const GenC1Args& a);
+
+/// `zkpipe prove --kind porep --c1 FILE --params-dir DIR`: Filecoin's PoRep C2 in this process,
+/// through the engine's workload (check, synthesize, prove, self-verify), partitions concatenated.
+struct FilecoinProveArgs {
+  std::string kind, c1, params, params_dir, out, device = "auto";
+  bool json = false;
+};
+int run_prove_filecoin(const FilecoinProveArgs& a);
+
+/// The daemon job of a C1 file: the sector size (its shape) and partitions; checked locally first.
+struct FilecoinJob {
+  std::string shape;
+  std::uint32_t partitions = 1;
+  std::vector<std::uint8_t> input;
+};
+Result<FilecoinJob> filecoin_job(const std::string& kind, const std::string& c1_path);
 
 }  // namespace zk::app

@@ -38,6 +38,10 @@ int main(int argc, char** argv) {
   setup->add_option("--zkey-out", setup_args.zkey_out, "circom mode: the .zkey to write");
   setup->add_option("--vk-out", setup_args.vk_out, "circom mode: the verification_key.json to write");
   setup->add_flag("--json", setup_args.json, "machine-readable output");
+  zk::app::FilecoinSetupArgs fc_setup;
+  setup->add_option("--kind", fc_setup.kind,
+                    "Filecoin proof kind: porep (keys for Filecoin's exact circuit, under Filecoin's file names)");
+  setup->add_option("--sector-size", fc_setup.sector_size, "with --kind: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB");
 
   zk::app::ProveArgs prove_args;
   auto* prove =
@@ -69,6 +73,12 @@ int main(int argc, char** argv) {
   prove->add_option("--device", prove_args.device, "prove_start on: auto (GPU if present), cpu or gpu")
       ->capture_default_str();
   prove->add_flag("--json", prove_args.json, "machine-readable output");
+  zk::app::FilecoinProveArgs fc_prove;
+  prove->add_option("--kind", fc_prove.kind, "Filecoin proof kind: porep (Filecoin's PoRep C2 from --c1)");
+  prove->add_option("--c1", fc_prove.c1,
+                    "porep: the commit-phase-1 output (SealCommitPhase1Output JSON, or cuzk's wrapper)");
+  prove->add_option("--params-dir", fc_prove.params_dir,
+                    "porep: the directory of Filecoin's parameter files (or zkpipe setup --kind porep's)");
   auto* devices = app.add_subcommand("devices", "whether this build has CUDA, and the machine's GPUs");
   devices->add_flag("--json", json, "machine-readable output");
 
@@ -98,6 +108,7 @@ int main(int argc, char** argv) {
   verify->add_option("--porep-id", fc_verify.porep_id, "porep: 32-byte porep id, hex (instead of --registered-proof)");
   verify->add_option("--api-version", fc_verify.api_version, "porep with --porep-id: 1.0, 1.1 or 1.2")
       ->capture_default_str();
+  verify->add_option("--c1", fc_verify.c1, "porep: take the public values from this C1 file instead");
 
   zk::app::CircuitInfoArgs info_args;
   auto* circuit_info = app.add_subcommand("circuit-info", "the size of one partition of a Filecoin circuit");
@@ -118,6 +129,26 @@ int main(int argc, char** argv) {
   gen_input->add_option("--seed", gen_args.seed, "derives the data, ids and challenge seed")->capture_default_str();
   gen_input->add_option("--out", gen_args.out, "output JSON file")->required();
   gen_input->add_flag("--json", gen_args.json, "machine-readable output");
+
+  zk::app::GenC1Args gen_c1_args;
+  auto* gen_c1 = app.add_subcommand(
+      "gen-c1", "seal a sector of random data (2KiB or 8MiB) and write its Filecoin C1 (commit-phase-1 output) JSON");
+  gen_c1->add_option("--registered-proof", gen_c1_args.registered_proof, "number (0..19) or name")
+      ->capture_default_str();
+  gen_c1->add_option("--sector-size", gen_c1_args.sector_size, "instead: that size's StackedDrg*V1_1");
+  gen_c1->add_option("--miner-id", gen_c1_args.miner_id, "the prover id is this miner's (LEB128, as Filecoin)")
+      ->capture_default_str();
+  gen_c1->add_option("--prover-id", gen_c1_args.prover_id, "32-byte prover id, hex (instead of --miner-id)");
+  gen_c1->add_option("--sector-number", gen_c1_args.sector_number, "sector number")->capture_default_str();
+  gen_c1->add_option("--ticket", gen_c1_args.ticket, "32-byte ticket, hex (default: from --data-seed)");
+  gen_c1->add_option("--seed", gen_c1_args.seed, "32-byte interactive seed, hex (default: from --data-seed)");
+  gen_c1->add_option("--data-seed", gen_c1_args.data_seed, "derives the sector's data (and ticket, seed)")
+      ->capture_default_str();
+  gen_c1->add_option("--out", gen_c1_args.out, "the C1 file to write")->required();
+  gen_c1->add_flag("--wrap", gen_c1_args.wrap, "write cuzk/Curio's wrapper {SectorNum, Phase1Out, SectorSize}");
+  gen_c1->add_flag("--synthetic", gen_c1_args.synthetic,
+                   "any size (32GiB, 64GiB): a consistent synthetic C1 (random columns and sparse trees), no sector");
+  gen_c1->add_flag("--json", gen_c1_args.json, "machine-readable output");
 
   zk::app::CountArgs count_args;
   auto* count = app.add_subcommand("count", "constraints, inputs and aux variables per partition of a circuit shape");
@@ -211,6 +242,11 @@ int main(int argc, char** argv) {
   }
   if (*selftest) return zk::app::run_selftest(json);
   if (*devices) return zk::app::run_devices(json);
+  if (*setup && !fc_setup.kind.empty()) {
+    fc_setup.out_dir = setup_args.out_dir, fc_setup.json = setup_args.json, fc_setup.seed = setup_args.seed;
+    return zk::app::run_setup_filecoin(fc_setup);
+  }
+  if (*gen_c1) return zk::app::run_gen_c1(gen_c1_args);
   if (*setup) {
     setup_args.curve_given = setup->count("--curve") > 0;
     setup_args.seed_given = setup->count("--seed") > 0;
@@ -229,7 +265,19 @@ int main(int argc, char** argv) {
       r.job.input = std::move(*bytes);
       return true;
     };
-    if (!prove_args.zkey.empty()) {
+    if (!fc_prove.kind.empty()) {
+      auto job = zk::app::filecoin_job(fc_prove.kind, fc_prove.c1);
+      if (!job.ok()) {
+        std::fprintf(stderr, "zkpipe: %s\n", zk::bounded_message(job.status().message()).c_str());
+        return 2;
+      }
+      if (r.out.empty()) {
+        std::fprintf(stderr, "zkpipe: prove --addr --kind porep needs --c1 and --out\n");
+        return 2;
+      }
+      r.job.circuit = "porep", r.job.shape = job->shape, r.job.partitions = job->partitions;
+      r.job.input = std::move(job->input);
+    } else if (!prove_args.zkey.empty()) {
       r.job.circuit = "zkey", r.job.shape = prove_args.zkey;
       if (prove_args.witness.empty() || r.proof_json.empty() || r.public_json.empty()) {
         std::fprintf(stderr, "zkpipe: prove --addr --zkey NAME needs --witness, --proof and --public\n");
@@ -256,6 +304,11 @@ int main(int argc, char** argv) {
       }
     }
     return zk::app::run_remote_prove(prove_client, r);
+  }
+  if (*prove && !fc_prove.kind.empty()) {
+    fc_prove.out = prove_args.out, fc_prove.params = prove_args.params, fc_prove.device = prove_args.device;
+    fc_prove.json = prove_args.json;
+    return zk::app::run_prove_filecoin(fc_prove);
   }
   if (*prove) return zk::app::run_prove(prove_args);
   if (*serve) return zk::app::run_serve(serve_args);

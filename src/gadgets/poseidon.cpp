@@ -233,13 +233,51 @@ void poseidon_permute(const PoseidonParams& p, std::span<PoseidonFr> s) {
   }
 }
 
+void poseidon_permute_optimized(const PoseidonParams& p, std::span<PoseidonFr> s) {
+  using F = PoseidonFr;
+  const unsigned t = p.width, half = p.full_rounds / 2;
+  const auto& cc = p.compressed_constants;
+  std::array<F, 16> tmp;  // widths are at most 12
+  auto mix = [&](const PoseidonParams::Matrix& m) {
+    for (unsigned j = 0; j < t; ++j) {
+      F acc = F::zero();
+      for (unsigned i = 0; i < t; ++i) acc = acc + s[i] * m[i][j];
+      tmp[j] = acc;
+    }
+    std::copy(tmp.begin(), tmp.begin() + t, s.begin());
+  };
+  auto pow5 = [](const F& x) { return x.square().square() * x; };
+  for (unsigned k = 0; k < t; ++k) s[k] = pow5(s[k] + cc[k]) + cc[t + k];
+  std::size_t next = 2 * t;
+  mix(p.mds);
+  for (unsigned r = 1; r < half; ++r) {
+    for (unsigned k = 0; k < t; ++k) s[k] = pow5(s[k]) + cc[next + k];
+    next += t;
+    mix(r == half - 1 ? p.pre_sparse : p.mds);
+  }
+  for (unsigned r = 0; r < p.partial_rounds; ++r) {
+    s[0] = pow5(s[0]) + cc[next++];
+    const auto& sp = p.sparse[r];
+    F lane0 = F::zero();
+    for (unsigned i = 0; i < t; ++i) lane0 = lane0 + s[i] * sp.w_hat[i];
+    for (unsigned j = 1; j < t; ++j) s[j] = s[j] + s[0] * sp.v_rest[j - 1];
+    s[0] = lane0;
+  }
+  for (unsigned r = 0; r < half; ++r) {
+    const bool terminal = r + 1 == half;
+    for (unsigned k = 0; k < t; ++k) s[k] = terminal ? pow5(s[k]) : pow5(s[k]) + cc[next + k];
+    if (!terminal) next += t;
+    mix(p.mds);
+  }
+}
+
 Result<PoseidonFr> poseidon_hash(std::span<const PoseidonFr> inputs) {
   auto p = poseidon_params(static_cast<unsigned>(inputs.size()));
   if (!p.ok()) return p.status();
-  std::vector<PoseidonFr> s;
-  s.push_back((*p)->domain_tag);
-  s.insert(s.end(), inputs.begin(), inputs.end());
-  poseidon_permute(**p, s);
+  std::array<PoseidonFr, 16> s;
+  s[0] = (*p)->domain_tag;
+  std::copy(inputs.begin(), inputs.end(), s.begin() + 1);
+  poseidon_permute_optimized(**p, std::span<PoseidonFr>(s.data(), (*p)->width));
   return s[1];
 }
 

@@ -2,7 +2,9 @@
 
 #include <filesystem>
 
+#include "circuits/filecoin/porep/sectors.hpp"
 #include "circuits/porep.hpp"
+#include "engine/filecoin_porep_workload.hpp"
 #include "engine/porep_workload.hpp"
 #include "engine/synthetic_workload.hpp"
 #include "engine/zkey_workload.hpp"
@@ -105,6 +107,27 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
       s->set_device(device_, gate_, resident_);
       w = s;
     }
+  } else if (circuit == "porep" && circuits::filecoin::find_sector_size(shape).ok()) {
+    // Filecoin's PoRep: Filecoin's parameter file (or development keys under its name).
+    const auto size = *circuits::filecoin::find_sector_size(shape);
+    if (!size.published) {
+      return Status::invalid_argument(std::string("Filecoin publishes no PoRep parameters for ") + size.name +
+                                      " sectors (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)");
+    }
+    const fs::path p = fs::path(dir_) / (circuits::filecoin::stacked_params_stem(size) + ".params");
+    if (Status st = need(p, std::string("Filecoin's parameters, or development keys: zkpipe setup --kind porep "
+                                        "--sector-size ") +
+                                size.name + " --out " + dir_);
+        !st.ok()) {
+      return st;
+    }
+    e.r.params_path = p.string();
+    e.r.job_shape = size.name;
+    e.r.partitions = size.partitions;
+    e.cache = kBellmanBls;
+    auto fw = std::make_shared<engine::FilecoinPorepWorkload>(size, *caches_[e.cache], e.r.params_path);
+    fw->set_device(device_, gate_, resident_);
+    w = fw;
   } else if (circuit == "porep") {
     auto s = circuits::porep::preset(shape);
     if (!s.ok()) return Status::invalid_argument(s.status().message());

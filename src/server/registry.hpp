@@ -5,7 +5,10 @@
 // engine. Keys load through ParamsCaches that share the engine's budget and ledger (one per file
 // format and curve), so GetStatus lists them and PreloadParams / EvictParams act on them.
 //   synthetic  "<curve>-n<N>"     synthetic-<curve>-n<N>.params   input: 8-byte seed
-//   porep      "tiny|small|bench" porep-<shape>.params             input: C1 JSON
+//   porep      "2KiB" ... "64GiB" v28-stacked-proof-of-replication-…params (Filecoin's name)
+//                                                                input: Filecoin's C1 (or cuzk's wrapper)
+//   porep      "tiny|small|bench" porep-<shape>.params             input: zkpipe gen-input's JSON (the
+//                                                                PoRep-shaped development circuit)
 //   zkey       "<name>.zkey"      <name>.zkey                      input: .wtns
 
 #include <map>

@@ -5,10 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 
 #include "base/base64.hpp"
 #include "circuits/filecoin/porep/c1.hpp"
+#include "circuits/filecoin/porep/synthetic_c1.hpp"
 #include "r1cs/test_cs.hpp"
 #include "sealed_sector.hpp"
 #include "test_util.hpp"
@@ -205,6 +207,47 @@ TEST(C1, TheLegacyV1GraphIsCheckedWithItsOwnParents) {
   EXPECT_FALSE(check_c1(c1, *ctx).ok());
 }
 
+TEST(SyntheticC1, An8MibOneIsAcceptedAndSatisfiesTheCircuit) {
+  const auto proof = *find_registered_seal_proof("StackedDrg8MiBV1_1");
+  auto ctx = c1_context(proof);
+  ASSERT_TRUE(ctx.ok());
+  auto c1 = synthetic_c1(proof, *ctx, 3);
+  ASSERT_TRUE(c1.ok()) << c1.status().to_string();
+  ASSERT_TRUE(check_c1(*c1, *ctx).ok()) << check_c1(*c1, *ctx).to_string();
+  auto w = c1_witness(*c1, *ctx, 0);
+  ASSERT_TRUE(w.ok());
+  r1cs::TestSystem<Fr> cs;
+  ASSERT_TRUE(synthesize_stacked(cs, ctx->shape, *w).ok());
+  EXPECT_TRUE(cs.is_satisfied()) << cs.which_is_unsatisfied().value_or("");
+  auto pub = c1_public_inputs(*c1, *ctx, 0);
+  ASSERT_TRUE(pub.ok());
+  ASSERT_EQ(cs.inputs().size(), pub->size() + 1);
+  for (std::size_t i = 0; i < pub->size(); ++i) EXPECT_EQ(cs.inputs()[i + 1], (*pub)[i]) << "input " << i;
+}
+
+TEST(SyntheticC1, ThirtyTwoAndSixtyFourGibOnesHaveFilecoinsSubAndTopProofs) {
+  for (const char* name : {"StackedDrg32GiBV1_1", "StackedDrg64GiBV1_1"}) {
+    const auto proof = *find_registered_seal_proof(name);
+    auto ctx = c1_context(proof);
+    ASSERT_TRUE(ctx.ok());
+    auto c1 = synthetic_c1(proof, *ctx, 1);
+    ASSERT_TRUE(c1.ok()) << c1.status().to_string();
+    ASSERT_EQ(c1->vanilla_proofs.size(), 10u);
+    ASSERT_EQ(c1->vanilla_proofs[9].size(), 18u);
+    EXPECT_TRUE(check_c1(*c1, *ctx).ok()) << check_c1(*c1, *ctx).to_string();
+    const std::string text = c1_json(*c1);
+    const bool top = proof.size.top_arity != 0;
+    EXPECT_NE(text.find(top ? "\"comm_r_last_proof\":{\"data\":{\"Top\":{\"base_proof\":{\"path\":["
+                            : "\"comm_r_last_proof\":{\"data\":{\"Sub\":{\"base_proof\":{\"path\":["),
+              std::string::npos);
+    auto back = parse_c1(text);
+    ASSERT_TRUE(back.ok()) << back.status().to_string();
+    EXPECT_TRUE(check_c1(back->c1, *ctx).ok());
+    EXPECT_EQ(c1_json(back->c1), text);
+    std::printf("%s synthetic C1: %zu bytes of JSON\n", name, text.size());
+  }
+}
+
 TEST(FilecoinParameterFiles, NamesReproduceThePublishedOnes) {
   // filecoin-proofs parameters.json (v28), the .params names of the five published PoRep sizes.
   const std::pair<const char*, const char*> published[] = {
@@ -232,6 +275,13 @@ TEST(FilecoinRegisteredProofs, NumbersNamesAndPorepIds) {
   EXPECT_TRUE(find_registered_seal_proof("0")->legacy_graph());
   EXPECT_EQ(find_registered_seal_proof("stackeddrg64gibv1_2_feat_noninteractiveporep")->id, 19u);
   EXPECT_FALSE(find_registered_seal_proof("20").ok());
+  // Miner 1000 = LEB128 e8 07 (cuzk / filecoin-ffi); 0 and 2^63 at the edges.
+  const auto id = prover_id_from_miner(1000);
+  EXPECT_EQ(id[0], 0xe8);
+  EXPECT_EQ(id[1], 0x07);
+  EXPECT_EQ(id[2], 0);
+  EXPECT_EQ(prover_id_from_miner(0)[0], 0);
+  EXPECT_EQ(prover_id_from_miner(std::uint64_t{1} << 63)[9], 0x01);
   EXPECT_FALSE(find_registered_seal_proof("").ok());
 }
 

@@ -178,7 +178,7 @@ class C1Reader {
   /// Reads an object's keys with `field(key)` returning false for unknown ones (skipped); then
   /// checks that every name in `required` was seen.
   template <class F>
-  void read_object(std::initializer_list<const char*> required, F&& field) {
+  void read_object(const std::vector<const char*>& required, F&& field) {
     std::set<std::string> seen;
     r_.begin_object();
     std::string key;
@@ -234,8 +234,9 @@ class C1Reader {
       } else if (kind == "Sub" || kind == "Top") {
         const bool top = kind == "Top";
         p.kind = top ? MerkleProof::Kind::kTop : MerkleProof::Kind::kSub;
-        auto required = top ? std::initializer_list<const char*>{"base_proof", "sub_proof", "top_proof", "root", "leaf"}
-                            : std::initializer_list<const char*>{"base_proof", "sub_proof", "root", "leaf"};
+        const std::vector<const char*> required =
+            top ? std::vector<const char*>{"base_proof", "sub_proof", "top_proof", "root", "leaf"}
+                : std::vector<const char*>{"base_proof", "sub_proof", "root", "leaf"};
         read_object(required, [&](const std::string& f) {
           if (f == "root") p.root = read_domain();
           else if (f == "leaf") p.leaf = read_domain();

@@ -88,6 +88,18 @@ Result<RegisteredSealProof> find_registered_seal_proof(const std::string& name_o
                                   "' (0..19, or a name such as StackedDrg32GiBV1_1)");
 }
 
+std::array<std::uint8_t, 32> prover_id_from_miner(std::uint64_t miner_id) {
+  std::array<std::uint8_t, 32> out{};
+  std::size_t i = 0;
+  do {
+    std::uint8_t b = miner_id & 0x7f;
+    miner_id >>= 7;
+    if (miner_id != 0) b |= 0x80;
+    out[i++] = b;
+  } while (miner_id != 0);
+  return out;
+}
+
 namespace {
 std::string tree_display(const SectorSize& s) {
   return "merkletree-poseidon_hasher-8-" + std::to_string(s.sub_arity) + "-" + std::to_string(s.top_arity);

@@ -52,6 +52,10 @@ const std::vector<RegisteredSealProof>& registered_seal_proofs();
 /// By number ("5") or name ("StackedDrg2KiBV1_1", case-insensitive).
 Result<RegisteredSealProof> find_registered_seal_proof(const std::string& name_or_number);
 
+/// The prover id of a miner actor (filecoin-ffi / cuzk): the id address's payload (the actor id as
+/// an unsigned LEB128 varint) left-aligned in 32 zero bytes.
+std::array<std::uint8_t, 32> prover_id_from_miner(std::uint64_t miner_id);
+
 /// Filecoin's parameter files of a published sector size's PoRep (storage-proofs-core
 /// parameter_cache): "v28-stacked-proof-of-replication-<tree>-sha256_hasher-<hex>" where <hex> is the
 /// SHA-256 of the public parameters' identifier. Append ".params" / ".vk". One file pair serves

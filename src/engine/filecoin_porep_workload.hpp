@@ -1,0 +1,51 @@
+#pragma once
+
+// Filecoin's PoRep C2 as an engine workload (circuits/filecoin/porep): shape = a sector size name
+// ("2KiB" ... "64GiB"), input = the C1 (filecoin-proofs-api's SealCommitPhase1Output JSON or cuzk's
+// wrapper), one job = the registered proof's partitions (1 for the test sizes, 10 at 32/64 GiB),
+// proofs = the 192-byte partition proofs concatenated, as Filecoin expects. The C1 is parsed and
+// checked natively once, at submit (check_c1: every vanilla proof, the challenges from the seed);
+// partitions reuse the parsed input (a few recent jobs' are kept, keyed by the input's SHA-256).
+// Keys: Filecoin's .params (or development keys under the same name) through the ParamsCache.
+
+#include <array>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "circuits/filecoin/porep/c1.hpp"
+#include "engine/groth16_workload.hpp"
+
+namespace zk::engine {
+
+class FilecoinPorepWorkload : public Groth16Workload<groth16::Bls12_381> {
+ public:
+  using E = groth16::Bls12_381;
+  FilecoinPorepWorkload(circuits::filecoin::SectorSize size, ParamsCache& cache, std::string params_path)
+      : Groth16Workload<E>(cache, std::move(params_path)), size_(size) {}
+  FilecoinPorepWorkload(circuits::filecoin::SectorSize size, std::shared_ptr<const groth16::ProvingKey<E>> pk)
+      : Groth16Workload<E>(std::move(pk)), size_(size) {}
+
+  Status validate(const JobRequest& job) override;
+  Result<std::unique_ptr<Synthesized>> synthesize(const JobRequest& job, std::size_t partition) override;
+  Result<std::vector<Fr>> public_inputs(const JobRequest& job, std::size_t partition) const override;
+
+  const circuits::filecoin::SectorSize& sector_size() const { return size_; }
+
+  struct Parsed {
+    circuits::filecoin::C1Input input;
+    circuits::filecoin::C1Context ctx;
+  };
+  /// The parsed and checked input of a job (from the small cache, or parsed and checked now).
+  Result<std::shared_ptr<const Parsed>> input(const JobRequest& job) const;
+
+ private:
+  circuits::filecoin::SectorSize size_;
+  mutable std::mutex m_;
+  using Digest = std::array<std::uint8_t, 32>;
+  mutable std::list<std::pair<Digest, std::shared_ptr<const Parsed>>> recent_;  // front: newest
+};
+
+}  // namespace zk::engine

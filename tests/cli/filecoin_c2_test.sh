@@ -1,0 +1,86 @@
+#!/bin/sh
+# Filecoin's PoRep C2 end to end at 2 KiB, as a storage provider runs it: `gen-c1` seals a sector
+# and writes its C1 (filecoin-proofs-api's JSON, and cuzk's wrapper); `setup --kind porep` writes
+# development keys under Filecoin's parameter-file names; `prove --kind porep --c1` proves it
+# (checked, synthesized, self-verified); `verify --kind porep` accepts the proof from the C1 and from
+# the public values alone and refuses another sector's; a tampered C1 exits 2 naming the field;
+# then the same C1 (wrapped) through `zkpipe serve`'s pipeline. Slow part: the development setup of
+# the 2.7M-constraint circuit (minutes on 2 cores).
+# Usage: filecoin_c2_test.sh path/to/zkpipe
+set -u
+Z="$1"
+D=$(mktemp -d)
+SERVE_PID=
+cleanup() { [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2> /dev/null; rm -rf "$D"; }
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; [ -f "$D/serve.log" ] && tail -20 "$D/serve.log"; exit 1; }
+field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
+
+"$Z" gen-c1 --sector-size 2KiB --miner-id 1234 --sector-number 7 --data-seed 5 --out "$D/c1.json" --json \
+    > "$D/gen.json" || fail "gen-c1"
+"$Z" gen-c1 --sector-size 2KiB --miner-id 1234 --sector-number 7 --data-seed 5 --wrap --out "$D/c1w.json" \
+    > /dev/null || fail "gen-c1 --wrap"
+"$Z" gen-c1 --sector-size 2KiB --data-seed 6 --out "$D/other.json" > /dev/null || fail "gen-c1 (another sector)"
+"$Z" gen-c1 --sector-size 32GiB --out "$D/big.json" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "up to 8 MiB" "$D/err" || fail "gen-c1 32GiB must exit 2 (sealing in memory)"
+
+"$Z" setup --kind porep --sector-size 2KiB --out "$D/params" --json > "$D/setup.json" || fail "setup --kind porep"
+STEM="$D/params/v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f"
+[ -f "$STEM.params" ] && [ -f "$STEM.vk" ] || fail "keys under Filecoin's names: $(ls "$D/params")"
+
+"$Z" prove --kind porep --c1 "$D/c1.json" --params-dir "$D/params" --out "$D/proof.bin" --json > "$D/prove.json" \
+    || fail "prove --kind porep: $(cat "$D/prove.json")"
+[ "$(stat -c %s "$D/proof.bin")" = "192" ] || fail "one 192-byte partition proof"
+"$Z" verify --kind porep --c1 "$D/c1.json" --vk "$STEM.vk" --proof "$D/proof.bin" > "$D/out" || fail "verify --c1: $(cat "$D/out")"
+grep -q "^valid" "$D/out" || fail "valid"
+"$Z" verify --kind porep --c1 "$D/c1w.json" --vk "$STEM.vk" --proof "$D/proof.bin" > /dev/null || fail "verify --c1 wrapped"
+"$Z" verify --kind porep --c1 "$D/other.json" --vk "$STEM.vk" --proof "$D/proof.bin" > /dev/null
+[ $? -eq 1 ] || fail "another sector's C1 must not verify"
+# From the public values alone (prover id from the miner id, StackedDrg2KiBV1_1 = 5).
+"$Z" verify --kind porep --sector-size 2KiB --vk "$STEM.vk" --proof "$D/proof.bin" --registered-proof 5 \
+    --prover-id "$(field "$D/gen.json" prover_id)" --sector-number 7 --ticket "$(field "$D/gen.json" ticket)" \
+    --seed "$(field "$D/gen.json" seed)" --comm-d "$(field "$D/gen.json" comm_d)" \
+    --comm-r "$(field "$D/gen.json" comm_r)" > /dev/null || fail "verify from the public values"
+"$Z" verify --kind porep --sector-size 2KiB --vk "$STEM.vk" --proof "$D/proof.bin" --registered-proof 5 \
+    --prover-id "$(field "$D/gen.json" prover_id)" --sector-number 8 --ticket "$(field "$D/gen.json" ticket)" \
+    --seed "$(field "$D/gen.json" seed)" --comm-d "$(field "$D/gen.json" comm_d)" \
+    --comm-r "$(field "$D/gen.json" comm_r)" > /dev/null
+[ $? -eq 1 ] || fail "another sector number must not verify"
+
+# A tampered C1 is refused before proving, naming what is wrong.
+python3 - "$D/c1.json" "$D/bad-seed.json" "$D/bad-path.json" <<'PY' || fail "tampering"
+import json, sys
+c1 = json.load(open(sys.argv[1]))
+c1["seed"][0] ^= 1
+json.dump(c1, open(sys.argv[2], "w"), separators=(",", ":"))
+c1 = json.load(open(sys.argv[1]))
+p = c1["vanilla_proofs"]["StackedDrg2KiBV1"][0][1]["replica_column_proofs"]["exp_parents"][3]
+p["inclusion_proof"]["data"]["Single"]["path"]["path"][1]["hashes"][2][5] ^= 1
+json.dump(c1, open(sys.argv[3], "w"), separators=(",", ":"))
+PY
+"$Z" prove --kind porep --c1 "$D/bad-seed.json" --params-dir "$D/params" --out "$D/x.bin" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "the seed challenges node" "$D/err" || fail "a changed seed must exit 2: $(cat "$D/err")"
+"$Z" prove --kind porep --c1 "$D/bad-path.json" --params-dir "$D/params" --out "$D/x.bin" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "challenge 1: exp_parents\[3\].inclusion_proof" "$D/err" \
+    || fail "a changed path hash must exit 2 naming it: $(cat "$D/err")"
+"$Z" prove --kind porep --c1 "$D/c1.json" --params-dir "$D/nowhere" --out "$D/x.bin" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "setup --kind porep --sector-size 2KiB" "$D/err" || fail "missing keys must say how to get them"
+
+# Through the daemon: the wrapped C1, the pipeline, self-verification.
+SOCK="$D/zk.sock"
+"$Z" serve --listen "unix://$SOCK" --params-dir "$D/params" > "$D/serve.out" 2> "$D/serve.log" &
+SERVE_PID=$!
+i=0
+while ! grep -q "serving on" "$D/serve.out" 2> /dev/null; do
+  i=$((i + 1)); [ $i -gt 300 ] && fail "daemon did not start"; sleep 0.1
+done
+"$Z" prove --addr "unix://$SOCK" --kind porep --c1 "$D/c1w.json" --out "$D/daemon.bin" > "$D/out" 2>&1 \
+    || fail "prove through the daemon: $(cat "$D/out")"
+"$Z" verify --kind porep --c1 "$D/c1.json" --vk "$STEM.vk" --proof "$D/daemon.bin" > /dev/null \
+    || fail "the daemon's proof must verify"
+"$Z" prove --addr "unix://$SOCK" --kind porep --c1 "$D/bad-path.json" --out "$D/x.bin" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "exp_parents\[3\]" "$D/err" || fail "the daemon must refuse a tampered C1: $(cat "$D/err")"
+kill "$SERVE_PID"
+wait "$SERVE_PID" 2> /dev/null
+SERVE_PID=
+echo "ok"
