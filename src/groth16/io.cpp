@@ -319,24 +319,63 @@ Result<ProvingKey<E>> read_parameters(std::span<const std::uint8_t> bytes, const
   return pk;
 }
 
+namespace {
+/// Walks a parameter file's section counts (vk, then ic, h, l, a, b_g1, b_g2) without decoding a
+/// point: `u32_at(offset)` reads a big-endian count; `size` bounds every claim.
+template <class E, class U32At>
+Result<ParameterSections> walk_sections(std::uint64_t size, U32At&& u32_at) {
+  using Enc = Encoding<E>;
+  std::uint64_t off = 3 * Enc::kG1 + 3 * Enc::kG2;  // alpha, beta, delta in G1; beta, gamma, delta in G2
+  if (size < off) return Status::invalid_argument("truncated file: the verifying key needs " + std::to_string(off) + " bytes");
+  const char* names[] = {"ic", "h", "l", "a", "b_g1", "b_g2"};
+  std::uint64_t counts[6];
+  for (int s = 0; s < 6; ++s) {
+    if (size - off < 4) return Status::invalid_argument(std::string("truncated file: no ") + names[s] + " count");
+    auto n = u32_at(off);
+    if (!n.ok()) return n.status();
+    off += 4;
+    const std::uint64_t point = s == 5 ? Enc::kG2 : Enc::kG1;
+    if (*n > (size - off) / point) {
+      return Status::invalid_argument(std::string(names[s]) + " claims " + std::to_string(*n) + " points but only " +
+                                      std::to_string(size - off) + " bytes remain");
+    }
+    counts[s] = *n;
+    off += *n * point;
+  }
+  return ParameterSections{counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], off};
+}
+}  // namespace
+
+template <class E>
+Result<ParameterSections> parameter_sections(std::span<const std::uint8_t> bytes) {
+  return walk_sections<E>(bytes.size(), [&](std::uint64_t off) -> Result<std::uint32_t> {
+    std::uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) v = (v << 8) | bytes[off + static_cast<std::size_t>(i)];
+    return v;
+  });
+}
+
+template <class E>
+Result<ParameterSections> read_parameter_sections(const std::filesystem::path& path) {
+  auto size = regular_file_size(path);
+  if (!size.ok()) return size.status();
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return Status::io_error("cannot open " + path.string());
+  auto r = walk_sections<E>(*size, [&](std::uint64_t off) -> Result<std::uint32_t> {
+    std::uint8_t b[4];
+    f.seekg(static_cast<std::streamoff>(off));
+    if (!f.read(reinterpret_cast<char*>(b), 4)) return Status::io_error("cannot read " + path.string());
+    return (std::uint32_t{b[0]} << 24) | (std::uint32_t{b[1]} << 16) | (std::uint32_t{b[2]} << 8) | b[3];
+  });
+  if (!r.ok()) return Status::invalid_argument(path.string() + ": " + r.status().message());
+  return r;
+}
+
 template <class E>
 Result<std::size_t> parameters_extent(std::span<const std::uint8_t> bytes) {
-  using Enc = Encoding<E>;
-  Reader in(bytes);
-  // The vk: 3 G1 + 3 G2 points, then the IC count and points.
-  if (auto head = in.take(3 * Enc::kG1 + 3 * Enc::kG2, "verifying key"); !head.ok()) return head.status();
-  const char* names[] = {"ic", "h", "l", "a", "b_g1", "b_g2"};
-  for (int s = 0; s < 6; ++s) {
-    auto n = in.u32_be(names[s]);
-    if (!n.ok()) return n.status();
-    const std::size_t size = s == 5 ? Enc::kG2 : Enc::kG1;
-    if (*n > in.remaining() / size) {
-      return Status::invalid_argument(std::string(names[s]) + " claims " + std::to_string(*n) + " points but only " +
-                                      std::to_string(in.remaining()) + " bytes remain");
-    }
-    (void)in.take(static_cast<std::size_t>(*n) * size, names[s]);
-  }
-  return in.offset();
+  auto s = parameter_sections<E>(bytes);
+  if (!s.ok()) return s.status();
+  return static_cast<std::size_t>(s->bytes);
 }
 
 template <class E>
@@ -393,6 +432,8 @@ Status write_file(const std::filesystem::path& path, std::span<const std::uint8_
 #define ZK_INSTANTIATE_IO(E)                                                                            \
   template Result<VerifyingKey<E>> read_verifying_key<E>(std::span<const std::uint8_t>, std::size_t*);  \
   template Result<std::size_t> parameters_extent<E>(std::span<const std::uint8_t>);                    \
+  template Result<ParameterSections> parameter_sections<E>(std::span<const std::uint8_t>);             \
+  template Result<ParameterSections> read_parameter_sections<E>(const std::filesystem::path&);         \
   template std::vector<std::uint8_t> write_verifying_key<E>(const VerifyingKey<E>&);                    \
   template Result<ProvingKey<E>> read_parameters<E>(std::span<const std::uint8_t>, const ReadOptions&); \
   template std::vector<std::uint8_t> write_parameters<E>(const ProvingKey<E>&);                         \

@@ -51,6 +51,17 @@ Result<ProvingKey<E>> read_parameters(std::span<const std::uint8_t> bytes, const
 /// MPC transcript, is not counted), or an error if the counts do not fit in `bytes`.
 template <class E>
 Result<std::size_t> parameters_extent(std::span<const std::uint8_t> bytes);
+/// The section counts of a parameter file (ic in the vk, then h, l, a, b_g1, b_g2) and its byte
+/// length, walked without decoding a point — from bytes, or from a file by seeking (a 47 GB
+/// Filecoin .params is never read for this).
+struct ParameterSections {
+  std::uint64_t ic = 0, h = 0, l = 0, a = 0, b_g1 = 0, b_g2 = 0;
+  std::uint64_t bytes = 0;
+};
+template <class E>
+Result<ParameterSections> parameter_sections(std::span<const std::uint8_t> bytes);
+template <class E>
+Result<ParameterSections> read_parameter_sections(const std::filesystem::path& path);
 template <class E>
 std::vector<std::uint8_t> write_parameters(const ProvingKey<E>& pk);
 
