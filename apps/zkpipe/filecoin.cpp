@@ -1,11 +1,16 @@
 #include "filecoin.hpp"
 
+#include <openssl/evp.h>
+
 #include <chrono>
+#include <fstream>
+#include <memory>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
 
 #include "base/file.hpp"
+#include "circuits/filecoin/parameter_files.hpp"
 #include "circuits/filecoin/porep/sectors.hpp"
 #include "circuits/filecoin/porep/c1.hpp"
 #include "circuits/filecoin/porep/synthetic_c1.hpp"
@@ -420,6 +425,123 @@ int run_gen_c1(const GenC1Args& a) {
                 hex(c1->comm_d).c_str(), hex(c1->comm_r).c_str());
   }
   return 0;
+}
+
+namespace {
+
+/// BLAKE2b-512 of a file, streamed; the first 32 hex digits (parameters.json's digest).
+Result<std::string> file_digest(const std::string& path, bool progress) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return Status::io_error("cannot open " + path);
+  std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX*)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_blake2b512(), nullptr) != 1) return Status::internal("BLAKE2b unavailable");
+  std::vector<char> buf(std::size_t{8} << 20);
+  std::uint64_t done = 0, next_report = std::uint64_t{4} << 30;
+  while (f) {
+    f.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+    const auto n = static_cast<std::size_t>(f.gcount());
+    if (n == 0) break;
+    EVP_DigestUpdate(ctx.get(), buf.data(), n);
+    done += n;
+    if (progress && done >= next_report) {
+      std::fprintf(stderr, "  ... %.0f GB hashed\n", static_cast<double>(done) / 1e9);
+      next_report += std::uint64_t{4} << 30;
+    }
+  }
+  if (f.bad()) return Status::io_error("cannot read " + path);
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  EVP_DigestFinal_ex(ctx.get(), md, &len);
+  std::string hex;
+  char b[3];
+  for (unsigned i = 0; i < 16 && i < len; ++i) std::snprintf(b, sizeof(b), "%02x", md[i]), hex += b;
+  return hex;
+}
+
+}  // namespace
+
+int run_params_check(const ParamsCheckArgs& a) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(a.dir, ec)) return fail(a.dir + " is not a directory", a.json);
+  Json files = Json::array();
+  int present = 0, bad = 0;
+  for (const auto& size : fc::sector_sizes()) {
+    if (!size.published) continue;
+    const std::string stem = fc::stacked_params_stem(size);
+    const auto expect = fc::stacked_key_sections(size);
+    for (const char* ext : {".params", ".vk"}) {
+      const std::string name = stem + ext;
+      const std::string path = (std::filesystem::path(a.dir) / name).string();
+      Json e{{"kind", "porep"}, {"sector_size", size.name}, {"file", name}};
+      std::vector<std::string> problems;
+      auto bytes = regular_file_size(path);
+      e["present"] = bytes.ok();
+      if (!bytes.ok()) {
+        if (bytes.status().code() != StatusCode::kNotFound) problems.push_back(bytes.status().message());
+      } else {
+        ++present;
+        e["bytes"] = *bytes;
+        if (std::string(ext) == ".params") {
+          auto s = groth16::read_parameter_sections<groth16::Bls12_381>(path);
+          if (!s.ok()) {
+            problems.push_back(s.status().message());
+          } else {
+            e["sections"] = {{"ic", s->ic}, {"h", s->h}, {"l", s->l}, {"a", s->a}, {"b_g1", s->b_g1}, {"b_g2", s->b_g2}};
+            const bool fits = expect && s->ic == expect->ic && s->h == expect->h && s->l == expect->l &&
+                              s->a == expect->a && s->b_g1 == expect->b && s->b_g2 == expect->b;
+            if (!fits) {
+              problems.push_back("its sections (ic " + std::to_string(s->ic) + ", h " + std::to_string(s->h) + ", l " +
+                                 std::to_string(s->l) + ", a " + std::to_string(s->a) + ", b " + std::to_string(s->b_g1) +
+                                 ") are not those of Filecoin's " + size.name + " PoRep circuit (ic " +
+                                 std::to_string(expect->ic) + ", h " + std::to_string(expect->h) + ", l " +
+                                 std::to_string(expect->l) + ", a " + std::to_string(expect->a) + ", b " +
+                                 std::to_string(expect->b) + ")");
+            }
+          }
+        } else {
+          auto vk = read_porep_vk(path, size);
+          if (!vk.ok()) problems.push_back(vk.status().message());
+        }
+        if (a.digest) {
+          if (!a.json && *bytes > (std::uint64_t{1} << 30)) {
+            std::fprintf(stderr, "hashing %s (%.1f GB)\n", name.c_str(), static_cast<double>(*bytes) / 1e9);
+          }
+          auto d = file_digest(path, !a.json);
+          if (!d.ok()) {
+            problems.push_back(d.status().message());
+          } else {
+            e["digest"] = *d;
+            const auto pub = fc::find_published(name);
+            e["published_digest"] = pub ? pub->digest : "";
+            e["filecoins"] = pub && *d == pub->digest;
+            if (!pub || *d != pub->digest) {
+              problems.push_back("its digest " + *d + " is not the published " + (pub ? pub->digest : "?") +
+                                 " (development keys, or a damaged download)");
+            }
+          }
+        }
+      }
+      e["ok"] = problems.empty();
+      e["problems"] = problems;
+      bad += problems.empty() ? 0 : 1;
+      if (!a.json) {
+        if (!bytes.ok() && problems.empty()) {
+          std::printf("%-7s %-7s missing\n", size.name, ext + 1);
+        } else if (problems.empty()) {
+          std::printf("%-7s %-7s ok (%s)\n", size.name, ext + 1,
+                      a.digest ? "Filecoin's published file" : "sections fit the circuit; digest not checked");
+        } else {
+          for (const auto& p : problems) std::printf("%-7s %-7s PROBLEM: %s\n", size.name, ext + 1, p.c_str());
+        }
+      }
+      files.push_back(std::move(e));
+    }
+  }
+  if (present == 0 && !a.json) std::printf("no Filecoin PoRep parameter files in %s\n", a.dir.c_str());
+  if (a.json) {
+    std::printf("%s\n", Json{{"ok", bad == 0 && present > 0}, {"dir", a.dir}, {"files", files}}.dump().c_str());
+  }
+  return bad == 0 && present > 0 ? 0 : 1;
 }
 
 Result<FilecoinJob> filecoin_job(const std::string& kind, const std::string& c1_path) {

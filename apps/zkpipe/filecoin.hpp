@@ -60,6 +60,15 @@ struct FilecoinProveArgs {
 };
 int run_prove_filecoin(const FilecoinProveArgs& a);
 
+/// `zkpipe params check DIR`: per published PoRep sector size, which of Filecoin's files are in DIR,
+/// whether their section counts fit the exact circuit, and (unless --no-digest) whether their
+/// BLAKE2b digests are the published ones. Exit 0 all present files good, 1 otherwise.
+struct ParamsCheckArgs {
+  std::string dir;
+  bool digest = true, json = false;
+};
+int run_params_check(const ParamsCheckArgs& a);
+
 /// The daemon job of a C1 file: the sector size (its shape) and partitions; checked locally first.
 struct FilecoinJob {
   std::string shape;

@@ -150,6 +150,17 @@ int main(int argc, char** argv) {
                    "any size (32GiB, 64GiB): a consistent synthetic C1 (random columns and sparse trees), no sector");
   gen_c1->add_flag("--json", gen_c1_args.json, "machine-readable output");
 
+  zk::app::ParamsCheckArgs params_check_args;
+  auto* params = app.add_subcommand("params", "Filecoin parameter files");
+  params->require_subcommand(1);
+  auto* params_check = params->add_subcommand(
+      "check", "which of Filecoin's PoRep parameter files DIR holds, whether they fit the circuit and are Filecoin's");
+  params_check->add_option("dir", params_check_args.dir, "the parameter directory")->required();
+  bool params_no_digest = false;
+  params_check->add_flag("--no-digest", params_no_digest,
+                         "skip the BLAKE2b digests (development keys; a 47 GB file takes minutes to hash)");
+  params_check->add_flag("--json", params_check_args.json, "machine-readable output");
+
   zk::app::CountArgs count_args;
   auto* count = app.add_subcommand("count", "constraints, inputs and aux variables per partition of a circuit shape");
   count->add_option("--circuit", count_args.circuit, "circuit kind")->capture_default_str();
@@ -247,6 +258,10 @@ int main(int argc, char** argv) {
     return zk::app::run_setup_filecoin(fc_setup);
   }
   if (*gen_c1) return zk::app::run_gen_c1(gen_c1_args);
+  if (*params_check) {
+    params_check_args.digest = !params_no_digest;
+    return zk::app::run_params_check(params_check_args);
+  }
   if (*setup) {
     setup_args.curve_given = setup->count("--curve") > 0;
     setup_args.seed_given = setup->count("--seed") > 0;

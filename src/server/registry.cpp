@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "circuits/filecoin/parameter_files.hpp"
 #include "circuits/filecoin/porep/sectors.hpp"
 #include "circuits/porep.hpp"
 #include "engine/filecoin_porep_workload.hpp"

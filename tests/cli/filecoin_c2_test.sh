@@ -28,6 +28,15 @@ field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.ar
 STEM="$D/params/v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f"
 [ -f "$STEM.params" ] && [ -f "$STEM.vk" ] || fail "keys under Filecoin's names: $(ls "$D/params")"
 
+# params check: the development keys fit the circuit but are not Filecoin's files.
+"$Z" params check "$D/params" --no-digest > "$D/out" || fail "params check --no-digest: $(cat "$D/out")"
+grep -q "^2KiB    params  ok" "$D/out" || fail "params check: 2KiB params ok"
+"$Z" params check "$D/params" > "$D/out"
+[ $? -eq 1 ] && grep -q "development keys" "$D/out" || fail "params check must tell development keys from Filecoin's"
+mkdir "$D/wrong" && cp "$STEM.vk" "$D/wrong/$(basename "$STEM" | sed 's/8-0-0-sha256_hasher-032d3138.*/8-0-0-sha256_hasher-ecd683648512ab1765faa2a5f14bab48f676e633467f0aa8aad4b55dcb0652bb/').params"
+"$Z" params check "$D/wrong" --no-digest > "$D/out"
+[ $? -eq 1 ] && grep -q "^8MiB    params  PROBLEM" "$D/out" || fail "a vk posing as 8MiB params must be refused: $(cat "$D/out")"
+
 "$Z" prove --kind porep --c1 "$D/c1.json" --params-dir "$D/params" --out "$D/proof.bin" --json > "$D/prove.json" \
     || fail "prove --kind porep: $(cat "$D/prove.json")"
 [ "$(stat -c %s "$D/proof.bin")" = "192" ] || fail "one 192-byte partition proof"

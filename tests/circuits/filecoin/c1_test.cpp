@@ -9,8 +9,10 @@
 #include <string>
 
 #include "base/base64.hpp"
+#include "circuits/filecoin/parameter_files.hpp"
 #include "circuits/filecoin/porep/c1.hpp"
 #include "circuits/filecoin/porep/synthetic_c1.hpp"
+#include "r1cs/constraint_system.hpp"
 #include "r1cs/test_cs.hpp"
 #include "sealed_sector.hpp"
 #include "test_util.hpp"
@@ -263,6 +265,41 @@ TEST(FilecoinParameterFiles, NamesReproduceThePublishedOnes) {
                 "96f1b4a04c5c51e4759bbf224bbc2ef5a42c7100f16ec0637123f16a845ddfb2"},
   };
   for (const auto& [size, name] : published) EXPECT_EQ(stacked_params_stem(*find_sector_size(size)), name) << size;
+}
+
+TEST(FilecoinParameterFiles, ThePublishedListHasEveryPorepSizesParamsAndVk) {
+  EXPECT_EQ(published_parameter_files().size(), 44u);
+  for (const auto& size : sector_sizes()) {
+    if (!size.published) continue;
+    for (const char* ext : {".params", ".vk"}) {
+      const auto f = find_published(stacked_params_stem(size) + ext);
+      ASSERT_TRUE(f.has_value()) << size.name << ext;
+      EXPECT_EQ(f->sector_size, size.bytes);
+      EXPECT_EQ(std::string(f->digest).size(), 32u);
+    }
+  }
+  EXPECT_FALSE(find_published("v28-nothing.params").has_value());
+}
+
+TEST(FilecoinParameterFiles, KeySectionsAreTheCircuits) {
+  // The pinned table params check compares against, recomputed from the circuit (the larger sizes
+  // are recomputed by `zkpipe circuit-info`, docs/filecoin-porep.md).
+  for (const char* name : {"2KiB", "8MiB"}) {
+    const auto size = *find_sector_size(name);
+    const StackedShape s = stacked_shape(size);
+    r1cs::DensitySystem<Fr> m;
+    ASSERT_TRUE(synthesize_stacked(m, s, StackedWitness::blank(s)).ok());
+    m.finish_with_input_rows();
+    std::uint64_t domain = 1;
+    while (domain < m.num_constraints()) domain *= 2;
+    const auto k = stacked_key_sections(size);
+    ASSERT_TRUE(k.has_value());
+    EXPECT_EQ(k->ic, m.num_inputs()) << name;
+    EXPECT_EQ(k->h, domain - 1) << name;
+    EXPECT_EQ(k->l, m.num_aux()) << name;
+    EXPECT_EQ(k->a, m.num_inputs() + m.a_aux_density()) << name;
+    EXPECT_EQ(k->b, m.b_input_density() + m.b_aux_density()) << name;
+  }
 }
 
 TEST(FilecoinRegisteredProofs, NumbersNamesAndPorepIds) {

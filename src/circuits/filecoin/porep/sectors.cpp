@@ -1,7 +1,5 @@
 #include "circuits/filecoin/porep/sectors.hpp"
 
-#include <openssl/sha.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -98,35 +96,6 @@ std::array<std::uint8_t, 32> prover_id_from_miner(std::uint64_t miner_id) {
     out[i++] = b;
   } while (miner_id != 0);
   return out;
-}
-
-namespace {
-std::string tree_display(const SectorSize& s) {
-  return "merkletree-poseidon_hasher-8-" + std::to_string(s.sub_arity) + "-" + std::to_string(s.top_arity);
-}
-}  // namespace
-
-std::string stacked_params_identifier(const SectorSize& s) {
-  // storage-proofs-porep stacked PublicParams::identifier (the spelling, spaces and missing comma
-  // included, is what the published names hash).
-  return "layered_drgporep::PublicParams{ graph: stacked_graph::StackedGraph{expansion_degree: 8 base_graph: "
-         "drgraph::BucketGraph{size: " +
-         std::to_string(s.bytes / 32) + "; degree: 6; hasher: poseidon_hasher} }, challenges: LayerChallenges { layers: " +
-         std::to_string(s.layers) + ", max_count: " + std::to_string(s.challenges_per_partition) +
-         " }, tree: " + tree_display(s) + " }";
-}
-
-std::string stacked_params_stem(const SectorSize& s) {
-  const std::string id = stacked_params_identifier(s);
-  unsigned char h[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(id.data()), id.size(), h);
-  std::string hex;
-  char buf[3];
-  for (unsigned char b : h) {
-    std::snprintf(buf, sizeof(buf), "%02x", b);
-    hex += buf;
-  }
-  return "v28-stacked-proof-of-replication-" + tree_display(s) + "-sha256_hasher-" + hex;
 }
 
 gadgets::TreeShape column_tree_shape(std::uint64_t nodes, unsigned sub_arity, unsigned top_arity) {

@@ -56,12 +56,6 @@ Result<RegisteredSealProof> find_registered_seal_proof(const std::string& name_o
 /// an unsigned LEB128 varint) left-aligned in 32 zero bytes.
 std::array<std::uint8_t, 32> prover_id_from_miner(std::uint64_t miner_id);
 
-/// Filecoin's parameter files of a published sector size's PoRep (storage-proofs-core
-/// parameter_cache): "v28-stacked-proof-of-replication-<tree>-sha256_hasher-<hex>" where <hex> is the
-/// SHA-256 of the public parameters' identifier. Append ".params" / ".vk". One file pair serves
-/// every registered proof of the size (the identifier names neither porep id nor API version).
-std::string stacked_params_identifier(const SectorSize& s);
-std::string stacked_params_stem(const SectorSize& s);
 
 /// The interactive PoRep partition circuit of a sector size.
 StackedShape stacked_shape(const SectorSize& s);
