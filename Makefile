@@ -21,16 +21,17 @@ build: deps
 	cmake --build --preset $(PRESET) -j $(JOBS)
 
 DEMO_DIR ?= build/demo
-DEMO_SHAPE ?= small
+DEMO_SIZE ?= 2KiB
 Z = ./build/$(PRESET)/apps/zkpipe/zkpipe
 
-# The demo (scripts/demo.sh): self-checks; development keys for the `small` PoRep preset (made once,
-# then reused) and a sealed sector's input; one 4-partition job through the engine's pipeline with
-# self-verification and the report (stage times, s/proof, peak RSS, ledger high-water marks, a
-# timeline plot); then the same job through `zkpipe serve`, verified from the commitments and the
-# seed, the daemon's status, and SIGTERM.
+# The demo (scripts/demo.sh): Filecoin's PoRep C2 for a 2 KiB sector on the exact circuit.
+# Self-checks; development keys under Filecoin's file names (made once, ~2 min, then reused) and
+# `params check`; a sealed sector's C1; 2 jobs through the engine's pipeline with self-verification
+# and the report (stage times, s/proof, peak RSS, ledger high-water marks, a timeline plot); then
+# cuzk's wrapped C1 through `zkpipe serve`, verified from the C1's public values, the daemon's
+# status, and SIGTERM.
 demo: build
-	bash scripts/demo.sh $(Z) $(DEMO_DIR) $(DEMO_SHAPE)
+	bash scripts/demo.sh $(Z) $(DEMO_DIR) $(DEMO_SIZE)
 
 test: deps node-tools
 	cmake --preset ci

@@ -1,38 +1,46 @@
 #!/usr/bin/env bash
-# The README's main job (make demo): a PoRep-shaped job of the `small` preset (4 partitions of
-# 434,977 constraints over a 64-node SDR sector with SHA-256 labels) through the engine's pipeline,
-# then through the daemon.
+# The README's main job (make demo): Filecoin's PoRep C2 for a 2 KiB sector, the way a storage
+# provider runs it, on Filecoin's exact circuit (2,687,921 constraints per partition).
 #   1. self-checks of the arithmetic;
-#   2. development keys for the preset (made once, reused afterwards) and a sealed sector's input;
-#   3. the job in-process through the pipeline with self-verification: stage times, s/proof, peak
-#      RSS and the ledger's high-water marks, and a timeline plot;
-#   4. `zkpipe serve` on a unix socket; the same job proved through it with `zkpipe prove --addr`,
-#      verified against public inputs derived from the commitments and the seed only; the daemon's
-#      status; SIGTERM (the daemon drains and exits 0).
-# Usage: demo.sh ZKPIPE DIR SHAPE
+#   2. DEVELOPMENT keys for the circuit, under Filecoin's parameter-file names (made once, about
+#      two minutes on 2 cores, then reused), and `zkpipe params check` on the directory;
+#   3. a 2 KiB sector of random data sealed natively (SDR labels, trees D / C / R-last) and its C1
+#      written as Filecoin's seal_commit_phase1 would (SealCommitPhase1Output JSON);
+#   4. C2 through the engine's pipeline in-process: 2 jobs, every proof verified before the answer;
+#      stage times, s/proof, peak RSS, the ledger's high-water marks and a timeline plot;
+#   5. `zkpipe serve` on a unix socket; cuzk/Curio's wrapped C1 proved through it; the proof checked
+#      from the C1's public values alone; the daemon's status; SIGTERM (it drains and exits 0).
+# Usage: demo.sh ZKPIPE DIR [SECTOR_SIZE]   (2KiB or 8MiB: the sizes gen-c1 seals in memory)
 set -euo pipefail
 Z=$1
 DIR=$2
-SHAPE=${3:-small}
+SIZE=${3:-2KiB}
 mkdir -p "$DIR"
 step() { printf '\n== %s\n' "$*"; }
 
 step "self-checks"
 "$Z" selftest
 
-step "development keys for porep $SHAPE (reused when present) and a sealed sector's input"
-if [ -f "$DIR/porep-$SHAPE.params" ] && [ -f "$DIR/porep-$SHAPE.vk" ]; then
-  echo "reusing $DIR/porep-$SHAPE.params"
+step "development keys for Filecoin's $SIZE PoRep circuit, under Filecoin's file names (reused when present)"
+PARAMS=$("$Z" circuit-info --kind porep --sector-size "$SIZE" --json | sed -n 's/.*"params_file":"\([^"]*\)".*/\1/p')
+STEM="$DIR/${PARAMS%.params}"
+if [ -f "$STEM.params" ] && [ -f "$STEM.vk" ]; then
+  echo "reusing $STEM.params"
 else
-  "$Z" setup --circuit porep --shape "$SHAPE" --out "$DIR"
+  "$Z" setup --kind porep --sector-size "$SIZE" --out "$DIR"
 fi
-"$Z" gen-input --shape "$SHAPE" --seed 1 --out "$DIR/c1.json"
+"$Z" params check "$DIR" --no-digest | grep "^$SIZE "
 
-step "one $SHAPE job through the engine's pipeline (every partition verified before the answer)"
-"$Z" bench --circuit porep --shape "$SHAPE" --input "$DIR/c1.json" --params "$DIR/porep-$SHAPE.params" \
-  --jobs 1 --verify --plot "$DIR/timeline.svg"
+step "seal a $SIZE sector of random data and write its C1 (Filecoin's commit-phase-1 output)"
+"$Z" gen-c1 --sector-size "$SIZE" --miner-id 1000 --sector-number 1 --data-seed 1 --out "$DIR/c1.json"
+"$Z" gen-c1 --sector-size "$SIZE" --miner-id 1000 --sector-number 1 --data-seed 1 --wrap \
+  --out "$DIR/c1-wrapped.json" > /dev/null
 
-step "the same job through the daemon"
+step "C2 through the engine's pipeline: 2 jobs (every proof verified before the answer)"
+"$Z" bench --circuit porep --shape "$SIZE" --input "$DIR/c1.json" --params "$STEM.params" \
+  --jobs 2 --verify --plot "$DIR/timeline.svg"
+
+step "the same through the daemon: cuzk's wrapped C1 in, Filecoin's proof bytes out"
 SOCK="$(cd "$DIR" && pwd)/zkpipe.sock"
 "$Z" serve --listen "unix://$SOCK" --params-dir "$DIR" > "$DIR/serve.out" 2> "$DIR/serve.log" &
 SERVE=$!
@@ -40,10 +48,8 @@ trap 'kill -9 $SERVE 2> /dev/null || true' EXIT
 for _ in $(seq 200); do grep -q "serving on" "$DIR/serve.out" 2> /dev/null && break; sleep 0.05; done
 grep -q "serving on" "$DIR/serve.out" || { cat "$DIR/serve.log"; exit 1; }
 cat "$DIR/serve.out"
-"$Z" prove --addr "unix://$SOCK" --circuit porep --shape "$SHAPE" --input "$DIR/c1.json" \
-  --out "$DIR/porep-proof.bin" --public-out "$DIR/porep-public.json"
-"$Z" verify --vk "$DIR/porep-$SHAPE.vk" --circuit porep --shape "$SHAPE" --input "$DIR/c1.json" \
-  --proof "$DIR/porep-proof.bin"
+"$Z" prove --addr "unix://$SOCK" --kind porep --c1 "$DIR/c1-wrapped.json" --out "$DIR/porep-proof.bin"
+"$Z" verify --kind porep --c1 "$DIR/c1.json" --vk "$STEM.vk" --proof "$DIR/porep-proof.bin"
 "$Z" status --addr "unix://$SOCK"
 kill -TERM $SERVE
 wait $SERVE

@@ -16,6 +16,8 @@
 
 #include "engine/engine.hpp"
 #include "engine/synthetic_workload.hpp"
+#include "circuits/filecoin/porep/sectors.hpp"
+#include "engine/filecoin_porep_workload.hpp"
 #include "engine/porep_workload.hpp"
 #include "engine/zkey_workload.hpp"
 #include "gpu/gpu.hpp"
@@ -439,7 +441,53 @@ int bench_zkey(BenchArgs a, const groth16::snarkjs::ZkeyInfo& info) {
 
 /// The porep family: every job proves the same C1 input (all the shape's partitions) with keys from
 /// a .params file, loaded through a ParamsCache that shares the engine's budget.
+int bench_filecoin_porep(BenchArgs a, const circuits::filecoin::SectorSize& size) {
+  auto text = groth16::read_file(a.input);
+  if (!text.ok()) {
+    std::fprintf(stderr, "zkpipe: %s\n", text.status().message().c_str());
+    return 2;
+  }
+  a.curve = "bls12-381";
+  auto device = prover_device(a);
+  if (!device.ok()) {
+    std::fprintf(stderr, "zkpipe: %s\n", device.status().message().c_str());
+    return 2;
+  }
+  std::shared_ptr<engine::ParamsCache> cache;
+  Target t;
+  t.kind = "porep";
+  t.partitions = size.partitions;
+  t.what = std::to_string(size.partitions) + " partition" + (size.partitions == 1 ? "" : "s") + " of Filecoin's " +
+           size.name + " PoRep";
+  t.attach = [&](engine::Engine& eng) -> Status {
+    using W = engine::FilecoinPorepWorkload;
+    cache = std::make_shared<engine::ParamsCache>(
+        eng.budget(), eng.ledger(), W::params_file_bytes,
+        *device == engine::ProverDevice::kGpu ? W::load_params_file_pinned : W::load_params_file);
+    auto w = std::make_shared<W>(size, *cache, a.params);
+    w->set_device(*device, nullptr, resident_cache(*device));
+    t.workload = w;
+    return {};
+  };
+  t.detach = [&] {
+    t.workload.reset();
+    if (cache) cache->evict_unused();
+    cache.reset();
+  };
+  t.request = [&](std::size_t) {
+    engine::JobRequest req;
+    req.circuit = "porep";
+    req.shape = size.name;
+    req.input = *text;
+    req.partitions = size.partitions;
+    return req;
+  };
+  t.key_bytes = [&]() -> std::uint64_t { return cache ? cache->bytes() : 0; };
+  return report(a, t, 0);
+}
+
 int bench_porep(BenchArgs a) {
+  if (auto size = circuits::filecoin::find_sector_size(a.shape); size.ok()) return bench_filecoin_porep(a, *size);
   auto shape = circuits::porep::preset(a.shape);
   if (!shape.ok()) {
     std::fprintf(stderr, "zkpipe: %s\n", shape.status().message().c_str());
@@ -493,7 +541,9 @@ int bench_porep(BenchArgs a) {
 int run_bench(const BenchArgs& a) {
   if (a.circuit == "porep") {
     if (a.shape.empty() || a.input.empty() || a.params.empty()) {
-      std::fprintf(stderr, "zkpipe: --circuit porep needs --shape, --input c1.json and --params porep-SHAPE.params\n");
+      std::fprintf(stderr,
+                   "zkpipe: --circuit porep needs --shape (a sector size such as 2KiB, or a preset), --input c1.json "
+                   "and --params FILE.params\n");
       return 2;
     }
     if (a.jobs == 0 || a.jobs > 10000) {

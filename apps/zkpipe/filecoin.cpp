@@ -2,6 +2,8 @@
 
 #include <openssl/evp.h>
 
+#include <sys/resource.h>
+
 #include <chrono>
 #include <fstream>
 #include <memory>
@@ -18,6 +20,7 @@
 #include "base/rng.hpp"
 #include "engine/filecoin_porep_workload.hpp"
 #include "groth16/setup.hpp"
+#include "r1cs/prover_cs.hpp"
 #include "r1cs/shape.hpp"
 #include "groth16/io.hpp"
 #include "groth16/verifier.hpp"
@@ -98,6 +101,7 @@ int run_circuit_info(const CircuitInfoArgs& a) {
                              {"layers", s.layers},
                              {"challenges_per_partition", s.challenges},
                              {"partitions", size->partitions},
+                             {"params_file", size->published ? fc::stacked_params_stem(*size) + ".params" : ""},
                              {"seconds", seconds}}
                             .dump()
                             .c_str());
@@ -111,6 +115,7 @@ int run_circuit_info(const CircuitInfoArgs& a) {
                 m.b_aux_density());
     std::printf("  key points: ic %zu, h %zu, l %zu, a %zu, b_g1 %zu, b_g2 %zu\n", m.num_inputs(),
                 (std::size_t{1} << log) - 1, m.num_aux(), key_a, key_b, key_b);
+    if (size->published) std::printf("  parameter file: %s.params (.vk)\n", fc::stacked_params_stem(*size).c_str());
     std::printf("  counted in %.1f s\n", seconds);
   }
   return 0;
@@ -542,6 +547,64 @@ int run_params_check(const ParamsCheckArgs& a) {
     std::printf("%s\n", Json{{"ok", bad == 0 && present > 0}, {"dir", a.dir}, {"files", files}}.dump().c_str());
   }
   return bad == 0 && present > 0 ? 0 : 1;
+}
+
+int run_synthesize_filecoin(const SynthesizeArgs& a) {
+  if (a.kind != "porep") return fail("synthesize --kind knows porep", a.json);
+  using Clock = std::chrono::steady_clock;
+  auto sec = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+  auto cpu = [] {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+  };
+  const auto t0 = Clock::now();
+  auto in = read_c1_file(a.c1);
+  if (!in.ok()) return fail(in.status().message(), a.json);
+  const auto& c1 = in->c1;
+  auto ctx = fc::c1_context(c1.registered_proof);
+  if (!ctx.ok()) return fail(ctx.status().message(), a.json);
+  if (Status st = fc::check_c1(c1, *ctx); !st.ok()) return fail(a.c1 + ": " + st.message(), a.json);
+  if (a.partition >= c1.vanilla_proofs.size()) return fail("--partition: the C1 has " +
+                                                          std::to_string(c1.vanilla_proofs.size()) + " partitions", a.json);
+  const double read_s = sec(t0);
+  const double cpu0 = cpu();
+  const auto t1 = Clock::now();
+  auto w = fc::c1_witness(c1, *ctx, a.partition);
+  if (!w.ok()) return fail(w.status().message(), a.json);
+  const auto key = fc::stacked_key_sections(c1.registered_proof.size);
+  r1cs::SizeHint hint;
+  if (key) hint = {.inputs = key->ic, .aux = key->l, .constraints = key->l + key->l / 64};
+  r1cs::ProvingSystem<fc::Fr> cs(hint);
+  if (Status st = fc::synthesize_stacked(cs, ctx->shape, *w); !st.ok()) return fail(st.message(), a.json);
+  auto partition = std::move(cs).finish();
+  const double synth_s = sec(t1), synth_cpu = cpu() - cpu0;
+  const auto bytes = partition.bytes();
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  const double peak_gib = static_cast<double>(u.ru_maxrss) / (1 << 20);
+  const std::size_t rows = partition.a.size();
+  if (a.json) {
+    std::printf("%s\n", Json{{"ok", true},
+                             {"kind", "porep"},
+                             {"registered_proof", c1.registered_proof.name},
+                             {"partition", a.partition},
+                             {"rows", rows},
+                             {"aux", partition.aux.size()},
+                             {"bytes", {{"abc", bytes.abc}, {"assignment", bytes.assignment}, {"density", bytes.density}}},
+                             {"seconds", {{"read_and_check", read_s}, {"synthesis", synth_s}}},
+                             {"synthesis_cpu_seconds", synth_cpu},
+                             {"peak_rss_gib", peak_gib}}
+                            .dump()
+                            .c_str());
+  } else {
+    std::printf("%s partition %zu: %zu rows, %zu aux; read + check %.1f s; synthesis (witness + a/b/c) %.1f s, %.1f "
+                "CPU-s; a/b/c %.2f GiB, assignment %.2f GiB; peak RSS %.2f GiB\n",
+                c1.registered_proof.name.c_str(), a.partition, rows, partition.aux.size(), read_s, synth_s, synth_cpu,
+                static_cast<double>(bytes.abc) / (1 << 30), static_cast<double>(bytes.assignment) / (1 << 30), peak_gib);
+  }
+  return 0;
 }
 
 Result<FilecoinJob> filecoin_job(const std::string& kind, const std::string& c1_path) {

@@ -69,6 +69,16 @@ struct ParamsCheckArgs {
 };
 int run_params_check(const ParamsCheckArgs& a);
 
+/// `zkpipe synthesize --kind porep --c1 FILE [--partition K]`: one partition's witness and a/b/c as
+/// the prover needs them, measured (time, bytes, peak RSS) — no keys needed. The baseline of the
+/// synthesis work (issue 19).
+struct SynthesizeArgs {
+  std::string kind, c1;
+  std::size_t partition = 0;
+  bool json = false;
+};
+int run_synthesize_filecoin(const SynthesizeArgs& a);
+
 /// The daemon job of a C1 file: the sector size (its shape) and partitions; checked locally first.
 struct FilecoinJob {
   std::string shape;

@@ -161,6 +161,14 @@ int main(int argc, char** argv) {
                          "skip the BLAKE2b digests (development keys; a 47 GB file takes minutes to hash)");
   params_check->add_flag("--json", params_check_args.json, "machine-readable output");
 
+  zk::app::SynthesizeArgs synth_args;
+  auto* synthesize = app.add_subcommand(
+      "synthesize", "one partition of a Filecoin proof synthesized as the prover needs it, measured (no keys)");
+  synthesize->add_option("--kind", synth_args.kind, "porep")->required();
+  synthesize->add_option("--c1", synth_args.c1, "the C1 file (gen-c1, or Filecoin's)")->required();
+  synthesize->add_option("--partition", synth_args.partition, "which partition")->capture_default_str();
+  synthesize->add_flag("--json", synth_args.json, "machine-readable output");
+
   zk::app::CountArgs count_args;
   auto* count = app.add_subcommand("count", "constraints, inputs and aux variables per partition of a circuit shape");
   count->add_option("--circuit", count_args.circuit, "circuit kind")->capture_default_str();
@@ -173,9 +181,11 @@ int main(int argc, char** argv) {
   bench->add_option("--circuit", bench_args.circuit, "circuit kind: synthetic, porep or zkey")->capture_default_str();
   bench->add_option("--zkey", bench_args.zkey, "zkey kind: the snarkjs Groth16 .zkey");
   bench->add_option("--witness", bench_args.witness, "zkey kind: the .wtns every job proves");
-  bench->add_option("--shape", bench_args.shape, "porep kind: the preset (tiny, small, bench)");
-  bench->add_option("--input", bench_args.input, "porep kind: the C1 JSON every job proves (zkpipe gen-input)");
-  bench->add_option("--params", bench_args.params, "porep kind: the .params file (zkpipe setup --circuit porep)");
+  bench->add_option("--shape", bench_args.shape,
+                    "porep kind: a Filecoin sector size (2KiB ... 64GiB) or a PoRep-shaped preset (tiny, small, bench)");
+  bench->add_option("--input", bench_args.input,
+                    "porep kind: the C1 every job proves (Filecoin's C1 from gen-c1, or gen-input's for a preset)");
+  bench->add_option("--params", bench_args.params, "porep kind: the .params file");
   bench->add_option("--constraints", bench_args.constraints, "constraints per partition")->capture_default_str();
   bench->add_option("--curve", bench_args.curve, "bls12-381 or bn254")->capture_default_str();
   bench->add_option("--jobs", bench_args.jobs, "jobs submitted at once")->capture_default_str();
@@ -258,6 +268,7 @@ int main(int argc, char** argv) {
     return zk::app::run_setup_filecoin(fc_setup);
   }
   if (*gen_c1) return zk::app::run_gen_c1(gen_c1_args);
+  if (*synthesize) return zk::app::run_synthesize_filecoin(synth_args);
   if (*params_check) {
     params_check_args.digest = !params_no_digest;
     return zk::app::run_params_check(params_check_args);
