@@ -439,9 +439,11 @@ int bench_zkey(BenchArgs a, const groth16::snarkjs::ZkeyInfo& info) {
   return report(a, t, 0);
 }
 
-/// The porep family: every job proves the same C1 input (all the shape's partitions) with keys from
-/// a .params file, loaded through a ParamsCache that shares the engine's budget.
-int bench_filecoin_porep(BenchArgs a, const circuits::filecoin::SectorSize& size) {
+/// The porep kinds: every job proves the same input (all its partitions) with keys from a .params
+/// file, loaded through a ParamsCache that shares the engine's budget. `make(cache)` makes the
+/// workload (Filecoin's PoRep for a sector-size shape, the PoRep-shaped family for a preset).
+template <class W, class Make>
+int bench_porep_kind(BenchArgs a, const std::string& shape, std::size_t partitions, const std::string& what, Make make) {
   auto text = groth16::read_file(a.input);
   if (!text.ok()) {
     std::fprintf(stderr, "zkpipe: %s\n", text.status().message().c_str());
@@ -456,15 +458,13 @@ int bench_filecoin_porep(BenchArgs a, const circuits::filecoin::SectorSize& size
   std::shared_ptr<engine::ParamsCache> cache;
   Target t;
   t.kind = "porep";
-  t.partitions = size.partitions;
-  t.what = std::to_string(size.partitions) + " partition" + (size.partitions == 1 ? "" : "s") + " of Filecoin's " +
-           size.name + " PoRep";
+  t.partitions = partitions;
+  t.what = what;
   t.attach = [&](engine::Engine& eng) -> Status {
-    using W = engine::FilecoinPorepWorkload;
     cache = std::make_shared<engine::ParamsCache>(
         eng.budget(), eng.ledger(), W::params_file_bytes,
         *device == engine::ProverDevice::kGpu ? W::load_params_file_pinned : W::load_params_file);
-    auto w = std::make_shared<W>(size, *cache, a.params);
+    std::shared_ptr<W> w = make(*cache);
     w->set_device(*device, nullptr, resident_cache(*device));
     t.workload = w;
     return {};
@@ -477,63 +477,34 @@ int bench_filecoin_porep(BenchArgs a, const circuits::filecoin::SectorSize& size
   t.request = [&](std::size_t) {
     engine::JobRequest req;
     req.circuit = "porep";
-    req.shape = size.name;
+    req.shape = shape;
     req.input = *text;
-    req.partitions = size.partitions;
+    req.partitions = partitions;
     return req;
   };
   t.key_bytes = [&]() -> std::uint64_t { return cache ? cache->bytes() : 0; };
   return report(a, t, 0);
 }
 
-int bench_porep(BenchArgs a) {
-  if (auto size = circuits::filecoin::find_sector_size(a.shape); size.ok()) return bench_filecoin_porep(a, *size);
+int bench_porep(const BenchArgs& a) {
+  if (auto size = circuits::filecoin::find_sector_size(a.shape); size.ok()) {
+    const auto n = size->partitions;
+    return bench_porep_kind<engine::FilecoinPorepWorkload>(
+        a, size->name, n,
+        std::to_string(n) + " partition" + (n == 1 ? "" : "s") + " of Filecoin's " + size->name + " PoRep",
+        [&](engine::ParamsCache& cache) {
+          return std::make_shared<engine::FilecoinPorepWorkload>(*size, cache, a.params);
+        });
+  }
   auto shape = circuits::porep::preset(a.shape);
   if (!shape.ok()) {
     std::fprintf(stderr, "zkpipe: %s\n", shape.status().message().c_str());
     return 2;
   }
-  auto text = groth16::read_file(a.input);
-  if (!text.ok()) {
-    std::fprintf(stderr, "zkpipe: %s\n", text.status().message().c_str());
-    return 2;
-  }
-  a.curve = "bls12-381";
-  auto device = prover_device(a);
-  if (!device.ok()) {
-    std::fprintf(stderr, "zkpipe: %s\n", device.status().message().c_str());
-    return 2;
-  }
-  std::shared_ptr<engine::ParamsCache> cache;
-  Target t;
-  t.kind = "porep";
-  t.partitions = shape->partitions;
-  t.what = std::to_string(shape->partitions) + " partitions of porep " + shape->name;
-  t.attach = [&](engine::Engine& eng) -> Status {
-    cache = std::make_shared<engine::ParamsCache>(
-        eng.budget(), eng.ledger(), engine::PorepWorkload::params_file_bytes,
-        *device == engine::ProverDevice::kGpu ? engine::PorepWorkload::load_params_file_pinned
-                                              : engine::PorepWorkload::load_params_file);
-    auto w = std::make_shared<engine::PorepWorkload>(*shape, *cache, a.params);
-    w->set_device(*device, nullptr, resident_cache(*device));
-    t.workload = w;
-    return {};
-  };
-  t.detach = [&] {
-    t.workload.reset();
-    if (cache) cache->evict_unused();
-    cache.reset();
-  };
-  t.request = [&](std::size_t) {
-    engine::JobRequest req;
-    req.circuit = "porep";
-    req.shape = shape->name;
-    req.input = *text;
-    req.partitions = shape->partitions;
-    return req;
-  };
-  t.key_bytes = [&]() -> std::uint64_t { return cache ? cache->bytes() : 0; };
-  return report(a, t, 0);
+  return bench_porep_kind<engine::PorepWorkload>(
+      a, shape->name, shape->partitions,
+      std::to_string(shape->partitions) + " partitions of porep " + shape->name,
+      [&](engine::ParamsCache& cache) { return std::make_shared<engine::PorepWorkload>(*shape, cache, a.params); });
 }
 
 }  // namespace

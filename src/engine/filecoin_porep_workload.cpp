@@ -5,22 +5,10 @@
 #include "r1cs/prover_cs.hpp"
 
 namespace zk::engine {
-namespace {
-constexpr std::size_t kRecentInputs = 4;
-}
-
 Result<std::shared_ptr<const FilecoinPorepWorkload::Parsed>> FilecoinPorepWorkload::input(const JobRequest& job) const {
-  Digest key{};
+  std::array<std::uint8_t, 32> key{};
   SHA256(job.input.data(), job.input.size(), key.data());
-  {
-    std::lock_guard lock(m_);
-    for (auto it = recent_.begin(); it != recent_.end(); ++it) {
-      if (it->first == key) {
-        recent_.splice(recent_.begin(), recent_, it);
-        return recent_.front().second;
-      }
-    }
-  }
+  if (auto hit = recent_.find(key)) return hit;
   using namespace circuits::filecoin;
   auto in = parse_c1(std::string_view(reinterpret_cast<const char*>(job.input.data()), job.input.size()));
   if (!in.ok()) return in.status();
@@ -33,9 +21,7 @@ Result<std::shared_ptr<const FilecoinPorepWorkload::Parsed>> FilecoinPorepWorklo
   if (!ctx.ok()) return ctx.status();
   if (Status st = check_c1(in->c1, *ctx); !st.ok()) return st;
   auto parsed = std::make_shared<const Parsed>(Parsed{std::move(*in), std::move(*ctx)});
-  std::lock_guard lock(m_);
-  recent_.emplace_front(key, parsed);
-  if (recent_.size() > kRecentInputs) recent_.pop_back();
+  recent_.put(key, parsed);
   return parsed;
 }
 

@@ -9,14 +9,13 @@
 // Keys: Filecoin's .params (or development keys under the same name) through the ParamsCache.
 
 #include <array>
-#include <list>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <utility>
 
 #include "circuits/filecoin/porep/c1.hpp"
 #include "engine/groth16_workload.hpp"
+#include "engine/recent_inputs.hpp"
 
 namespace zk::engine {
 
@@ -43,9 +42,7 @@ class FilecoinPorepWorkload : public Groth16Workload<groth16::Bls12_381> {
 
  private:
   circuits::filecoin::SectorSize size_;
-  mutable std::mutex m_;
-  using Digest = std::array<std::uint8_t, 32>;
-  mutable std::list<std::pair<Digest, std::shared_ptr<const Parsed>>> recent_;  // front: newest
+  mutable RecentInputs<std::array<std::uint8_t, 32>, Parsed> recent_;  // keyed by the input's SHA-256
 };
 
 }  // namespace zk::engine

@@ -3,28 +3,15 @@
 #include "circuits/porep_circuit.hpp"
 
 namespace zk::engine {
-namespace {
-constexpr std::size_t kRecentInputs = 4;
-}
 
 Result<std::shared_ptr<const circuits::porep::C1>> PorepWorkload::input(const JobRequest& job,
                                                                         bool check_openings) const {
   std::string key(job.input.begin(), job.input.end());
-  {
-    std::lock_guard lock(m_);
-    for (auto it = recent_.begin(); it != recent_.end(); ++it) {
-      if (it->first == key) {
-        recent_.splice(recent_.begin(), recent_, it);
-        return recent_.front().second;
-      }
-    }
-  }
+  if (auto hit = recent_.find(key)) return hit;
   auto c1 = circuits::porep::c1_from_json(key, &shape_, check_openings);
   if (!c1.ok()) return Status::invalid_argument("porep input: " + c1.status().message());
   auto shared = std::make_shared<const circuits::porep::C1>(std::move(*c1));
-  std::lock_guard lock(m_);
-  recent_.emplace_front(std::move(key), shared);
-  if (recent_.size() > kRecentInputs) recent_.pop_back();
+  recent_.put(std::move(key), shared);
   return shared;
 }
 

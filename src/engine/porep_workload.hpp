@@ -6,14 +6,13 @@
 // against the commitments) once at submit; partitions reuse the parsed input, kept for the few
 // most recent jobs. Keys: a .params file through the ParamsCache, or owned.
 
-#include <list>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <utility>
 
 #include "circuits/porep_input.hpp"
 #include "engine/groth16_workload.hpp"
+#include "engine/recent_inputs.hpp"
 
 namespace zk::engine {
 
@@ -35,8 +34,7 @@ class PorepWorkload : public Groth16Workload<groth16::Bls12_381> {
   /// The parsed input of a job (from the small cache, or parsed now).
   Result<std::shared_ptr<const circuits::porep::C1>> input(const JobRequest& job, bool check_openings) const;
   circuits::porep::Shape shape_;
-  mutable std::mutex m_;
-  mutable std::list<std::pair<std::string, std::shared_ptr<const circuits::porep::C1>>> recent_;  // front: newest
+  mutable RecentInputs<std::string, circuits::porep::C1> recent_;  // keyed by the input bytes
 };
 
 }  // namespace zk::engine
