@@ -1,0 +1,114 @@
+#include "circuits/filecoin/post/fallback_post.hpp"
+
+#include <openssl/sha.h>
+
+#include <algorithm>
+#include <cctype>
+
+namespace zk::circuits::filecoin {
+
+const std::vector<RegisteredPoStProof>& registered_post_proofs() {
+  static const std::vector<RegisteredPoStProof> kProofs = [] {
+    // filecoin-proofs constants: WINNING_POST_CHALLENGE_COUNT 66 over one sector (the vanilla
+    // parameters swap them: 66 "sectors" of 1 challenge), WINDOW_POST_CHALLENGE_COUNT 10 and the
+    // window sector counts per size.
+    struct Size {
+      const char* name;
+      unsigned window_sectors;
+    };
+    const Size sizes[] = {{"2KiB", 2}, {"8MiB", 2}, {"512MiB", 2}, {"32GiB", 2349}, {"64GiB", 2300}};
+    std::vector<RegisteredPoStProof> out;
+    std::uint64_t id = 0;
+    for (const auto& s : sizes) {
+      const std::string n = std::string("StackedDrgWinning") + s.name + "V1";
+      out.push_back({id++, n, n, *find_sector_size(s.name), true, false, 66, 1});
+    }
+    for (const auto& s : sizes) {
+      const std::string n = std::string("StackedDrgWindow") + s.name + "V1";
+      out.push_back({id++, n, n, *find_sector_size(s.name), false, false, s.window_sectors, 10});
+    }
+    for (const auto& s : sizes) {
+      out.push_back({id++, std::string("StackedDrgWindow") + s.name + "V1_2", std::string("StackedDrgWindow") + s.name + "V1_1",
+                     *find_sector_size(s.name), false, true, s.window_sectors, 10});
+    }
+    return out;
+  }();
+  return kProofs;
+}
+
+Result<RegisteredPoStProof> find_registered_post_proof(const std::string& name_or_number) {
+  const auto& all = registered_post_proofs();
+  if (!name_or_number.empty() && name_or_number.size() <= 3 &&
+      std::all_of(name_or_number.begin(), name_or_number.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    const auto n = std::stoul(name_or_number);
+    if (n < all.size()) return all[n];
+  }
+  auto lower = [](std::string x) {
+    for (auto& c : x) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return x;
+  };
+  const std::string want = lower(name_or_number);
+  for (const auto& p : all) {
+    // Go prints V1_1 as "V1P1" (and DRG in capitals).
+    std::string printed = lower(p.go_name);
+    if (const auto at = printed.rfind("v1_1"); at != std::string::npos && at + 4 == printed.size()) {
+      printed.replace(at, 4, "v1p1");
+    }
+    if (want == lower(p.name) || want == lower(p.go_name) || want == printed) return p;
+  }
+  return Status::invalid_argument("unknown registered PoSt proof '" + bounded_message(name_or_number, 64) +
+                                  "' (0..14, or a name such as StackedDrgWindow32GiBV1_2)");
+}
+
+std::uint64_t post_leaf_challenge(const std::array<std::uint8_t, 32>& randomness, std::uint64_t sector_id,
+                                  std::uint64_t challenge_index, std::uint64_t nodes) {
+  std::uint8_t buf[48];
+  std::copy(randomness.begin(), randomness.end(), buf);
+  for (int b = 0; b < 8; ++b) {
+    buf[32 + b] = static_cast<std::uint8_t>(sector_id >> (8 * b));
+    buf[40 + b] = static_cast<std::uint8_t>(challenge_index >> (8 * b));
+  }
+  std::uint8_t h[SHA256_DIGEST_LENGTH];
+  SHA256(buf, sizeof(buf), h);
+  std::uint64_t v = 0;
+  for (int b = 7; b >= 0; --b) v = (v << 8) | h[b];
+  return v % nodes;
+}
+
+Result<std::vector<Fr>> fallback_post_public_inputs(const RegisteredPoStProof& proof,
+                                                    const std::array<std::uint8_t, 32>& randomness,
+                                                    std::span<const PoStSector> sectors, std::size_t partition) {
+  std::vector<PoStSector> all(sectors.begin(), sectors.end());
+  if (proof.winning) {
+    if (all.size() != 1) return Status::invalid_argument("a WinningPoSt proves exactly one sector");
+    all.assign(proof.sector_count, all.front());
+  }
+  const std::size_t per = proof.sector_count;
+  if (all.empty() || partition > (all.size() - 1) / per) {
+    return Status::invalid_argument("partition " + std::to_string(partition) + " has no sectors (" +
+                                    std::to_string(all.size()) + " sectors, " + std::to_string(per) + " per partition)");
+  }
+  const std::uint64_t nodes = proof.size.bytes / 32;
+  const std::size_t first = partition * per, count = std::min(per, all.size() - first);
+  std::vector<Fr> inputs;
+  for (std::size_t i = 0; i < count; ++i) {
+    const PoStSector& s = all[first + i];
+    auto comm_r = Fr::from_bytes(s.comm_r, field::Endian::kLittle);
+    if (!comm_r.ok()) return Status::invalid_argument("sector " + std::to_string(s.id) + ": comm_r is not a field element");
+    inputs.push_back(*comm_r);
+    for (std::uint64_t n = 0; n < proof.challenge_count; ++n) {
+      // storage-proofs-post get_challenge_index: API 1.2 restarts at 0 for every sector.
+      const std::uint64_t index = proof.api_1_2 ? n : (first + i) * proof.challenge_count + n;
+      inputs.push_back(Fr::from_u64(post_leaf_challenge(randomness, s.id, index, nodes)));
+    }
+  }
+  // A short partition repeats its last sector's inputs.
+  const std::size_t per_sector = 1 + proof.challenge_count;
+  while (inputs.size() < per * per_sector) {
+    const std::vector<Fr> last(inputs.end() - static_cast<std::ptrdiff_t>(per_sector), inputs.end());
+    inputs.insert(inputs.end(), last.begin(), last.end());
+  }
+  return inputs;
+}
+
+}  // namespace zk::circuits::filecoin
