@@ -15,6 +15,7 @@
 #include "circuits/filecoin/parameter_files.hpp"
 #include "circuits/filecoin/porep/sectors.hpp"
 #include "circuits/filecoin/porep/c1.hpp"
+#include "circuits/filecoin/post/fallback_post.hpp"
 #include "circuits/filecoin/porep/synthetic_c1.hpp"
 #include "circuits/filecoin/porep/vanilla.hpp"
 #include "base/rng.hpp"
@@ -178,8 +179,73 @@ int verify_partitions(const FilecoinVerifyArgs& a, const fc::SectorSize& size, I
 
 }  // namespace
 
+namespace {
+
+/// WindowPoSt / WinningPoSt: the proofs of consecutive partitions from --partition on.
+int verify_post(const FilecoinVerifyArgs& a) {
+  const bool winning = a.kind == "winning-post";
+  if (a.registered_proof < 0) {
+    return fail("--kind " + a.kind + " needs --registered-proof (0-4 Winning, 5-9 Window V1, 10-14 Window V1_1/V1_2)",
+                a.json);
+  }
+  auto proof = fc::find_registered_post_proof(std::to_string(a.registered_proof));
+  if (!proof.ok()) return fail("--registered-proof: " + proof.status().message(), a.json);
+  if (proof->winning != winning) return fail(proof->name + " is not a " + a.kind + " proof", a.json);
+  if (!a.sector_size.empty()) {
+    auto size = fc::find_sector_size(a.sector_size);
+    if (!size.ok()) return fail(size.status().message(), a.json);
+    if (size->bytes != proof->size.bytes) return fail(proof->name + " is not a " + size->name + " proof", a.json);
+  }
+  auto randomness = hex32("randomness", a.randomness);
+  if (!randomness.ok()) return fail(randomness.status().message(), a.json);
+  std::vector<fc::PoStSector> sectors;
+  for (const auto& s : a.sectors) {
+    const auto colon = s.find(':');
+    fc::PoStSector ps;
+    try {
+      std::size_t used = 0;
+      ps.id = std::stoull(s.substr(0, colon), &used);
+      if (used != colon || colon == 0) throw std::invalid_argument("number");
+    } catch (...) {
+      return fail("--sector '" + bounded_message(s, 80) + "': expected NUMBER:COMM_R_HEX", a.json);
+    }
+    auto comm_r = hex32("sector", colon == std::string::npos ? "" : s.substr(colon + 1));
+    if (!comm_r.ok()) return fail("--sector '" + bounded_message(s, 80) + "': comm_r must be 32 bytes hex", a.json);
+    ps.comm_r = *comm_r;
+    sectors.push_back(ps);
+  }
+  if (sectors.empty()) return fail("--kind " + a.kind + " needs --sector NUMBER:COMM_R_HEX (repeat for each sector)", a.json);
+  auto vk = read_vk(a.vk);
+  if (!vk.ok()) return fail(vk.status().message(), a.json);
+  const std::size_t inputs = 1 + std::size_t{proof->sector_count} * (1 + proof->challenge_count);
+  if (vk->ic.size() != inputs) {
+    return fail(a.vk + " has " + std::to_string(vk->ic.size()) + " IC points but a " + proof->name + " partition has " +
+                    std::to_string(inputs) + " inputs (wrong key?)",
+                a.json);
+  }
+  auto bytes = read_file(a.proof, std::uint64_t{1} << 24);
+  if (!bytes.ok()) return fail(bytes.status().message(), a.json);
+  auto proofs = groth16::read_proofs<groth16::Bls12_381>(*bytes);
+  if (!proofs.ok()) return fail(a.proof + ": " + proofs.status().message(), a.json);
+  const auto pvk = groth16::prepare_verifying_key(*vk);
+  std::vector<bool> valid;
+  for (std::size_t k = 0; k < proofs->size(); ++k) {
+    auto in = fc::fallback_post_public_inputs(*proof, *randomness, sectors, a.partition + k);
+    if (!in.ok()) return fail(in.status().message(), a.json);
+    auto ok = groth16::verify(pvk, (*proofs)[k], *in);
+    if (!ok.ok()) return fail("partition " + std::to_string(a.partition + k) + ": " + ok.status().message(), a.json);
+    valid.push_back(*ok);
+  }
+  return report_verification(valid, proof->name + ", ", a.json);
+}
+
+}  // namespace
+
 int run_verify_filecoin(const FilecoinVerifyArgs& a) {
-  if (a.kind != "porep") return fail("verify --kind knows porep (PoSt and SnapDeals are not built yet)", a.json);
+  if (a.kind == "window-post" || a.kind == "winning-post") return verify_post(a);
+  if (a.kind != "porep") {
+    return fail("verify --kind: porep, window-post or winning-post (snap-update is not built yet)", a.json);
+  }
   if (!a.c1.empty()) {
     // The public values of a C1: replica_id, comm_d, comm_r, the seed and the registered proof.
     auto in = read_c1_file(a.c1);

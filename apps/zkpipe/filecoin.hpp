@@ -21,6 +21,10 @@ int run_circuit_info(const CircuitInfoArgs& a);
 struct FilecoinVerifyArgs {
   std::string kind, sector_size, vk, proof;
   std::string c1;  // the public values from a C1 file instead of the options below
+  // window-post / winning-post: the randomness, the sectors ("NUMBER:COMM_R_HEX"), the first partition
+  std::string randomness;
+  std::vector<std::string> sectors;
+  std::size_t partition = 0;
   std::string prover_id, ticket, seed, comm_d, comm_r, porep_id;  // 32-byte hex (commitments: Filecoin's byte order)
   std::uint64_t sector_number = 0;
   int registered_proof = -1;   // filecoin-proofs-api / Curio numbering (0..19); sets porep_id and the graph

@@ -95,7 +95,8 @@ int main(int argc, char** argv) {
   verify->add_flag("--json", verify_args.json, "machine-readable output");
   // Filecoin proofs, checked from the sector's public values (docs/filecoin-porep.md).
   zk::app::FilecoinVerifyArgs fc_verify;
-  verify->add_option("--kind", fc_verify.kind, "Filecoin proof kind: porep (public inputs from the options below)");
+  verify->add_option("--kind", fc_verify.kind,
+                     "Filecoin proof kind: porep, window-post, winning-post (public inputs from the options below)");
   verify->add_option("--sector-size", fc_verify.sector_size, "2KiB, 8MiB, 512MiB, 32GiB, 64GiB (or bytes)");
   verify->add_option("--prover-id", fc_verify.prover_id, "porep: 32-byte prover id, hex");
   verify->add_option("--sector-number", fc_verify.sector_number, "porep: the sector number");
@@ -104,11 +105,17 @@ int main(int argc, char** argv) {
   verify->add_option("--comm-d", fc_verify.comm_d, "porep: comm_d, 32 bytes hex (Filecoin's byte order)");
   verify->add_option("--comm-r", fc_verify.comm_r, "porep: comm_r, 32 bytes hex (Filecoin's byte order)");
   verify->add_option("--registered-proof", fc_verify.registered_proof,
-                     "porep: registered seal proof number (0..19, filecoin-proofs-api / Curio), sets the porep id");
+                     "porep: registered seal proof number (0..19, filecoin-proofs-api / Curio), sets the porep id; "
+                     "PoSt: registered PoSt proof (0..14, Curio's numbering)");
   verify->add_option("--porep-id", fc_verify.porep_id, "porep: 32-byte porep id, hex (instead of --registered-proof)");
   verify->add_option("--api-version", fc_verify.api_version, "porep with --porep-id: 1.0, 1.1 or 1.2")
       ->capture_default_str();
   verify->add_option("--c1", fc_verify.c1, "porep: take the public values from this C1 file instead");
+  verify->add_option("--randomness", fc_verify.randomness, "window-post / winning-post: 32-byte randomness, hex");
+  verify->add_option("--sector", fc_verify.sectors,
+                     "window-post / winning-post: NUMBER:COMM_R_HEX, once per sector in order");
+  verify->add_option("--partition", fc_verify.partition,
+                     "window-post: the partition of the first proof in --proof")->capture_default_str();
 
   zk::app::CircuitInfoArgs info_args;
   auto* circuit_info = app.add_subcommand("circuit-info", "the size of one partition of a Filecoin circuit");

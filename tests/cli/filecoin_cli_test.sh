@@ -51,4 +51,28 @@ v --sector-number "$SECTOR" --ticket "$TICKET" --seed "$SEED" --comm-d "$COMMD" 
 "$Z" verify --kind porep --sector-size 32GiB --vk "$D/vk" --proof "$D/proof" --prover-id "$PROVER" \
     --sector-number 1 --ticket "$TICKET" --seed "$SEED" --comm-d "$COMMD" --comm-r "$COMMR" > /dev/null 2> "$D/err"
 [ $? -eq 2 ] && grep -q "IC points" "$D/err" || fail "a 2 KiB key for a 32 GiB proof must exit 2"
+
+# The real 2 KiB WindowPoSt proof (StackedDrgWindow2KiBV1_1 in Curio's numbering = 10) from its
+# randomness, sector number and comm_r.
+python3 - "$T/filecoin/polka_2kib_window_post.json" "$D" <<'PY' || fail "reading the WindowPoSt vector"
+import json, sys
+d = json.load(open(sys.argv[1]))
+open(sys.argv[2] + "/post.vk", "wb").write(bytes.fromhex(d["vk_hex"]))
+open(sys.argv[2] + "/post.proof", "wb").write(bytes.fromhex(d["proof_hex"]))
+s = d["sectors"][0]
+open(sys.argv[2] + "/post.args", "w").write("%s %d:%s\n" % (d["randomness_hex"], s["sector_number"], s["comm_r_hex"]))
+PY
+read -r RAND PSECTOR < "$D/post.args"
+w() { "$Z" verify --kind window-post --registered-proof 10 --vk "$D/post.vk" --proof "$D/post.proof" "$@"; }
+w --randomness "$RAND" --sector "$PSECTOR" > "$D/out" || fail "the real WindowPoSt proof must verify: $(cat "$D/out")"
+grep -q "^valid" "$D/out" || fail "window-post valid"
+w --randomness "0202020202020202020202020202020202020202020202020202020202020202" --sector "$PSECTOR" > /dev/null
+[ $? -eq 1 ] || fail "another randomness must not verify"
+w --randomness "$RAND" --sector "78:${PSECTOR#*:}" > /dev/null
+[ $? -eq 1 ] || fail "another sector number must not verify"
+w --randomness "$RAND" --sector "x:${PSECTOR#*:}" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q -- "--sector" "$D/err" || fail "a malformed --sector must exit 2 naming it"
+"$Z" verify --kind winning-post --registered-proof 10 --vk "$D/post.vk" --proof "$D/post.proof" \
+    --randomness "$RAND" --sector "$PSECTOR" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] || fail "a Window proof type for --kind winning-post must exit 2"
 echo "filecoin cli: ok"
