@@ -15,6 +15,7 @@
 #include "circuits/filecoin/parameter_files.hpp"
 #include "circuits/filecoin/porep/sectors.hpp"
 #include "circuits/filecoin/porep/c1.hpp"
+#include "circuits/filecoin/post/fallback_circuit.hpp"
 #include "circuits/filecoin/post/fallback_post.hpp"
 #include "circuits/filecoin/porep/synthetic_c1.hpp"
 #include "circuits/filecoin/porep/vanilla.hpp"
@@ -69,13 +70,28 @@ Result<groth16::VerifyingKey<groth16::Bls12_381>> read_vk(const std::string& pat
 }  // namespace
 
 int run_circuit_info(const CircuitInfoArgs& a) {
-  if (a.kind != "porep") return fail("circuit-info knows --kind porep (PoSt and SnapDeals are not built yet)", a.json);
   auto size = fc::find_sector_size(a.sector_size);
   if (!size.ok()) return fail(size.status().message(), a.json);
+  const bool porep = a.kind == "porep";
+  if (!porep && a.kind != "window-post" && a.kind != "winning-post") {
+    return fail("circuit-info --kind: porep, window-post or winning-post (snap-update is not built yet)", a.json);
+  }
+  // PoSt: the V1_2 window proof (the circuit is the same for every API version) or the winning one.
+  Result<fc::RegisteredPoStProof> post = Status::internal("unused");
+  if (!porep) {
+    post = fc::find_registered_post_proof(std::string(a.kind == "winning-post" ? "StackedDrgWinning" : "StackedDrgWindow") +
+                                          size->name + (a.kind == "winning-post" ? "V1" : "V1_2"));
+    if (!post.ok()) return fail(std::string("no ") + a.kind + " for " + size->name + " sectors", a.json);
+  }
   const fc::StackedShape s = fc::stacked_shape(*size);
   const auto t0 = std::chrono::steady_clock::now();
   r1cs::DensitySystem<fc::Fr> m;
-  if (Status st = fc::synthesize_stacked(m, s, fc::StackedWitness::blank(s)); !st.ok()) return fail(st.message(), a.json);
+  if (porep) {
+    if (Status st = fc::synthesize_stacked(m, s, fc::StackedWitness::blank(s)); !st.ok()) return fail(st.message(), a.json);
+  } else {
+    const fc::FallbackShape f = fc::fallback_shape(*post);
+    if (Status st = fc::synthesize_fallback(m, f, fc::FallbackWitness::blank(f)); !st.ok()) return fail(st.message(), a.json);
+  }
   const std::size_t constraints = m.num_constraints();
   m.finish_with_input_rows();  // what the key generator adds: one row per input
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -85,9 +101,14 @@ int run_circuit_info(const CircuitInfoArgs& a) {
   // The proving key's sections (bellperson: A over every input and the A-dense aux, B over the
   // B-dense inputs and aux, L over every aux, H over the domain minus one).
   const std::size_t key_a = m.num_inputs() + m.a_aux_density(), key_b = m.b_input_density() + m.b_aux_density();
+  const std::string params_file =
+      porep && size->published ? fc::stacked_params_stem(*size) + ".params" : std::string();
   if (a.json) {
+    Json shape = porep ? Json{{"layers", s.layers}, {"challenges_per_partition", s.challenges}, {"partitions", size->partitions}}
+                       : Json{{"registered_proof", post->name}, {"sectors_per_partition", post->sector_count},
+                              {"challenges_per_sector", post->challenge_count}};
     std::printf("%s\n", Json{{"ok", true},
-                             {"kind", "porep"},
+                             {"kind", a.kind},
                              {"sector_size", size->name},
                              {"constraints", constraints},
                              {"constraints_with_input_rows", with_inputs},
@@ -99,16 +120,19 @@ int run_circuit_info(const CircuitInfoArgs& a) {
                              {"key_points", {{"ic", m.num_inputs()}, {"h", (std::size_t{1} << log) - 1},
                                              {"l", m.num_aux()}, {"a", key_a}, {"b_g1", key_b}, {"b_g2", key_b}}},
                              {"domain_log", log},
-                             {"layers", s.layers},
-                             {"challenges_per_partition", s.challenges},
-                             {"partitions", size->partitions},
-                             {"params_file", size->published ? fc::stacked_params_stem(*size) + ".params" : ""},
+                             {"shape", shape},
+                             {"params_file", params_file},
                              {"seconds", seconds}}
                             .dump()
                             .c_str());
   } else {
-    std::printf("porep %s (%u layers, %u challenges per partition, %u partitions), one partition:\n", size->name,
-                s.layers, s.challenges, size->partitions);
+    if (porep) {
+      std::printf("porep %s (%u layers, %u challenges per partition, %u partitions), one partition:\n", size->name,
+                  s.layers, s.challenges, size->partitions);
+    } else {
+      std::printf("%s %s (%s: %u sectors per partition, %u challenges per sector), one partition:\n", a.kind.c_str(),
+                  size->name, post->name.c_str(), post->sector_count, post->challenge_count);
+    }
     std::printf("  constraints %zu (%zu with the input rows), inputs %zu (ONE included), aux %zu, domain 2^%u\n",
                 constraints, with_inputs, m.num_inputs(), m.num_aux(), log);
     std::printf("  non-zeros (with the input rows): A %zu, B %zu, C %zu\n", m.nnz(0), m.nnz(1), m.nnz(2));
@@ -116,7 +140,7 @@ int run_circuit_info(const CircuitInfoArgs& a) {
                 m.b_aux_density());
     std::printf("  key points: ic %zu, h %zu, l %zu, a %zu, b_g1 %zu, b_g2 %zu\n", m.num_inputs(),
                 (std::size_t{1} << log) - 1, m.num_aux(), key_a, key_b, key_b);
-    if (size->published) std::printf("  parameter file: %s.params (.vk)\n", fc::stacked_params_stem(*size).c_str());
+    if (!params_file.empty()) std::printf("  parameter file: %s (.vk)\n", params_file.c_str());
     std::printf("  counted in %.1f s\n", seconds);
   }
   return 0;

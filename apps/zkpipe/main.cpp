@@ -119,7 +119,7 @@ int main(int argc, char** argv) {
 
   zk::app::CircuitInfoArgs info_args;
   auto* circuit_info = app.add_subcommand("circuit-info", "the size of one partition of a Filecoin circuit");
-  circuit_info->add_option("--kind", info_args.kind, "porep")->capture_default_str();
+  circuit_info->add_option("--kind", info_args.kind, "porep, window-post or winning-post")->capture_default_str();
   circuit_info->add_option("--sector-size", info_args.sector_size, "2KiB, 8MiB, 512MiB, 32GiB, 64GiB, ...")->required();
   circuit_info->add_flag("--json", info_args.json, "machine-readable output");
 

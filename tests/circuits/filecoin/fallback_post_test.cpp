@@ -9,7 +9,15 @@
 
 #include <algorithm>
 
+#include "circuits/filecoin/post/fallback_circuit.hpp"
 #include "circuits/filecoin/post/fallback_post.hpp"
+#include "r1cs/constraint_system.hpp"
+#include "r1cs/prover_cs.hpp"
+#include "r1cs/shape.hpp"
+#include "r1cs/test_cs.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/setup.hpp"
+#include "sealed_sector.hpp"
 #include "groth16/io.hpp"
 #include "groth16/verifier.hpp"
 #include "test_util.hpp"
@@ -22,6 +30,82 @@ std::array<std::uint8_t, 32> bytes32(const std::string& hex) {
   std::array<std::uint8_t, 32> out{};
   std::copy(v.begin(), v.end(), out.begin());
   return out;
+}
+
+TEST(FallbackPoStCircuit, CountsMatchRustFilProofsTestPins) {
+  // storage-proofs-post's tests: base trees of 64 leaves, 5 challenges per sector; (3 sectors per
+  // partition) with trees 8 / 8-4 / 8-4-2, and 2 sectors per partition with tree 8.
+  struct Pin {
+    std::vector<unsigned> arities;
+    unsigned sectors;
+    std::size_t constraints, inputs;
+  };
+  const Pin pins[] = {{{8, 8}, 3, 16'869, 19}, {{8, 8, 4}, 3, 22'674, 19}, {{8, 8, 4, 2}, 3, 27'384, 19},
+                      {{8, 8}, 2, 11'246, 13}};
+  for (const auto& p : pins) {
+    const FallbackShape s{{gadgets::TreeHasher::kPoseidon, p.arities}, p.sectors, 5};
+    r1cs::MetricsSystem<Fr> m;
+    ASSERT_TRUE(synthesize_fallback(m, s, FallbackWitness::blank(s)).ok());
+    EXPECT_EQ(m.num_constraints(), p.constraints) << p.arities.size() << " levels, " << p.sectors << " sectors";
+    EXPECT_EQ(m.num_inputs(), p.inputs);
+    EXPECT_EQ(s.num_inputs(), p.inputs);
+  }
+  // WinningPoSt 32 GiB (circuitinfo): 370,590 constraints, 133 inputs.
+  const FallbackShape winning = fallback_shape(*find_registered_post_proof("StackedDrgWinning32GiBV1"));
+  r1cs::MetricsSystem<Fr> m;
+  ASSERT_TRUE(synthesize_fallback(m, winning, FallbackWitness::blank(winning)).ok());
+  EXPECT_EQ(m.num_constraints(), 370'590u);
+  EXPECT_EQ(m.num_inputs(), 133u);
+}
+
+TEST(FallbackPoStCircuit, ASealedTwoKibSectorSatisfiesItWithTheDerivedInputs) {
+  auto rng = zk::test::rng(181);
+  const auto sealed = test::seal_random_two_kib(rng, 77);
+  ASSERT_TRUE(sealed.sector.has_value());
+  const auto proof = *find_registered_post_proof("StackedDrgWindow2KiBV1_2");
+  const FallbackShape s = fallback_shape(proof);
+  std::array<std::uint8_t, 32> randomness{};
+  randomness.fill(5);
+  const PoStSector sector{77, sealed.sector->replica.comm_r};
+  // Witness: the sector's challenged replica leaves and their paths, the last sector repeated.
+  FallbackSectorWitness sw;
+  sw.comm_r = *Fr::from_bytes(sealed.sector->replica.comm_r, field::Endian::kLittle);
+  sw.comm_c = *Fr::from_bytes(sealed.sector->replica.comm_c, field::Endian::kLittle);
+  sw.comm_r_last = sealed.sector->tree_r.root();
+  for (std::uint64_t n = 0; n < s.challenges; ++n) {
+    const auto leaf = post_leaf_challenge(randomness, 77, n, proof.size.bytes / 32);
+    sw.leaves.push_back(*Fr::from_bytes(sealed.sector->replica.replica[leaf], field::Endian::kLittle));
+    sw.paths.push_back(sealed.sector->tree_r.path(leaf));
+  }
+  FallbackWitness w;
+  w.sectors.assign(s.sectors, sw);
+  r1cs::TestSystem<Fr> cs;
+  ASSERT_TRUE(synthesize_fallback(cs, s, w).ok());
+  EXPECT_TRUE(cs.is_satisfied()) << cs.which_is_unsatisfied().value_or("");
+  const std::vector<PoStSector> sectors = {sector};
+  auto pub = fallback_post_public_inputs(proof, randomness, sectors, 0);
+  ASSERT_TRUE(pub.ok());
+  ASSERT_EQ(cs.inputs().size(), pub->size() + 1);
+  for (std::size_t i = 0; i < pub->size(); ++i) EXPECT_EQ(cs.inputs()[i + 1], (*pub)[i]) << "input " << i;
+  // Groth16 end to end with development keys: the proof verifies with the derived inputs only.
+  r1cs::ShapeRecorder<Fr> rec;
+  ASSERT_TRUE(synthesize_fallback(rec, s, FallbackWitness::blank(s)).ok());
+  auto pk = groth16::generate_parameters<groth16::Bls12_381>(rec.shape(), groth16::Trapdoor<groth16::Bls12_381>::random(rng));
+  ASSERT_TRUE(pk.ok());
+  r1cs::ProvingSystem<Fr> ps({.inputs = pk->vk.ic.size(), .aux = pk->l.size(), .constraints = 0});
+  ASSERT_TRUE(synthesize_fallback(ps, s, w).ok());
+  auto groth = groth16::prove(*pk, std::move(ps).finish(), Fr::random(rng), Fr::random(rng));
+  ASSERT_TRUE(groth.ok());
+  const auto pvk = groth16::prepare_verifying_key(pk->vk);
+  EXPECT_TRUE(*groth16::verify(pvk, *groth, *pub));
+  auto other = fallback_post_public_inputs(proof, randomness, std::vector<PoStSector>{{78, sector.comm_r}}, 0);
+  EXPECT_FALSE(*groth16::verify(pvk, *groth, *other));
+  // A wrong leaf breaks it.
+  auto bad = w;
+  bad.sectors[1].leaves[3] = bad.sectors[1].leaves[3] + Fr::one();
+  r1cs::TestSystem<Fr> t;
+  ASSERT_TRUE(synthesize_fallback(t, s, bad).ok());
+  EXPECT_FALSE(t.is_satisfied());
 }
 
 TEST(FallbackPoSt, RegisteredProofsByNumberAndName) {

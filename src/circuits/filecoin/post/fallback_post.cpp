@@ -1,5 +1,7 @@
 #include "circuits/filecoin/post/fallback_post.hpp"
 
+#include "circuits/filecoin/post/fallback_circuit.hpp"
+
 #include <openssl/sha.h>
 
 #include <algorithm>
@@ -109,6 +111,21 @@ Result<std::vector<Fr>> fallback_post_public_inputs(const RegisteredPoStProof& p
     inputs.insert(inputs.end(), last.begin(), last.end());
   }
   return inputs;
+}
+
+FallbackShape fallback_shape(const RegisteredPoStProof& proof) {
+  return {column_tree_shape(proof.size.bytes / 32, proof.size.sub_arity, proof.size.top_arity), proof.sector_count,
+          proof.challenge_count};
+}
+
+FallbackWitness FallbackWitness::blank(const FallbackShape& s) {
+  FallbackSectorWitness sec;
+  sec.comm_r = sec.comm_c = sec.comm_r_last = Fr::zero();
+  sec.leaves.assign(s.challenges, Fr::zero());
+  sec.paths.assign(s.challenges, gadgets::blank_path(s.tree));
+  FallbackWitness w;
+  w.sectors.assign(s.sectors, sec);
+  return w;
 }
 
 }  // namespace zk::circuits::filecoin
