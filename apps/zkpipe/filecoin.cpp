@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/file.hpp"
+#include "circuits/filecoin/commitment.hpp"
 #include "circuits/filecoin/parameter_files.hpp"
 #include "circuits/filecoin/porep/sectors.hpp"
 #include "circuits/filecoin/porep/c1.hpp"
@@ -233,8 +234,8 @@ int verify_post(const FilecoinVerifyArgs& a) {
     } catch (...) {
       return fail("--sector '" + bounded_message(s, 80) + "': expected NUMBER:COMM_R_HEX", a.json);
     }
-    auto comm_r = hex32("sector", colon == std::string::npos ? "" : s.substr(colon + 1));
-    if (!comm_r.ok()) return fail("--sector '" + bounded_message(s, 80) + "': comm_r must be 32 bytes hex", a.json);
+    auto comm_r = fc::parse_commitment(colon == std::string::npos ? "" : s.substr(colon + 1), fc::CommitmentKind::kSealed);
+    if (!comm_r.ok()) return fail("--sector '" + bounded_message(s, 80) + "': " + comm_r.status().message(), a.json);
     ps.comm_r = *comm_r;
     sectors.push_back(ps);
   }
@@ -311,12 +312,17 @@ int run_verify_filecoin(const FilecoinVerifyArgs& a) {
   }
   circuits::sdr::Bytes32 prover{}, ticket{}, seed{}, comm_d{}, comm_r{};
   for (auto [name, value, out] : {std::tuple{"prover-id", &a.prover_id, &prover}, std::tuple{"ticket", &a.ticket, &ticket},
-                                  std::tuple{"seed", &a.seed, &seed}, std::tuple{"comm-d", &a.comm_d, &comm_d},
-                                  std::tuple{"comm-r", &a.comm_r, &comm_r}}) {
+                                  std::tuple{"seed", &a.seed, &seed}}) {
     auto v = hex32(name, *value);
     if (!v.ok()) return fail(v.status().message(), a.json);
     *out = *v;
   }
+  // Commitments: hex or Filecoin CIDs.
+  auto d = fc::parse_commitment(a.comm_d, fc::CommitmentKind::kUnsealed);
+  if (!d.ok()) return fail("--comm-d: " + d.status().message(), a.json);
+  auto r = fc::parse_commitment(a.comm_r, fc::CommitmentKind::kSealed);
+  if (!r.ok()) return fail("--comm-r: " + r.status().message(), a.json);
+  comm_d = *d, comm_r = *r;
   auto graph = circuits::sdr::ParentGraph::create(s.nodes, porep_id, legacy);
   if (!graph.ok()) return fail(graph.status().message(), a.json);
   const auto replica_id = circuits::sdr::replica_id(prover, a.sector_number, ticket, comm_d, porep_id);
@@ -509,15 +515,19 @@ int run_gen_c1(const GenC1Args& a) {
                              {"seed", hex(seed)},
                              {"comm_d", hex(c1->comm_d)},
                              {"comm_r", hex(c1->comm_r)},
+                             {"comm_d_cid", fc::commitment_cid(c1->comm_d, fc::CommitmentKind::kUnsealed)},
+                             {"comm_r_cid", fc::commitment_cid(c1->comm_r, fc::CommitmentKind::kSealed)},
                              {"seconds", seconds}}
                             .dump()
                             .c_str());
   } else {
     std::printf("sealed a %s sector of random data (%s) in %.1f s; wrote %s (%zu bytes%s)\n", proof->size.name,
                 proof->name.c_str(), seconds, a.out.c_str(), text.size(), a.wrap ? ", cuzk wrapper" : "");
-    std::printf("prover id %s, sector %llu\nticket %s\nseed   %s\ncomm_d %s\ncomm_r %s\n", hex(in.prover_id).c_str(),
-                static_cast<unsigned long long>(a.sector_number), hex(in.ticket).c_str(), hex(seed).c_str(),
-                hex(c1->comm_d).c_str(), hex(c1->comm_r).c_str());
+    std::printf("prover id %s, sector %llu\nticket %s\nseed   %s\ncomm_d %s (%s)\ncomm_r %s (%s)\n",
+                hex(in.prover_id).c_str(), static_cast<unsigned long long>(a.sector_number), hex(in.ticket).c_str(),
+                hex(seed).c_str(), hex(c1->comm_d).c_str(),
+                fc::commitment_cid(c1->comm_d, fc::CommitmentKind::kUnsealed).c_str(), hex(c1->comm_r).c_str(),
+                fc::commitment_cid(c1->comm_r, fc::CommitmentKind::kSealed).c_str());
   }
   return 0;
 }

@@ -102,8 +102,8 @@ int main(int argc, char** argv) {
   verify->add_option("--sector-number", fc_verify.sector_number, "porep: the sector number");
   verify->add_option("--ticket", fc_verify.ticket, "porep: 32-byte ticket, hex");
   verify->add_option("--seed", fc_verify.seed, "porep: 32-byte interactive seed, hex");
-  verify->add_option("--comm-d", fc_verify.comm_d, "porep: comm_d, 32 bytes hex (Filecoin's byte order)");
-  verify->add_option("--comm-r", fc_verify.comm_r, "porep: comm_r, 32 bytes hex (Filecoin's byte order)");
+  verify->add_option("--comm-d", fc_verify.comm_d, "porep: comm_d, 32 bytes hex (Filecoin's byte order) or its CID (baga6ea4sea…)");
+  verify->add_option("--comm-r", fc_verify.comm_r, "porep: comm_r, 32 bytes hex (Filecoin's byte order) or its CID (bagboea4b5abc…)");
   verify->add_option("--registered-proof", fc_verify.registered_proof,
                      "porep: registered seal proof number (0..19, filecoin-proofs-api / Curio), sets the porep id; "
                      "PoSt: registered PoSt proof (0..14, Curio's numbering)");
@@ -113,7 +113,7 @@ int main(int argc, char** argv) {
   verify->add_option("--c1", fc_verify.c1, "porep: take the public values from this C1 file instead");
   verify->add_option("--randomness", fc_verify.randomness, "window-post / winning-post: 32-byte randomness, hex");
   verify->add_option("--sector", fc_verify.sectors,
-                     "window-post / winning-post: NUMBER:COMM_R_HEX, once per sector in order");
+                     "window-post / winning-post: NUMBER:COMM_R (hex or CID), once per sector in order");
   verify->add_option("--partition", fc_verify.partition,
                      "window-post: the partition of the first proof in --proof")->capture_default_str();
 

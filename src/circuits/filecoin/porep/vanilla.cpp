@@ -46,13 +46,9 @@ Result<SectorSize> size_of(const StackedShape& s) {
   return Status::invalid_argument("no Filecoin sector size has " + std::to_string(s.nodes) + " nodes");
 }
 
-/// The root of `proof` recomputed in `shape`, its leaf index, and the converted path; errors name `where`.
-struct Opened {
-  Fr root, leaf;
-  std::uint64_t index = 0;
-  std::vector<gadgets::PathLevel> path;
-};
-Result<Opened> open_proof(const gadgets::TreeShape& shape, MerkleProof::Kind kind, const MerkleProof& proof,
+}  // namespace
+
+Result<OpenedProof> open_merkle_proof(const gadgets::TreeShape& shape, MerkleProof::Kind kind, const MerkleProof& proof,
                           const std::string& where) {
   static const char* kKinds[] = {"Single", "Sub", "Top"};
   if (proof.kind != kind) {
@@ -68,7 +64,7 @@ Result<Opened> open_proof(const gadgets::TreeShape& shape, MerkleProof::Kind kin
       (kind == MerkleProof::Kind::kTop && (proof.sub.size() != 1 || proof.top.size() != 1))) {
     return Status::invalid_argument(where + ": the sub / top proofs must have one level each");
   }
-  Opened o;
+  OpenedProof o;
   auto leaf = domain(proof.leaf, where + ".leaf");
   if (!leaf.ok()) return leaf.status();
   auto root = domain(proof.root, where + ".root");
@@ -103,10 +99,12 @@ Result<Opened> open_proof(const gadgets::TreeShape& shape, MerkleProof::Kind kin
   return o;
 }
 
-MerkleProof::Kind kind_of(const SectorSize& size) {
+MerkleProof::Kind column_proof_kind(const SectorSize& size) {
   return size.top_arity != 0 ? MerkleProof::Kind::kTop : size.sub_arity != 0 ? MerkleProof::Kind::kSub
                                                                                : MerkleProof::Kind::kSingle;
 }
+
+namespace {
 
 /// The 37 parent slots of a labeling proof of `layer` (1-based) as Filecoin fills them: the base
 /// parents' labels in that layer, then (from layer 2) the expander parents' in the layer below,
@@ -216,7 +214,7 @@ Status verify_vanilla_partition(const StackedShape& shape, const sdr::ParentGrap
                                 std::span<const VanillaProof> proofs, std::span<const std::uint64_t> challenges) {
   auto size = size_of(shape);
   if (!size.ok()) return size.status();
-  const auto column_kind = kind_of(*size);
+  const auto column_kind = column_proof_kind(*size);
   if (proofs.size() != shape.challenges) {
     return Status::invalid_argument(std::to_string(proofs.size()) + " challenge proofs, the partition has " +
                                     std::to_string(shape.challenges));
@@ -240,12 +238,12 @@ Status verify_vanilla_partition(const StackedShape& shape, const sdr::ParentGrap
                                       std::to_string(challenges[i]));
     }
     // Tree D.
-    auto d = open_proof(shape.tree_d, MerkleProof::Kind::kSingle, v.comm_d_proofs, at + ": comm_d_proofs");
+    auto d = open_merkle_proof(shape.tree_d, MerkleProof::Kind::kSingle, v.comm_d_proofs, at + ": comm_d_proofs");
     if (!d.ok()) return d.status();
     if (d->root != *comm_d) return Status::invalid_argument(at + ": comm_d_proofs: the root is not comm_d");
     if (d->index != c) return Status::invalid_argument(at + ": comm_d_proofs: the path is not the challenged node's");
     // Tree R-last: one root per partition.
-    auto r = open_proof(shape.tree_c, column_kind, v.comm_r_last_proof, at + ": comm_r_last_proof");
+    auto r = open_merkle_proof(shape.tree_c, column_kind, v.comm_r_last_proof, at + ": comm_r_last_proof");
     if (!r.ok()) return r.status();
     if (r->index != c) return Status::invalid_argument(at + ": comm_r_last_proof: the path is not the challenged node's");
     if (i == 0) comm_r_last = r->root;
@@ -264,7 +262,7 @@ Status verify_vanilla_partition(const StackedShape& shape, const sdr::ParentGrap
         if (!x.ok()) return x.status();
         rows.push_back(*x);
       }
-      auto o = open_proof(shape.tree_c, column_kind, col.inclusion_proof, w + ".inclusion_proof");
+      auto o = open_merkle_proof(shape.tree_c, column_kind, col.inclusion_proof, w + ".inclusion_proof");
       if (!o.ok()) return o.status();
       if (o->index != node) return Status::invalid_argument(w + ".inclusion_proof: the path is not the column's node");
       if (o->leaf != *gadgets::poseidon_hash(rows)) {
@@ -332,7 +330,7 @@ Result<StackedWitness> vanilla_witness(const StackedShape& shape, const PorepPub
   if (proofs.size() != shape.challenges) return Status::invalid_argument("wrong number of challenge proofs");
   auto size = size_of(shape);
   if (!size.ok()) return size.status();
-  const auto column_kind = kind_of(*size);
+  const auto column_kind = column_proof_kind(*size);
   StackedWitness w;
   w.replica_id = gadgets::fr32_to_field(pub.replica_id);
   w.comm_d = gadgets::fr32_to_field(pub.comm_d);
@@ -344,15 +342,15 @@ Result<StackedWitness> vanilla_witness(const StackedShape& shape, const PorepPub
     const std::string at = "challenge " + std::to_string(i);
     ChallengeWitness cw;
     cw.node = v.challenge();
-    auto d = open_proof(shape.tree_d, MerkleProof::Kind::kSingle, v.comm_d_proofs, at + ": comm_d_proofs");
+    auto d = open_merkle_proof(shape.tree_d, MerkleProof::Kind::kSingle, v.comm_d_proofs, at + ": comm_d_proofs");
     if (!d.ok()) return d.status();
     cw.data_leaf = d->leaf;
     cw.comm_d_path = std::move(d->path);
-    auto r = open_proof(shape.tree_c, column_kind, v.comm_r_last_proof, at + ": comm_r_last_proof");
+    auto r = open_merkle_proof(shape.tree_c, column_kind, v.comm_r_last_proof, at + ": comm_r_last_proof");
     if (!r.ok()) return r.status();
     if (i == 0) w.comm_r_last = r->root;
     cw.comm_r_last_path = std::move(r->path);
-    auto c = open_proof(shape.tree_c, column_kind, v.c_x.inclusion_proof, at + ": c_x.inclusion_proof");
+    auto c = open_merkle_proof(shape.tree_c, column_kind, v.c_x.inclusion_proof, at + ": c_x.inclusion_proof");
     if (!c.ok()) return c.status();
     if (i == 0) w.comm_c = c->root;
     cw.comm_c_path = std::move(c->path);
@@ -365,7 +363,7 @@ Result<StackedWitness> vanilla_witness(const StackedShape& shape, const PorepPub
         if (!x.ok()) return x.status();
         out.rows.push_back(*x);
       }
-      auto o = open_proof(shape.tree_c, column_kind, col.inclusion_proof, at + ": " + what + ".inclusion_proof");
+      auto o = open_merkle_proof(shape.tree_c, column_kind, col.inclusion_proof, at + ": " + what + ".inclusion_proof");
       if (!o.ok()) return o.status();
       out.path = std::move(o->path);
       return {};

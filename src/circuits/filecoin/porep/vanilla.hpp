@@ -69,6 +69,19 @@ struct LabelingProof {
   std::uint64_t node = 0;
 };
 
+/// A Merkle proof opened natively in `shape`: the root recomputed from the leaf up the path must be
+/// the proof's root; the leaf's index (from the path) and the path as the circuit takes it. `kind`:
+/// the variant this tree's proofs have (Single / Sub / Top). Errors name `where`.
+struct OpenedProof {
+  Fr root, leaf;
+  std::uint64_t index = 0;
+  std::vector<gadgets::PathLevel> path;
+};
+Result<OpenedProof> open_merkle_proof(const gadgets::TreeShape& shape, MerkleProof::Kind kind, const MerkleProof& proof,
+                                      const std::string& where);
+/// The variant of tree C / R-last proofs of a sector size (Single; Sub with a sub level; Top).
+MerkleProof::Kind column_proof_kind(const SectorSize& size);
+
 /// One challenge's vanilla proof.
 struct VanillaProof {
   MerkleProof comm_d_proofs;      // data leaf in tree D (SHA-256, binary)

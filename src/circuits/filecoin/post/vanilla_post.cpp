@@ -1,0 +1,257 @@
+#include "circuits/filecoin/post/vanilla_post.hpp"
+
+namespace zk::circuits::filecoin {
+namespace {
+
+/// A bounds-checked little-endian reader; errors name the field and the offset.
+class BinReader {
+ public:
+  explicit BinReader(std::span<const std::uint8_t> b) : b_(b) {}
+  std::size_t remaining() const { return b_.size() - off_; }
+  std::size_t offset() const { return off_; }
+  Status need(std::size_t n, const std::string& what) const {
+    if (remaining() < n) {
+      return Status::invalid_argument(what + ": truncated at byte " + std::to_string(off_) + " (" +
+                                      std::to_string(n) + " bytes needed, " + std::to_string(remaining()) + " left)");
+    }
+    return {};
+  }
+  Result<std::uint64_t> u64(const std::string& what) {
+    if (Status s = need(8, what); !s.ok()) return s;
+    std::uint64_t v = 0;
+    for (int i = 7; i >= 0; --i) v = (v << 8) | b_[off_ + static_cast<std::size_t>(i)];
+    off_ += 8;
+    return v;
+  }
+  Result<std::uint32_t> u32(const std::string& what) {
+    if (Status s = need(4, what); !s.ok()) return s;
+    std::uint32_t v = 0;
+    for (int i = 3; i >= 0; --i) v = (v << 8) | b_[off_ + static_cast<std::size_t>(i)];
+    off_ += 4;
+    return v;
+  }
+  Result<Bytes32> domain(const std::string& what) {
+    if (Status s = need(32, what); !s.ok()) return s;
+    Bytes32 out;
+    std::copy(b_.begin() + static_cast<std::ptrdiff_t>(off_), b_.begin() + static_cast<std::ptrdiff_t>(off_ + 32),
+              out.begin());
+    off_ += 32;
+    return out;
+  }
+  /// A length whose `min_element` bytes each must still be there.
+  Result<std::uint64_t> length(const std::string& what, std::size_t min_element, std::uint64_t max) {
+    auto n = u64(what + " length");
+    if (!n.ok()) return n;
+    if (*n > max || (min_element > 0 && *n > remaining() / min_element)) {
+      return Status::invalid_argument(what + ": length " + std::to_string(*n) + " at byte " + std::to_string(off_ - 8) +
+                                      " is more than the input can hold");
+    }
+    return n;
+  }
+
+ private:
+  std::span<const std::uint8_t> b_;
+  std::size_t off_ = 0;
+};
+
+Result<std::vector<PathElement>> read_path(BinReader& r, const std::string& what) {
+  auto n = r.length(what, 16, 64);
+  if (!n.ok()) return n.status();
+  std::vector<PathElement> out;
+  for (std::uint64_t i = 0; i < *n; ++i) {
+    const std::string w = what + "[" + std::to_string(i) + "]";
+    auto h = r.length(w + ".hashes", 32, 16);
+    if (!h.ok()) return h.status();
+    PathElement e;
+    for (std::uint64_t k = 0; k < *h; ++k) {
+      auto d = r.domain(w + ".hashes");
+      if (!d.ok()) return d.status();
+      e.hashes.push_back(*d);
+    }
+    auto idx = r.u64(w + ".index");
+    if (!idx.ok()) return idx.status();
+    e.index = *idx;
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+Result<MerkleProof> read_merkle(BinReader& r, const std::string& what) {
+  auto tag = r.u32(what + " variant");
+  if (!tag.ok()) return tag.status();
+  MerkleProof p;
+  auto take = [&](Bytes32& out, const char* f) -> Status {
+    auto d = r.domain(what + "." + f);
+    if (!d.ok()) return d.status();
+    out = *d;
+    return {};
+  };
+  auto path = [&](std::vector<PathElement>& out, const char* f) -> Status {
+    auto v = read_path(r, what + "." + f);
+    if (!v.ok()) return v.status();
+    out = std::move(*v);
+    return {};
+  };
+  if (*tag == 0) {  // Single { root, leaf, path }
+    p.kind = MerkleProof::Kind::kSingle;
+    for (Status s : {take(p.root, "root"), take(p.leaf, "leaf"), path(p.base, "path")}) {
+      if (!s.ok()) return s;
+    }
+  } else if (*tag == 1 || *tag == 2) {  // Sub { base, sub, root, leaf }, Top { base, sub, top, root, leaf }
+    p.kind = *tag == 1 ? MerkleProof::Kind::kSub : MerkleProof::Kind::kTop;
+    if (Status s = path(p.base, "base_proof"); !s.ok()) return s;
+    if (Status s = path(p.sub, "sub_proof"); !s.ok()) return s;
+    if (*tag == 2) {
+      if (Status s = path(p.top, "top_proof"); !s.ok()) return s;
+    }
+    if (Status s = take(p.root, "root"); !s.ok()) return s;
+    if (Status s = take(p.leaf, "leaf"); !s.ok()) return s;
+  } else {
+    return Status::invalid_argument(what + ": unknown proof variant " + std::to_string(*tag) + " (0 Single, 1 Sub, 2 Top)");
+  }
+  return p;
+}
+
+void put_u64(std::vector<std::uint8_t>& o, std::uint64_t v) {
+  for (int i = 0; i < 8; ++i) o.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+}
+void put_path(std::vector<std::uint8_t>& o, const std::vector<PathElement>& path) {
+  put_u64(o, path.size());
+  for (const auto& e : path) {
+    put_u64(o, e.hashes.size());
+    for (const auto& h : e.hashes) o.insert(o.end(), h.begin(), h.end());
+    put_u64(o, e.index);
+  }
+}
+
+}  // namespace
+
+Result<PostSectorProof> parse_post_sector_proof(std::span<const std::uint8_t> bytes) {
+  BinReader r(bytes);
+  PostSectorProof p;
+  auto id = r.u64("sector_id");
+  if (!id.ok()) return id.status();
+  p.sector_id = *id;
+  auto comm_r = r.domain("comm_r");
+  if (!comm_r.ok()) return comm_r.status();
+  p.comm_r = *comm_r;
+  auto sectors = r.length("vanilla_proof.sectors", 72, 1 << 20);
+  if (!sectors.ok()) return sectors.status();
+  if (*sectors != 1) {
+    return Status::invalid_argument("vanilla_proof.sectors: " + std::to_string(*sectors) +
+                                    " sector proofs; a FallbackPoStSectorProof holds exactly one");
+  }
+  auto n = r.length("inclusion_proofs", 76, 1 << 16);
+  if (!n.ok()) return n.status();
+  for (std::uint64_t i = 0; i < *n; ++i) {
+    auto m = read_merkle(r, "inclusion_proofs[" + std::to_string(i) + "]");
+    if (!m.ok()) return m.status();
+    p.inclusion_proofs.push_back(std::move(*m));
+  }
+  auto comm_c = r.domain("comm_c");
+  if (!comm_c.ok()) return comm_c.status();
+  p.comm_c = *comm_c;
+  auto comm_r_last = r.domain("comm_r_last");
+  if (!comm_r_last.ok()) return comm_r_last.status();
+  p.comm_r_last = *comm_r_last;
+  if (r.remaining() != 0) {
+    return Status::invalid_argument(std::to_string(r.remaining()) + " bytes after the proof (at byte " +
+                                    std::to_string(r.offset()) + ")");
+  }
+  return p;
+}
+
+std::vector<std::uint8_t> post_sector_proof_bytes(const PostSectorProof& p) {
+  std::vector<std::uint8_t> o;
+  put_u64(o, p.sector_id);
+  o.insert(o.end(), p.comm_r.begin(), p.comm_r.end());
+  put_u64(o, 1);
+  put_u64(o, p.inclusion_proofs.size());
+  for (const auto& m : p.inclusion_proofs) {
+    const std::uint32_t tag = m.kind == MerkleProof::Kind::kSingle ? 0 : m.kind == MerkleProof::Kind::kSub ? 1 : 2;
+    for (int i = 0; i < 4; ++i) o.push_back(static_cast<std::uint8_t>(tag >> (8 * i)));
+    if (m.kind == MerkleProof::Kind::kSingle) {
+      o.insert(o.end(), m.root.begin(), m.root.end());
+      o.insert(o.end(), m.leaf.begin(), m.leaf.end());
+      put_path(o, m.base);
+    } else {
+      put_path(o, m.base);
+      put_path(o, m.sub);
+      if (m.kind == MerkleProof::Kind::kTop) put_path(o, m.top);
+      o.insert(o.end(), m.root.begin(), m.root.end());
+      o.insert(o.end(), m.leaf.begin(), m.leaf.end());
+    }
+  }
+  o.insert(o.end(), p.comm_c.begin(), p.comm_c.end());
+  o.insert(o.end(), p.comm_r_last.begin(), p.comm_r_last.end());
+  return o;
+}
+
+namespace {
+/// Inclusion proofs per sector proof: WinningPoSt's one proof carries all 66 challenges.
+std::size_t proofs_per_sector(const RegisteredPoStProof& proof) {
+  return proof.winning ? proof.sector_count : proof.challenge_count;
+}
+}  // namespace
+
+Status verify_post_sector_proof(const RegisteredPoStProof& proof, const std::array<std::uint8_t, 32>& randomness,
+                                const PostSectorProof& p, std::size_t sector_index) {
+  const std::string at = "sector " + std::to_string(p.sector_id);
+  const std::size_t count = proofs_per_sector(proof);
+  if (p.inclusion_proofs.size() != count) {
+    return Status::invalid_argument(at + ": " + std::to_string(p.inclusion_proofs.size()) + " inclusion_proofs, " +
+                                    proof.name + " has " + std::to_string(count) + " challenges per sector");
+  }
+  const FallbackShape shape = fallback_shape(proof);
+  const auto kind = column_proof_kind(proof.size);
+  auto fr = [&](const Bytes32& b, const char* what) -> Result<Fr> {
+    auto v = Fr::from_bytes(b, field::Endian::kLittle);
+    if (!v.ok()) return Status::invalid_argument(at + ": " + what + " is not a canonical field element");
+    return *v;
+  };
+  auto comm_r = fr(p.comm_r, "comm_r");
+  if (!comm_r.ok()) return comm_r.status();
+  auto comm_c = fr(p.comm_c, "comm_c");
+  if (!comm_c.ok()) return comm_c.status();
+  auto comm_r_last = fr(p.comm_r_last, "comm_r_last");
+  if (!comm_r_last.ok()) return comm_r_last.status();
+  if (*gadgets::poseidon_hash(std::vector<Fr>{*comm_c, *comm_r_last}) != *comm_r) {
+    return Status::invalid_argument(at + ": comm_r is not Poseidon(comm_c, comm_r_last)");
+  }
+  const std::uint64_t nodes = proof.size.bytes / 32;
+  for (std::size_t n = 0; n < count; ++n) {
+    const std::string w = at + ": inclusion_proofs[" + std::to_string(n) + "]";
+    auto o = open_merkle_proof(shape.tree, kind, p.inclusion_proofs[n], w);
+    if (!o.ok()) return o.status();
+    if (o->root != *comm_r_last) return Status::invalid_argument(w + ": its root is not comm_r_last");
+    // WinningPoSt and API 1.2: index n; WindowPoSt API 1.0: sector_index * challenges + n.
+    const std::uint64_t index =
+        proof.winning || proof.api_1_2 ? n : static_cast<std::uint64_t>(sector_index) * proof.challenge_count + n;
+    const std::uint64_t want = post_leaf_challenge(randomness, p.sector_id, index, nodes);
+    if (o->index != want) {
+      return Status::invalid_argument(w + ": proves leaf " + std::to_string(o->index) + ", but the randomness challenges leaf " +
+                                      std::to_string(want));
+    }
+  }
+  return {};
+}
+
+Result<FallbackSectorWitness> post_sector_witness(const RegisteredPoStProof& proof, const PostSectorProof& p) {
+  const FallbackShape shape = fallback_shape(proof);
+  const auto kind = column_proof_kind(proof.size);
+  FallbackSectorWitness w;
+  auto comm_r = Fr::from_bytes(p.comm_r, field::Endian::kLittle);
+  auto comm_c = Fr::from_bytes(p.comm_c, field::Endian::kLittle);
+  auto comm_r_last = Fr::from_bytes(p.comm_r_last, field::Endian::kLittle);
+  if (!comm_r.ok() || !comm_c.ok() || !comm_r_last.ok()) return Status::invalid_argument("non-canonical commitment");
+  w.comm_r = *comm_r, w.comm_c = *comm_c, w.comm_r_last = *comm_r_last;
+  for (std::size_t n = 0; n < p.inclusion_proofs.size(); ++n) {
+    auto o = open_merkle_proof(shape.tree, kind, p.inclusion_proofs[n], "inclusion_proofs[" + std::to_string(n) + "]");
+    if (!o.ok()) return o.status();
+    w.leaves.push_back(o->leaf);
+    w.paths.push_back(std::move(o->path));
+  }
+  return w;
+}
+
+}  // namespace zk::circuits::filecoin
