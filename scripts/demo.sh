@@ -29,7 +29,7 @@ if [ -f "$STEM.params" ] && [ -f "$STEM.vk" ]; then
 else
   "$Z" setup --kind porep --sector-size "$SIZE" --out "$DIR"
 fi
-"$Z" params check "$DIR" --no-digest | grep "^$SIZE "
+"$Z" params check "$DIR" --no-digest | grep "^porep $SIZE "
 
 step "seal a $SIZE sector of random data and write its C1 (Filecoin's commit-phase-1 output)"
 "$Z" gen-c1 --sector-size "$SIZE" --miner-id 1000 --sector-number 1 --data-seed 1 --out "$DIR/c1.json"

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <filesystem>
 
@@ -333,25 +334,39 @@ int run_verify_filecoin(const FilecoinVerifyArgs& a) {
 }
 
 int run_setup_filecoin(const FilecoinSetupArgs& a) {
-  if (a.kind != "porep") return fail("setup --kind knows porep (PoSt and SnapDeals are not built yet)", a.json);
+  if (a.kind != "porep" && a.kind != "window-post" && a.kind != "winning-post") {
+    return fail("setup --kind: porep, window-post or winning-post (snap-update is not built yet)", a.json);
+  }
   auto size = fc::find_sector_size(a.sector_size);
   if (!size.ok()) return fail(size.status().message(), a.json);
   if (!size->published) {
-    return fail(std::string("Filecoin has no PoRep parameters for ") + size->name + " (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)",
+    return fail(std::string("Filecoin has no parameters for ") + size->name + " (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)",
                 a.json);
   }
-  if (a.out_dir.empty()) return fail("setup --kind porep needs --out DIR", a.json);
+  if (a.out_dir.empty()) return fail("setup --kind " + a.kind + " needs --out DIR", a.json);
   using Clock = std::chrono::steady_clock;
   auto ms = [](Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); };
   const auto t0 = Clock::now();
-  const fc::StackedShape s = fc::stacked_shape(*size);
   r1cs::ShapeRecorder<fc::Fr> rec;
-  if (Status st = fc::synthesize_stacked(rec, s, fc::StackedWitness::blank(s)); !st.ok()) return fail(st.message(), a.json);
+  std::string file_stem;
+  if (a.kind == "porep") {
+    const fc::StackedShape s = fc::stacked_shape(*size);
+    if (Status st = fc::synthesize_stacked(rec, s, fc::StackedWitness::blank(s)); !st.ok()) return fail(st.message(), a.json);
+    file_stem = fc::stacked_params_stem(*size);
+  } else {
+    const bool winning = a.kind == "winning-post";
+    auto proof = fc::find_registered_post_proof(std::string(winning ? "StackedDrgWinning" : "StackedDrgWindow") +
+                                                size->name + (winning ? "V1" : "V1_2"));
+    if (!proof.ok()) return fail(proof.status().message(), a.json);
+    const fc::FallbackShape f = fc::fallback_shape(*proof);
+    if (Status st = fc::synthesize_fallback(rec, f, fc::FallbackWitness::blank(f)); !st.ok()) return fail(st.message(), a.json);
+    file_stem = fc::post_params_stem(*proof);
+  }
   const double shape_ms = ms(t0);
   if (!a.json) {
-    std::printf("DEVELOPMENT SETUP of Filecoin's %s PoRep circuit (%zu constraints): the trapdoor derives from the seed; "
+    std::printf("DEVELOPMENT SETUP of Filecoin's %s %s circuit (%zu constraints): the trapdoor derives from the seed; "
                 "anyone can forge proofs for these keys. Filecoin's real keys: the published .params / .vk.\n",
-                size->name, rec.shape().num_constraints());
+                size->name, a.kind.c_str(), rec.shape().num_constraints());
     std::fflush(stdout);
   }
   Rng rng(a.seed ^ 0x736574757021ull);
@@ -362,14 +377,14 @@ int run_setup_filecoin(const FilecoinSetupArgs& a) {
   std::error_code ec;
   std::filesystem::create_directories(a.out_dir, ec);
   if (ec) return fail("cannot create " + a.out_dir + ": " + ec.message(), a.json);
-  const std::string stem = (std::filesystem::path(a.out_dir) / fc::stacked_params_stem(*size)).string();
+  const std::string stem = (std::filesystem::path(a.out_dir) / file_stem).string();
   const auto params = groth16::write_parameters(*pk);
   const auto vk = groth16::write_verifying_key(pk->vk);
   if (Status st = groth16::write_file(stem + ".params", params); !st.ok()) return fail(st.message(), a.json);
   if (Status st = groth16::write_file(stem + ".vk", vk); !st.ok()) return fail(st.message(), a.json);
   if (a.json) {
     std::printf("%s\n", Json{{"ok", true},
-                             {"kind", "porep"},
+                             {"kind", a.kind},
                              {"sector_size", size->name},
                              {"constraints", rec.shape().num_constraints()},
                              {"params", stem + ".params"},
@@ -570,14 +585,44 @@ int run_params_check(const ParamsCheckArgs& a) {
   if (!std::filesystem::is_directory(a.dir, ec)) return fail(a.dir + " is not a directory", a.json);
   Json files = Json::array();
   int present = 0, bad = 0;
+  // Every published circuit zkpipe knows: PoRep per size, then WinningPoSt and WindowPoSt per size
+  // (Window V1 and V1_2 share their files).
+  struct Circuit {
+    std::string kind;
+    fc::SectorSize size;
+    std::string stem;
+    std::size_t inputs;
+    std::function<std::optional<fc::KeySections>()> expect;  // computed only when a .params is there
+  };
+  std::vector<Circuit> circuits;
   for (const auto& size : fc::sector_sizes()) {
     if (!size.published) continue;
-    const std::string stem = fc::stacked_params_stem(size);
-    const auto expect = fc::stacked_key_sections(size);
+    circuits.push_back({"porep", size, fc::stacked_params_stem(size), fc::stacked_shape(size).num_inputs(),
+                        [size] { return fc::stacked_key_sections(size); }});
+  }
+  for (const auto& p : fc::registered_post_proofs()) {
+    if (!p.winning && !p.api_1_2) continue;  // V1 shares V1_2's files
+    circuits.push_back({p.winning ? "winning-post" : "window-post", p.size, fc::post_params_stem(p),
+                        fc::fallback_shape(p).num_inputs(), [p]() -> std::optional<fc::KeySections> {
+                          if (auto k = fc::fallback_key_sections(p)) return k;
+                          const fc::FallbackShape f = fc::fallback_shape(p);
+                          if (f.num_inputs() > 1000) return std::nullopt;  // the 64 GiB window: minutes to count
+                          r1cs::DensitySystem<fc::Fr> m;
+                          if (!fc::synthesize_fallback(m, f, fc::FallbackWitness::blank(f)).ok()) return std::nullopt;
+                          m.finish_with_input_rows();
+                          std::uint64_t domain = 1;
+                          while (domain < m.num_constraints()) domain *= 2;
+                          return fc::KeySections{m.num_inputs(), domain - 1, m.num_aux(), m.num_inputs() + m.a_aux_density(),
+                                                 m.b_input_density() + m.b_aux_density()};
+                        }});
+  }
+  for (const auto& circuit : circuits) {
+    const auto& size = circuit.size;
+    const std::string& stem = circuit.stem;
     for (const char* ext : {".params", ".vk"}) {
       const std::string name = stem + ext;
       const std::string path = (std::filesystem::path(a.dir) / name).string();
-      Json e{{"kind", "porep"}, {"sector_size", size.name}, {"file", name}};
+      Json e{{"kind", circuit.kind}, {"sector_size", size.name}, {"file", name}};
       std::vector<std::string> problems;
       auto bytes = regular_file_size(path);
       e["present"] = bytes.ok();
@@ -592,20 +637,32 @@ int run_params_check(const ParamsCheckArgs& a) {
             problems.push_back(s.status().message());
           } else {
             e["sections"] = {{"ic", s->ic}, {"h", s->h}, {"l", s->l}, {"a", s->a}, {"b_g1", s->b_g1}, {"b_g2", s->b_g2}};
+            const auto expect = circuit.expect();
             const bool fits = expect && s->ic == expect->ic && s->h == expect->h && s->l == expect->l &&
                               s->a == expect->a && s->b_g1 == expect->b && s->b_g2 == expect->b;
-            if (!fits) {
+            if (!expect) {
+              e["sections_checked"] = false;
+              if (s->ic != circuit.inputs) {
+                problems.push_back("its ic count " + std::to_string(s->ic) + " is not the circuit's " +
+                                   std::to_string(circuit.inputs) + " inputs");
+              }
+            } else if (!fits) {
               problems.push_back("its sections (ic " + std::to_string(s->ic) + ", h " + std::to_string(s->h) + ", l " +
                                  std::to_string(s->l) + ", a " + std::to_string(s->a) + ", b " + std::to_string(s->b_g1) +
-                                 ") are not those of Filecoin's " + size.name + " PoRep circuit (ic " +
+                                 ") are not those of Filecoin's " + size.name + " " + circuit.kind + " circuit (ic " +
                                  std::to_string(expect->ic) + ", h " + std::to_string(expect->h) + ", l " +
                                  std::to_string(expect->l) + ", a " + std::to_string(expect->a) + ", b " +
                                  std::to_string(expect->b) + ")");
             }
           }
         } else {
-          auto vk = read_porep_vk(path, size);
-          if (!vk.ok()) problems.push_back(vk.status().message());
+          auto vk = read_vk(path);
+          if (!vk.ok()) {
+            problems.push_back(vk.status().message());
+          } else if (vk->ic.size() != circuit.inputs) {
+            problems.push_back("it has " + std::to_string(vk->ic.size()) + " IC points; the circuit has " +
+                               std::to_string(circuit.inputs) + " inputs");
+          }
         }
         if (a.digest) {
           if (!a.json && *bytes > (std::uint64_t{1} << 30)) {
@@ -630,19 +687,20 @@ int run_params_check(const ParamsCheckArgs& a) {
       e["problems"] = problems;
       bad += problems.empty() ? 0 : 1;
       if (!a.json) {
+        const std::string label = circuit.kind + " " + size.name;
         if (!bytes.ok() && problems.empty()) {
-          std::printf("%-7s %-7s missing\n", size.name, ext + 1);
+          std::printf("%-20s %-7s missing\n", label.c_str(), ext + 1);
         } else if (problems.empty()) {
-          std::printf("%-7s %-7s ok (%s)\n", size.name, ext + 1,
+          std::printf("%-20s %-7s ok (%s)\n", label.c_str(), ext + 1,
                       a.digest ? "Filecoin's published file" : "sections fit the circuit; digest not checked");
         } else {
-          for (const auto& p : problems) std::printf("%-7s %-7s PROBLEM: %s\n", size.name, ext + 1, p.c_str());
+          for (const auto& p : problems) std::printf("%-20s %-7s PROBLEM: %s\n", label.c_str(), ext + 1, p.c_str());
         }
       }
       files.push_back(std::move(e));
     }
   }
-  if (present == 0 && !a.json) std::printf("no Filecoin PoRep parameter files in %s\n", a.dir.c_str());
+  if (present == 0 && !a.json) std::printf("no Filecoin parameter files in %s\n", a.dir.c_str());
   if (a.json) {
     std::printf("%s\n", Json{{"ok", bad == 0 && present > 0}, {"dir", a.dir}, {"files", files}}.dump().c_str());
   }

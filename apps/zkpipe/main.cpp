@@ -40,7 +40,8 @@ int main(int argc, char** argv) {
   setup->add_flag("--json", setup_args.json, "machine-readable output");
   zk::app::FilecoinSetupArgs fc_setup;
   setup->add_option("--kind", fc_setup.kind,
-                    "Filecoin proof kind: porep (keys for Filecoin's exact circuit, under Filecoin's file names)");
+                    "Filecoin proof kind: porep, window-post, winning-post (keys for Filecoin's exact circuit, "
+                    "under Filecoin's file names)");
   setup->add_option("--sector-size", fc_setup.sector_size, "with --kind: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB");
 
   zk::app::ProveArgs prove_args;

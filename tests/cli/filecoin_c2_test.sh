@@ -30,12 +30,18 @@ STEM="$D/params/v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-
 
 # params check: the development keys fit the circuit but are not Filecoin's files.
 "$Z" params check "$D/params" --no-digest > "$D/out" || fail "params check --no-digest: $(cat "$D/out")"
-grep -q "^2KiB    params  ok" "$D/out" || fail "params check: 2KiB params ok"
+grep -q "^porep 2KiB  *params  ok" "$D/out" || fail "params check: 2KiB params ok: $(cat "$D/out")"
 "$Z" params check "$D/params" > "$D/out"
 [ $? -eq 1 ] && grep -q "development keys" "$D/out" || fail "params check must tell development keys from Filecoin's"
 mkdir "$D/wrong" && cp "$STEM.vk" "$D/wrong/$(basename "$STEM" | sed 's/8-0-0-sha256_hasher-032d3138.*/8-0-0-sha256_hasher-ecd683648512ab1765faa2a5f14bab48f676e633467f0aa8aad4b55dcb0652bb/').params"
 "$Z" params check "$D/wrong" --no-digest > "$D/out"
-[ $? -eq 1 ] && grep -q "^8MiB    params  PROBLEM" "$D/out" || fail "a vk posing as 8MiB params must be refused: $(cat "$D/out")"
+[ $? -eq 1 ] && grep -q "^porep 8MiB  *params  PROBLEM" "$D/out" || fail "a vk posing as 8MiB params must be refused: $(cat "$D/out")"
+# PoSt keys under Filecoin's names fit their circuits too.
+"$Z" setup --kind window-post --sector-size 2KiB --out "$D/post" > /dev/null || fail "setup --kind window-post"
+"$Z" setup --kind winning-post --sector-size 2KiB --out "$D/post" > /dev/null || fail "setup --kind winning-post"
+"$Z" params check "$D/post" --no-digest > "$D/out" || fail "params check (PoSt): $(cat "$D/out")"
+grep -q "^window-post 2KiB  *params  ok" "$D/out" && grep -q "^winning-post 2KiB  *vk  *ok" "$D/out" \
+    || fail "params check must find the PoSt keys: $(cat "$D/out")"
 
 "$Z" prove --kind porep --c1 "$D/c1.json" --params-dir "$D/params" --out "$D/proof.bin" --json > "$D/prove.json" \
     || fail "prove --kind porep: $(cat "$D/prove.json")"

@@ -36,6 +36,34 @@ std::string stacked_params_stem(const SectorSize& s) {
   return "v28-stacked-proof-of-replication-" + tree_display(s) + "-sha256_hasher-" + hex;
 }
 
+std::string post_params_identifier(const RegisteredPoStProof& p) {
+  // storage-proofs-post fallback PublicParams::identifier (the winning counts swapped, as the
+  // vanilla parameters have them).
+  return "FallbackPoSt::PublicParams{sector_size: " + std::to_string(p.size.bytes) +
+         ", challenge_count: " + std::to_string(p.challenge_count) + ", sector_count: " + std::to_string(p.sector_count) +
+         "}";
+}
+
+std::string post_params_stem(const RegisteredPoStProof& p) {
+  const std::string id = post_params_identifier(p);
+  unsigned char h[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(id.data()), id.size(), h);
+  std::string hex;
+  char buf[3];
+  for (unsigned char b : h) {
+    std::snprintf(buf, sizeof(buf), "%02x", b);
+    hex += buf;
+  }
+  return "v28-proof-of-spacetime-fallback-" + tree_display(p.size) + "-" + hex;
+}
+
+std::optional<KeySections> fallback_key_sections(const RegisteredPoStProof& p) {
+  // zkpipe circuit-info --kind window-post --sector-size 32GiB (465 s; the slow test
+  // filecoin_window_post_32gib_count pins its constraint count).
+  if (!p.winning && p.size.bytes == (std::uint64_t{32} << 30)) return KeySections{25840, 134217727, 126902376, 96205645, 91925767};
+  return std::nullopt;
+}
+
 const std::vector<PublishedFile>& published_parameter_files() {
   static const std::vector<PublishedFile> kFiles = {
 #include "circuits/filecoin/published_params.inc"

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "circuits/filecoin/porep/sectors.hpp"
+#include "circuits/filecoin/post/fallback_post.hpp"
 
 namespace zk::circuits::filecoin {
 
@@ -22,6 +23,12 @@ namespace zk::circuits::filecoin {
 /// every registered proof of the size (the identifier names neither porep id nor API version).
 std::string stacked_params_identifier(const SectorSize& s);
 std::string stacked_params_stem(const SectorSize& s);
+
+/// FallbackPoSt's files: "v28-proof-of-spacetime-fallback-<tree>-<hex>", the identifier
+/// `FallbackPoSt::PublicParams{sector_size: N, challenge_count: C, sector_count: S}` (WinningPoSt:
+/// 1 and 66). Window V1 and V1_2 share their files.
+std::string post_params_identifier(const RegisteredPoStProof& p);
+std::string post_params_stem(const RegisteredPoStProof& p);
 
 struct PublishedFile {
   const char* name;    // "v28-….params" / ".vk"
@@ -38,5 +45,8 @@ struct KeySections {
   std::uint64_t ic, h, l, a, b;  // b: b_g1 and b_g2
 };
 std::optional<KeySections> stacked_key_sections(const SectorSize& s);
+/// The same for a PoSt circuit where pinned (the 125M-constraint WindowPoSt 32 GiB partition);
+/// the smaller ones are cheap to count (circuit-info).
+std::optional<KeySections> fallback_key_sections(const RegisteredPoStProof& p);
 
 }  // namespace zk::circuits::filecoin

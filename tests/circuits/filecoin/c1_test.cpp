@@ -267,6 +267,20 @@ TEST(FilecoinParameterFiles, NamesReproduceThePublishedOnes) {
   for (const auto& [size, name] : published) EXPECT_EQ(stacked_params_stem(*find_sector_size(size)), name) << size;
 }
 
+TEST(FilecoinParameterFiles, PoStNamesReproduceThePublishedOnes) {
+  // Every registered PoSt proof's files are in the published list (Window V1 and V1_2 share theirs).
+  for (const auto& p : registered_post_proofs()) {
+    for (const char* ext : {".params", ".vk"}) {
+      const auto f = find_published(post_params_stem(p) + ext);
+      ASSERT_TRUE(f.has_value()) << p.name << ext << ": " << post_params_stem(p);
+      EXPECT_EQ(f->sector_size, p.size.bytes);
+    }
+  }
+  EXPECT_EQ(post_params_stem(*find_registered_post_proof("StackedDrgWindow2KiBV1_2")),
+            "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
+            "0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0");
+}
+
 TEST(FilecoinParameterFiles, ThePublishedListHasEveryPorepSizesParamsAndVk) {
   EXPECT_EQ(published_parameter_files().size(), 44u);
   for (const auto& size : sector_sizes()) {
