@@ -11,6 +11,18 @@ namespace {
 std::string tree_display(const SectorSize& s) {
   return "merkletree-poseidon_hasher-8-" + std::to_string(s.sub_arity) + "-" + std::to_string(s.top_arity);
 }
+/// storage-proofs-core parameter_cache: the full SHA-256 of the identifier, lower-case hex.
+std::string identifier_hash(const std::string& id) {
+  unsigned char h[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(id.data()), id.size(), h);
+  std::string hex;
+  char buf[3];
+  for (unsigned char b : h) {
+    std::snprintf(buf, sizeof(buf), "%02x", b);
+    hex += buf;
+  }
+  return hex;
+}
 }  // namespace
 
 std::string stacked_params_identifier(const SectorSize& s) {
@@ -24,16 +36,8 @@ std::string stacked_params_identifier(const SectorSize& s) {
 }
 
 std::string stacked_params_stem(const SectorSize& s) {
-  const std::string id = stacked_params_identifier(s);
-  unsigned char h[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(id.data()), id.size(), h);
-  std::string hex;
-  char buf[3];
-  for (unsigned char b : h) {
-    std::snprintf(buf, sizeof(buf), "%02x", b);
-    hex += buf;
-  }
-  return "v28-stacked-proof-of-replication-" + tree_display(s) + "-sha256_hasher-" + hex;
+  return "v28-stacked-proof-of-replication-" + tree_display(s) + "-sha256_hasher-" +
+         identifier_hash(stacked_params_identifier(s));
 }
 
 std::string post_params_identifier(const RegisteredPoStProof& p) {
@@ -45,16 +49,7 @@ std::string post_params_identifier(const RegisteredPoStProof& p) {
 }
 
 std::string post_params_stem(const RegisteredPoStProof& p) {
-  const std::string id = post_params_identifier(p);
-  unsigned char h[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(id.data()), id.size(), h);
-  std::string hex;
-  char buf[3];
-  for (unsigned char b : h) {
-    std::snprintf(buf, sizeof(buf), "%02x", b);
-    hex += buf;
-  }
-  return "v28-proof-of-spacetime-fallback-" + tree_display(p.size) + "-" + hex;
+  return "v28-proof-of-spacetime-fallback-" + tree_display(p.size) + "-" + identifier_hash(post_params_identifier(p));
 }
 
 std::optional<KeySections> fallback_key_sections(const RegisteredPoStProof& p) {
