@@ -3,6 +3,8 @@
 // helpers gen-input and count (commands.cpp), bench and plan, and the daemon's serve and clients.
 
 #include <CLI/CLI.hpp>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
 
 #include <cstdio>
 #include <fstream>
@@ -17,6 +19,9 @@
 #include "serve.hpp"
 
 int main(int argc, char** argv) {
+  // Library log lines (e.g. a key cache being built) go to stderr: stdout is the commands' output
+  // (--json documents, proofs). `serve` installs its own logger (--log-level, --log-format).
+  spdlog::set_default_logger(std::make_shared<spdlog::logger>("zkpipe", std::make_shared<spdlog::sinks::stderr_sink_mt>()));
   CLI::App app{"zkpipe: a pipelined Groth16 proving engine (BLS12-381 and BN254)"};
   app.require_subcommand(1);
   bool json = false;

@@ -1,5 +1,6 @@
 #include "engine/groth16_workload.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <random>
 
@@ -7,6 +8,7 @@
 
 #include "field/decimal.hpp"
 #include "groth16/io.hpp"
+#include "groth16/key_cache.hpp"
 #include "gpu/gpu.hpp"
 #include "groth16/gpu_backend.hpp"
 #include "groth16/prover.hpp"
@@ -27,11 +29,20 @@ struct PendingOut : Pending {
   groth16::PendingProof<E> pending;
 };
 
+/// Bytes the key holds in the process's own memory: its owned queries and the verifying key (a
+/// mapped query is page cache, outside the budget: groth16/key_cache.hpp).
 template <class E>
 std::uint64_t held_bytes(const groth16::ProvingKey<E>& pk) {
-  return (pk.h.size() + pk.l.size() + pk.a.size() + pk.b_g1.size() + pk.vk.ic.size()) * sizeof(typename E::G1Affine) +
-         pk.b_g2.size() * sizeof(typename E::G2Affine) + 4096;
+  auto owned = [](const auto& q) -> std::uint64_t { return q.mapped() ? 0 : q.size() * sizeof(q[0]); };
+  return owned(pk.h) + owned(pk.l) + owned(pk.a) + owned(pk.b_g1) + owned(pk.b_g2) +
+         pk.vk.ic.size() * sizeof(typename E::G1Affine) + 4096;
 }
+
+/// Parameter files from this size on are mapped through the key cache, never read whole (a 2 KiB
+/// Filecoin PoRep key is 1.1 GB; a 32 GiB one 47 GB). Smaller ones are decoded into memory.
+constexpr std::uint64_t kMapFromBytes = std::uint64_t{512} << 20;
+/// What mapping a key costs the heap at most: the verifying key and the cache builder's chunks.
+constexpr std::uint64_t kMappedKeyHeapBytes = std::uint64_t{64} << 20;
 
 }  // namespace
 
@@ -80,11 +91,12 @@ std::uint64_t Groth16Workload<E>::key_bytes() const {
 template <class E>
 Result<std::uint64_t> Groth16Workload<E>::params_file_bytes(const std::string& path) {
   // In memory a key holds about as many bytes as its file (affine points: 104 B per G1 point in
-  // memory vs 96 on disk, 200 vs 192 for G2), plus the file buffer while it is decoded.
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec) return Status::not_found("cannot stat " + path + ": " + ec.message());
-  return static_cast<std::uint64_t>(size) * 2 + (1 << 20);
+  // memory vs 96 on disk, 200 vs 192 for G2), plus the file buffer while it is decoded; a mapped
+  // key only its verifying key and the cache builder's chunks.
+  auto size = regular_file_size(path);
+  if (!size.ok()) return size.status();
+  if (*size >= kMapFromBytes) return kMappedKeyHeapBytes;
+  return *size * 2 + (1 << 20);
 }
 
 namespace {
@@ -109,6 +121,9 @@ Result<LoadedParams> Groth16Workload<E>::load_params_file_pinned(const std::stri
   // Each query separately (small ones may share a page with another and be refused as already
   // registered; a refusal leaves that query pageable, which is slower, never wrong).
   for (const auto* query : {&holder->pk.h, &holder->pk.l, &holder->pk.a, &holder->pk.b_g1}) {
+    // A mapped query is page cache: pinning it would lock the whole file in memory. The device
+    // keeps the bases it uploaded (gpu::ResidentCache), so only the first upload is pageable.
+    if (query->mapped()) continue;
     auto pin = gpu::HostPin::pin(query->data(), query->size() * sizeof((*query)[0]));
     if (!pin.ok()) {
       spdlog::warn("{}: a key query stays in pageable memory (slower uploads): {}", path, pin.status().message());
@@ -126,6 +141,29 @@ Result<LoadedParams> Groth16Workload<E>::load_params_file_pinned(const std::stri
 
 template <class E>
 Result<LoadedParams> Groth16Workload<E>::load_params_file(const std::string& path) {
+  auto size = regular_file_size(path);
+  if (!size.ok()) return size.status();
+  if (*size >= kMapFromBytes) {
+    groth16::KeyCacheStats stats;
+    const auto dir = groth16::default_key_cache_dir();
+    const auto t0 = std::chrono::steady_clock::now();
+    auto pk = groth16::map_parameters<E>(path, dir, &stats);
+    if (!pk.ok()) {
+      if (pk.status().code() != StatusCode::kIoError) return pk.status();
+      return Status::io_error(pk.status().message() + " (parameter files of " + std::to_string(kMapFromBytes >> 20) +
+                              " MiB and more are mapped through a key cache: set ZKPIPE_KEY_CACHE to a writable "
+                              "directory with room for about the file's size)");
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (stats.built) {
+      spdlog::info("{}: key cache {} built ({} MiB, {:.1f} s); later loads map it", path, stats.file.string(),
+                   stats.mapped_bytes >> 20, s);
+    } else {
+      spdlog::info("{}: mapped from the key cache {} ({} MiB)", path, stats.file.string(), stats.mapped_bytes >> 20);
+    }
+    const std::uint64_t held = held_bytes(*pk);
+    return LoadedParams{std::make_shared<const groth16::ProvingKey<E>>(std::move(*pk)), held};
+  }
   auto bytes = groth16::read_file(path);
   if (!bytes.ok()) return bytes.status();
   auto pk = groth16::read_parameters<E>(*bytes, {.check_subgroup = false});

@@ -82,6 +82,53 @@ struct Encoding<Bn254> {
   }
 };
 
+template <class E>
+std::size_t key_point_bytes(bool g2) {
+  return g2 ? Encoding<E>::kG2 : Encoding<E>::kG1;
+}
+
+template <class E, class Affine>
+Status decode_key_points(std::span<const std::uint8_t> bytes, std::span<Affine> out, const ReadOptions& options,
+                         const std::string& what, std::size_t first_index) {
+  constexpr bool kG2 = std::is_same_v<Affine, typename E::G2Affine>;
+  constexpr std::size_t size = kG2 ? Encoding<E>::kG2 : Encoding<E>::kG1;
+  if (bytes.size() != out.size() * size) {
+    return Status::internal(what + ": " + std::to_string(bytes.size()) + " bytes for " + std::to_string(out.size()) +
+                            " points");
+  }
+  const auto check = options.check_subgroup ? curve::Check::kChecked : curve::Check::kUnchecked;
+  std::atomic<bool> failed{false};
+  std::mutex m;
+  Status first;
+  std::size_t first_bad = SIZE_MAX;
+  tbb::parallel_for(
+      tbb::blocked_range<std::size_t>(0, out.size(), 1024), [&](const tbb::blocked_range<std::size_t>& r) {
+        if (failed.load(std::memory_order_relaxed)) return;
+        for (std::size_t i = r.begin(); i != r.end(); ++i) {
+          auto b = bytes.subspan(i * size, size);
+          Result<Affine> p = [&]() -> Result<Affine> {
+            if constexpr (kG2) {
+              return Encoding<E>::g2(b, check);
+            } else {
+              return Encoding<E>::g1(b, check);
+            }
+          }();
+          Status bad;
+          if (!p.ok()) bad = Status::invalid_argument(what + "[" + std::to_string(first_index + i) + "]: " + p.status().message());
+          else if (p->infinity) bad = Status::invalid_argument(what + "[" + std::to_string(first_index + i) + "] is the point at infinity");
+          if (!bad.ok()) {
+            std::lock_guard lock(m);
+            if (i < first_bad) first_bad = i, first = bad;
+            failed = true;
+            return;
+          }
+          out[i] = *p;
+        }
+      });
+  if (failed) return first;
+  return {};
+}
+
 namespace {
 
 void put_u32_be(std::vector<std::uint8_t>& out, std::size_t v) {
@@ -152,26 +199,8 @@ Result<std::vector<PointOf<E, kG2>>> read_vector(Reader& in, const std::string& 
   auto bytes = in.take(static_cast<std::size_t>(*count) * size, what);
   if (!bytes.ok()) return bytes.status();
   std::vector<PointOf<E, kG2>> out(*count);
-  std::atomic<bool> failed{false};
-  std::mutex m;
-  Status first;
-  std::size_t first_index = SIZE_MAX;
-  tbb::parallel_for(
-      tbb::blocked_range<std::size_t>(0, out.size(), 1024), [&](const tbb::blocked_range<std::size_t>& r) {
-        if (failed.load(std::memory_order_relaxed)) return;
-        for (std::size_t i = r.begin(); i != r.end(); ++i) {
-          auto p =
-              decode_point<E, kG2>(bytes->subspan(i * size, size), check, what + "[" + std::to_string(i) + "]", false);
-          if (!p.ok()) {
-            std::lock_guard lock(m);
-            if (i < first_index) first_index = i, first = p.status();
-            failed = true;
-            return;
-          }
-          out[i] = *p;
-        }
-      });
-  if (failed) return first;
+  const ReadOptions options{.check_subgroup = check == curve::Check::kChecked};
+  if (Status s = decode_key_points<E, PointOf<E, kG2>>(*bytes, std::span(out), options, what, 0); !s.ok()) return s;
   return out;
 }
 
@@ -328,7 +357,7 @@ Result<ParameterSections> walk_sections(std::uint64_t size, U32At&& u32_at) {
   std::uint64_t off = 3 * Enc::kG1 + 3 * Enc::kG2;  // alpha, beta, delta in G1; beta, gamma, delta in G2
   if (size < off) return Status::invalid_argument("truncated file: the verifying key needs " + std::to_string(off) + " bytes");
   const char* names[] = {"ic", "h", "l", "a", "b_g1", "b_g2"};
-  std::uint64_t counts[6];
+  std::uint64_t counts[6], starts[6];
   for (int s = 0; s < 6; ++s) {
     if (size - off < 4) return Status::invalid_argument(std::string("truncated file: no ") + names[s] + " count");
     auto n = u32_at(off);
@@ -340,9 +369,12 @@ Result<ParameterSections> walk_sections(std::uint64_t size, U32At&& u32_at) {
                                       std::to_string(size - off) + " bytes remain");
     }
     counts[s] = *n;
+    starts[s] = off;
     off += *n * point;
   }
-  return ParameterSections{counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], off};
+  return ParameterSections{.ic = counts[0], .h = counts[1], .l = counts[2], .a = counts[3], .b_g1 = counts[4],
+                           .b_g2 = counts[5], .bytes = off, .h_at = starts[1], .l_at = starts[2], .a_at = starts[3],
+                           .b_g1_at = starts[4], .b_g2_at = starts[5]};
 }
 }  // namespace
 
@@ -439,7 +471,12 @@ Status write_file(const std::filesystem::path& path, std::span<const std::uint8_
   template std::vector<std::uint8_t> write_parameters<E>(const ProvingKey<E>&);                         \
   template std::size_t proof_bytes<E>();                                                                \
   template Result<std::vector<Proof<E>>> read_proofs<E>(std::span<const std::uint8_t>);                 \
-  template std::vector<std::uint8_t> write_proofs<E>(std::span<const Proof<E>>);
+  template std::vector<std::uint8_t> write_proofs<E>(std::span<const Proof<E>>);                         \
+  template std::size_t key_point_bytes<E>(bool);                                                        \
+  template Status decode_key_points<E, E::G1Affine>(std::span<const std::uint8_t>, std::span<E::G1Affine>, \
+                                                    const ReadOptions&, const std::string&, std::size_t); \
+  template Status decode_key_points<E, E::G2Affine>(std::span<const std::uint8_t>, std::span<E::G2Affine>, \
+                                                    const ReadOptions&, const std::string&, std::size_t);
 ZK_INSTANTIATE_IO(Bls12_381)
 ZK_INSTANTIATE_IO(Bn254)
 #undef ZK_INSTANTIATE_IO

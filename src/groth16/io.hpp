@@ -57,7 +57,18 @@ Result<std::size_t> parameters_extent(std::span<const std::uint8_t> bytes);
 struct ParameterSections {
   std::uint64_t ic = 0, h = 0, l = 0, a = 0, b_g1 = 0, b_g2 = 0;
   std::uint64_t bytes = 0;
+  /// Byte offsets of the first point of h, l, a, b_g1, b_g2 (after each query's count).
+  std::uint64_t h_at = 0, l_at = 0, a_at = 0, b_g1_at = 0, b_g2_at = 0;
 };
+/// Bytes of one key point in a parameter file: G1 (96 / 64) or G2 (192 / 128) on BLS12-381 / BN254.
+template <class E>
+std::size_t key_point_bytes(bool g2);
+/// Decodes `out.size()` consecutive points of a proving-key query from `bytes` (exactly that many
+/// encodings), in parallel: on-curve always checked, the subgroup when `options` ask, the identity
+/// refused; a failure names `what`[first_index + i].
+template <class E, class Affine>
+Status decode_key_points(std::span<const std::uint8_t> bytes, std::span<Affine> out, const ReadOptions& options,
+                         const std::string& what, std::size_t first_index);
 template <class E>
 Result<ParameterSections> parameter_sections(std::span<const std::uint8_t> bytes);
 template <class E>

@@ -6,6 +6,7 @@
 
 #include "base/status.hpp"
 #include "groth16/engine.hpp"
+#include "groth16/key_points.hpp"
 
 namespace zk::groth16 {
 
@@ -21,15 +22,16 @@ struct VerifyingKey {
 };
 
 /// The CRS, density-filtered like bellman's: `a` holds every input then the aux variables with an
-/// A-density bit; `b_g1`/`b_g2` the inputs with a B-density bit then such aux variables.
+/// A-density bit; `b_g1`/`b_g2` the inputs with a B-density bit then such aux variables. The
+/// queries are owned or mapped from a key cache (groth16/key_points.hpp).
 template <class E>
 struct ProvingKey {
   VerifyingKey<E> vk;
-  std::vector<typename E::G1Affine> h;  // tau^i Z(tau) / delta, i < n - 1
-  std::vector<typename E::G1Affine> l;  // (beta u_j + alpha v_j + w_j)(tau) / delta per aux variable
-  std::vector<typename E::G1Affine> a;
-  std::vector<typename E::G1Affine> b_g1;
-  std::vector<typename E::G2Affine> b_g2;
+  KeyPoints<typename E::G1Affine> h;  // tau^i Z(tau) / delta, i < n - 1
+  KeyPoints<typename E::G1Affine> l;  // (beta u_j + alpha v_j + w_j)(tau) / delta per aux variable
+  KeyPoints<typename E::G1Affine> a;
+  KeyPoints<typename E::G1Affine> b_g1;
+  KeyPoints<typename E::G2Affine> b_g2;
 
   /// The QAP domain size n (h has n - 1 points).
   std::size_t domain_size() const { return h.size() + 1; }

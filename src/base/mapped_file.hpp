@@ -1,0 +1,40 @@
+#pragma once
+
+// A regular file mapped read-only (mmap, MAP_SHARED): its pages are the kernel's page cache, read
+// on first touch and reclaimable under memory pressure, never copied into the process's heap. How
+// zkpipe opens parameter files and its own key caches that may be larger than the machine's memory.
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+
+#include "base/status.hpp"
+
+namespace zk {
+
+class MappedFile {
+ public:
+  /// Maps a whole regular file (a directory, FIFO, device or empty file gets a clear error).
+  static Result<std::shared_ptr<const MappedFile>> open(const std::filesystem::path& path);
+  ~MappedFile();
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  std::span<const std::uint8_t> bytes() const { return {data_, size_}; }
+  std::uint64_t size() const { return size_; }
+  /// Modification time of the file when it was mapped (nanoseconds since the epoch).
+  std::int64_t mtime_ns() const { return mtime_ns_; }
+  /// Hints that [offset, offset + length) will be read once, in order (madvise SEQUENTIAL).
+  void advise_sequential(std::uint64_t offset, std::uint64_t length) const;
+  /// Bytes of [offset, offset + length) now resident in memory (mincore), for accounting.
+  std::uint64_t resident_bytes(std::uint64_t offset, std::uint64_t length) const;
+
+ private:
+  MappedFile() = default;
+  const std::uint8_t* data_ = nullptr;
+  std::uint64_t size_ = 0;
+  std::int64_t mtime_ns_ = 0;
+};
+
+}  // namespace zk

@@ -1,0 +1,170 @@
+// Mapped proving keys (groth16/key_cache.hpp): the mapped key equals the decoded one and proves
+// the same statements; the cache is built once and reused; a changed source or a damaged cache is
+// noticed and rebuilt; a bad parameter file is refused before anything is written.
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "groth16/io.hpp"
+#include "groth16/key_cache.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/verifier.hpp"
+#include "r1cs/prover_cs.hpp"
+#include "r1cs/shape.hpp"
+#include "test_circuits.hpp"
+#include "test_util.hpp"
+
+namespace zk::groth16 {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// A fresh directory under the system's temporary directory, removed afterwards.
+struct ScratchDir {
+  fs::path path;
+  ScratchDir() {
+    std::string tmpl = (fs::temp_directory_path() / "zk-key-cache-XXXXXX").string();
+    path = ::mkdtemp(tmpl.data());
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+template <class E>
+class KeyCacheTest : public ::testing::Test {};
+using Engines = ::testing::Types<Bls12_381, Bn254>;
+TYPED_TEST_SUITE(KeyCacheTest, Engines);
+
+template <class E, class Q>
+void expect_same_points(const Q& mapped, const Q& decoded, const char* name) {
+  ASSERT_EQ(mapped.size(), decoded.size()) << name;
+  EXPECT_TRUE(mapped.mapped()) << name;
+  for (std::size_t i = 0; i < decoded.size(); ++i) ASSERT_TRUE(mapped[i] == decoded[i]) << name << "[" << i << "]";
+}
+
+TYPED_TEST(KeyCacheTest, MappedKeyEqualsDecodedKeyAndProves) {
+  using E = TypeParam;
+  using Fr = typename E::Fr;
+  ScratchDir dir;
+  auto rng = test::rng(71);
+  const auto circuit = test::RandomCircuit<Fr>::make(rng, 2, 5, 300);
+  r1cs::ShapeRecorder<Fr> rec;
+  ASSERT_TRUE(circuit.synthesize(rec).ok());
+  const auto pk = *generate_parameters<E>(rec.shape(), Trapdoor<E>::random(rng));
+  const fs::path params = dir.path / "key.params";
+  ASSERT_TRUE(write_file(params, write_parameters(pk)).ok());
+
+  KeyCacheStats stats;
+  auto mapped = map_parameters<E>(params, dir.path / "cache", &stats);
+  ASSERT_TRUE(mapped.ok()) << mapped.status().to_string();
+  EXPECT_TRUE(stats.built);
+  EXPECT_TRUE(fs::is_regular_file(stats.file));
+  expect_same_points<E>(mapped->h, pk.h, "h");
+  expect_same_points<E>(mapped->l, pk.l, "l");
+  expect_same_points<E>(mapped->a, pk.a, "a");
+  expect_same_points<E>(mapped->b_g1, pk.b_g1, "b_g1");
+  expect_same_points<E>(mapped->b_g2, pk.b_g2, "b_g2");
+  EXPECT_EQ(write_verifying_key(mapped->vk), write_verifying_key(pk.vk));
+  // The same randomness gives the same proof from either key.
+  const Fr r = Fr::random(rng), s = Fr::random(rng);
+  r1cs::ProvingSystem<Fr> cs1, cs2;
+  ASSERT_TRUE(circuit.synthesize(cs1).ok());
+  ASSERT_TRUE(circuit.synthesize(cs2).ok());
+  auto p1 = prove(*mapped, std::move(cs1).finish(), r, s);
+  auto p2 = prove(pk, std::move(cs2).finish(), r, s);
+  ASSERT_TRUE(p1.ok() && p2.ok());
+  EXPECT_TRUE(*p1 == *p2);
+  EXPECT_TRUE(*verify(prepare_verifying_key(mapped->vk), *p1, circuit.public_inputs()));
+  // Every mapped page was just read by the prover: the key reports them resident.
+  EXPECT_GT(mapped_resident_bytes(*mapped), 0u);
+
+  // A second load maps the same cache without rebuilding it.
+  KeyCacheStats again;
+  auto second = map_parameters<E>(params, dir.path / "cache", &again);
+  ASSERT_TRUE(second.ok());
+  EXPECT_FALSE(again.built);
+  EXPECT_EQ(again.file, stats.file);
+}
+
+TYPED_TEST(KeyCacheTest, StaleOrDamagedCacheIsRebuilt) {
+  using E = TypeParam;
+  using Fr = typename E::Fr;
+  ScratchDir dir;
+  auto rng = test::rng(72);
+  auto make_key = [&](std::size_t constraints) {
+    const auto circuit = test::RandomCircuit<Fr>::make(rng, 1, 3, constraints);
+    r1cs::ShapeRecorder<Fr> rec;
+    EXPECT_TRUE(circuit.synthesize(rec).ok());
+    return *generate_parameters<E>(rec.shape(), Trapdoor<E>::random(rng));
+  };
+  const fs::path params = dir.path / "key.params";
+  const fs::path cache = dir.path / "cache";
+  const auto first = make_key(40);
+  ASSERT_TRUE(write_file(params, write_parameters(first)).ok());
+  KeyCacheStats stats;
+  ASSERT_TRUE(map_parameters<E>(params, cache, &stats).ok());
+  ASSERT_TRUE(stats.built);
+
+  // Damage the cache: the first point of h no longer matches the parameter file.
+  {
+    std::fstream f(stats.file, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(4096 + 3);
+    f.put('\x5a');
+  }
+  KeyCacheStats rebuilt;
+  auto mapped = map_parameters<E>(params, cache, &rebuilt);
+  ASSERT_TRUE(mapped.ok());
+  EXPECT_TRUE(rebuilt.built);
+  EXPECT_TRUE(mapped->h[0] == first.h[0]);
+
+  // Replace the parameter file (same name, another key): the cache follows it.
+  const auto second = make_key(70);
+  ASSERT_TRUE(write_file(params, write_parameters(second)).ok());
+  KeyCacheStats replaced;
+  auto remapped = map_parameters<E>(params, cache, &replaced);
+  ASSERT_TRUE(remapped.ok());
+  EXPECT_TRUE(replaced.built);
+  ASSERT_EQ(remapped->l.size(), second.l.size());
+  for (std::size_t i = 0; i < second.l.size(); ++i) EXPECT_TRUE(remapped->l[i] == second.l[i]);
+  // The earlier mapping stays valid: its cache file was replaced, not rewritten in place.
+  EXPECT_TRUE(mapped->h[0] == first.h[0]);
+}
+
+TYPED_TEST(KeyCacheTest, BadParameterFilesAreRefusedBeforeACacheIsWritten) {
+  using E = TypeParam;
+  ScratchDir dir;
+  const fs::path cache = dir.path / "cache";
+  // A truncated file, a directory, and a missing file.
+  const fs::path truncated = dir.path / "truncated.params";
+  ASSERT_TRUE(write_file(truncated, std::vector<std::uint8_t>(100, 0)).ok());
+  EXPECT_EQ(map_parameters<E>(truncated, cache).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(map_parameters<E>(dir.path, cache).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(map_parameters<E>(dir.path / "missing.params", cache).status().code(), StatusCode::kNotFound);
+  EXPECT_FALSE(fs::exists(cache) && !fs::is_empty(cache));
+  // A key point off the curve is found while the cache is built, and no cache file is left.
+  auto rng = test::rng(73);
+  using Fr = typename E::Fr;
+  const auto circuit = test::RandomCircuit<Fr>::make(rng, 1, 3, 30);
+  r1cs::ShapeRecorder<Fr> rec;
+  ASSERT_TRUE(circuit.synthesize(rec).ok());
+  auto bytes = write_parameters(*generate_parameters<E>(rec.shape(), Trapdoor<E>::random(rng)));
+  auto sections = parameter_sections<E>(bytes);
+  ASSERT_TRUE(sections.ok());
+  bytes[sections->l_at + key_point_bytes<E>(false) - 1] ^= 1;  // the last byte of l[0]'s y
+  const fs::path bad = dir.path / "bad.params";
+  ASSERT_TRUE(write_file(bad, bytes).ok());
+  auto r = map_parameters<E>(bad, cache);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("l[0]"), std::string::npos) << r.status().message();
+  EXPECT_TRUE(fs::is_empty(cache));
+}
+
+}  // namespace
+}  // namespace zk::groth16
