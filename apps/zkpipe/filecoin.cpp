@@ -22,7 +22,10 @@
 #include "circuits/filecoin/porep/synthetic_c1.hpp"
 #include "circuits/filecoin/porep/vanilla.hpp"
 #include "base/rng.hpp"
+#include "base/base64.hpp"
+#include "circuits/filecoin/post/post_input.hpp"
 #include "engine/filecoin_porep_workload.hpp"
+#include "engine/filecoin_post_workload.hpp"
 #include "groth16/setup.hpp"
 #include "r1cs/prover_cs.hpp"
 #include "r1cs/shape.hpp"
@@ -765,28 +768,74 @@ int run_synthesize_filecoin(const SynthesizeArgs& a) {
   return 0;
 }
 
-Result<FilecoinJob> filecoin_job(const std::string& kind, const std::string& c1_path) {
-  if (kind != "porep") return Status::invalid_argument("--kind knows porep (PoSt and SnapDeals are not built yet)");
-  auto bytes = read_file(c1_path, std::uint64_t{1} << 31);
-  if (!bytes.ok()) return bytes.status();
-  auto in = fc::parse_c1(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
-  if (!in.ok()) return Status::invalid_argument(c1_path + ": " + in.status().message());
-  const auto& size = in->c1.registered_proof.size;
-  return FilecoinJob{size.name, size.partitions, std::move(*bytes)};
+Result<FilecoinJob> filecoin_job(const FilecoinProveArgs& a) {
+  if (a.kind == "porep") {
+    if (a.c1.empty()) return Status::invalid_argument("--kind porep needs --c1 FILE");
+    auto bytes = read_file(a.c1, std::uint64_t{1} << 31);
+    if (!bytes.ok()) return bytes.status();
+    auto in = fc::parse_c1(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
+    if (!in.ok()) return Status::invalid_argument(a.c1 + ": " + in.status().message());
+    const auto& size = in->c1.registered_proof.size;
+    return FilecoinJob{"porep", size.name, size.partitions, std::move(*bytes)};
+  }
+  if (a.kind != "window-post" && a.kind != "winning-post") {
+    return Status::invalid_argument("--kind must be porep, window-post or winning-post (SnapDeals is not built yet)");
+  }
+  std::vector<std::uint8_t> text;
+  std::string where = a.post_input;
+  if (!a.post_input.empty()) {
+    auto bytes = read_file(a.post_input, std::uint64_t{1} << 30);
+    if (!bytes.ok()) return bytes.status();
+    text = std::move(*bytes);
+  } else {
+    if (a.vanilla.empty() || a.randomness.empty() || a.registered_proof.empty()) {
+      return Status::invalid_argument("--kind " + a.kind + " needs --post-input FILE, or --vanilla FILE... with "
+                                      "--randomness HEX and --registered-proof N [--partition K]");
+    }
+    auto proof = fc::find_registered_post_proof(a.registered_proof);
+    if (!proof.ok()) return Status::invalid_argument("--registered-proof: " + proof.status().message());
+    auto r = hex32("randomness", a.randomness);
+    if (!r.ok()) return r.status();
+    std::string json = "{\"registered_proof\":" + std::to_string(proof->id) + ",\"randomness\":\"" + hex_of(*r) +
+                       "\",\"partition\":" + std::to_string(a.partition) + ",\"vanilla_proofs\":[";
+    for (std::size_t i = 0; i < a.vanilla.size(); ++i) {
+      auto bytes = read_file(a.vanilla[i], std::uint64_t{64} << 20);
+      if (!bytes.ok()) return bytes.status();
+      json += (i ? ",\"" : "\"") + base64_encode(*bytes) + "\"";
+    }
+    json += "]}";
+    text.assign(json.begin(), json.end());
+    where = "--vanilla";
+  }
+  auto in = fc::parse_post_input(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()));
+  if (!in.ok()) return Status::invalid_argument(where + ": " + in.status().message());
+  if (in->proof.winning != (a.kind == "winning-post")) {
+    return Status::invalid_argument(where + ": " + in->proof.name + " is not a " + a.kind + " proof");
+  }
+  return FilecoinJob{a.kind, in->proof.size.name, 1, std::move(text)};
 }
 
 int run_prove_filecoin(const FilecoinProveArgs& a) {
   using Clock = std::chrono::steady_clock;
   auto ms = [](Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); };
   const auto t0 = Clock::now();
-  if (a.out.empty()) return fail("prove --kind porep needs --out FILE (the partition proofs, concatenated)", a.json);
-  auto job = filecoin_job(a.kind, a.c1);
+  const std::string what = "prove --kind " + a.kind;
+  if (a.out.empty()) return fail(what + " needs --out FILE (the partition proofs, concatenated)", a.json);
+  auto job = filecoin_job(a);
   if (!job.ok()) return fail(job.status().message(), a.json);
   const auto size = *fc::find_sector_size(job->shape);
+  std::string stem;
+  if (job->circuit == "porep") {
+    stem = fc::stacked_params_stem(size);
+  } else {
+    auto in = fc::parse_post_input(std::string_view(reinterpret_cast<const char*>(job->input.data()), job->input.size()));
+    if (!in.ok()) return fail(in.status().message(), a.json);
+    stem = fc::post_params_stem(in->proof);
+  }
   std::string params = a.params;
   if (params.empty()) {
-    if (a.params_dir.empty()) return fail("prove --kind porep needs --params-dir DIR (or --params FILE)", a.json);
-    params = (std::filesystem::path(a.params_dir) / (fc::stacked_params_stem(size) + ".params")).string();
+    if (a.params_dir.empty()) return fail(what + " needs --params-dir DIR (or --params FILE)", a.json);
+    params = (std::filesystem::path(a.params_dir) / (stem + ".params")).string();
   }
   auto device = engine::parse_prover_device(a.device);
   if (!device.ok()) return fail(device.status().message(), a.json);
@@ -796,36 +845,41 @@ int run_prove_filecoin(const FilecoinProveArgs& a) {
   if (!loaded.ok()) {
     return fail(loaded.status().message() +
                     (loaded.status().code() == StatusCode::kNotFound
-                         ? std::string(" (Filecoin's parameters, or development keys: zkpipe setup --kind porep "
-                                       "--sector-size ") +
-                               size.name + ")"
-                         : ""),
+                         ? " (Filecoin's parameters, or development keys: zkpipe setup --kind " + job->circuit +
+                               " --sector-size " + size.name + ")"
+                         : std::string()),
                 a.json);
   }
   auto pk = std::static_pointer_cast<const groth16::ProvingKey<groth16::Bls12_381>>(loaded->object);
   const double load_ms = ms(t0);
-  engine::FilecoinPorepWorkload w(size, pk);
-  w.set_device(*resolved);
+  std::unique_ptr<engine::Groth16Workload<groth16::Bls12_381>> w;
+  if (job->circuit == "porep") {
+    w = std::make_unique<engine::FilecoinPorepWorkload>(size, pk);
+  } else {
+    w = std::make_unique<engine::FilecoinPostWorkload>(job->circuit == "winning-post", size, pk);
+  }
+  w->set_device(*resolved);
   engine::JobRequest req;
-  req.circuit = "porep", req.shape = job->shape, req.input = std::move(job->input);
+  req.circuit = job->circuit, req.shape = job->shape, req.input = std::move(job->input);
   req.partitions = job->partitions;
+  const std::string input_name = job->circuit == "porep" ? a.c1 : (a.post_input.empty() ? "--vanilla" : a.post_input);
   const auto tc = Clock::now();
-  if (Status st = w.validate(req); !st.ok()) return fail(a.c1 + ": " + st.message(), a.json);
+  if (Status st = w->validate(req); !st.ok()) return fail(input_name + ": " + st.message(), a.json);
   const double check_ms = ms(tc);
   std::vector<std::uint8_t> proofs;
   Json parts = Json::array();
   for (std::size_t k = 0; k < req.partitions; ++k) {
     const auto ts = Clock::now();
-    auto s = w.synthesize(req, k);
+    auto s = w->synthesize(req, k);
     if (!s.ok()) return fail("partition " + std::to_string(k) + ": " + s.status().message(), a.json);
     const double synth_ms = ms(ts);
     const auto tp = Clock::now();
-    auto pending = w.prove_start(std::move(*s));
+    auto pending = w->prove_start(std::move(*s));
     if (!pending.ok()) return fail("partition " + std::to_string(k) + ": " + pending.status().message(), a.json);
-    auto proof = w.prove_finish(std::move(*pending));
+    auto proof = w->prove_finish(std::move(*pending));
     if (!proof.ok()) return fail("partition " + std::to_string(k) + ": " + proof.status().message(), a.json);
     const double prove_ms = ms(tp);
-    auto ok = w.verify(req, k, *proof);
+    auto ok = w->verify(req, k, *proof);
     if (!ok.ok() || !*ok) {
       return fail("partition " + std::to_string(k) + ": the proof does not verify under the key's own verifying key (" +
                       (ok.ok() ? std::string("invalid") : ok.status().message()) + ") — a damaged parameter file?",
@@ -838,19 +892,119 @@ int run_prove_filecoin(const FilecoinProveArgs& a) {
   if (Status st = groth16::write_file(a.out, proofs); !st.ok()) return fail(st.message(), a.json);
   if (a.json) {
     std::printf("%s\n", Json{{"ok", true},
-                             {"kind", "porep"},
+                             {"kind", job->circuit},
                              {"sector_size", size.name},
                              {"partitions", req.partitions},
                              {"proof", a.out},
                              {"proof_bytes", proofs.size()},
-                             {"ms", {{"load_params", load_ms}, {"check_c1", check_ms}, {"total", ms(t0)}}},
+                             {"ms", {{"load_params", load_ms}, {"check_input", check_ms}, {"total", ms(t0)}}},
                              {"stages", parts}}
                             .dump()
                             .c_str());
   } else {
-    std::printf("wrote %s (%zu partition proofs, %zu bytes); load params %.1f s, C1 checked in %.2f s, total %.1f s\n",
+    std::printf("wrote %s (%zu partition proofs, %zu bytes); load params %.1f s, input checked in %.2f s, total %.1f s\n",
                 a.out.c_str(), static_cast<std::size_t>(req.partitions), proofs.size(), load_ms / 1e3, check_ms / 1e3,
                 ms(t0) / 1e3);
+  }
+  return 0;
+}
+
+int run_gen_vanilla(const GenVanillaArgs& a) {
+  if (a.kind != "window-post" && a.kind != "winning-post") return fail("gen-vanilla --kind: window-post or winning-post", a.json);
+  const bool winning = a.kind == "winning-post";
+  Result<fc::RegisteredPoStProof> proof = Status::internal("unset");
+  if (!a.registered_proof.empty()) {
+    proof = fc::find_registered_post_proof(a.registered_proof);
+  } else {
+    auto size = fc::find_sector_size(a.sector_size);
+    if (!size.ok()) return fail(size.status().message(), a.json);
+    proof = fc::find_registered_post_proof(std::string(winning ? "StackedDrgWinning" : "StackedDrgWindow") + size->name +
+                                           (winning ? "V1" : "V1_2"));
+  }
+  if (!proof.ok()) return fail(proof.status().message(), a.json);
+  if (proof->winning != winning) return fail(proof->name + " is not a " + a.kind + " proof", a.json);
+  if (proof->size.bytes > (std::uint64_t{8} << 20)) {
+    return fail(proof->name + ": gen-vanilla seals in memory, up to 8 MiB sectors (2KiB, 8MiB)", a.json);
+  }
+  if (a.out.empty()) return fail("gen-vanilla needs --out FILE", a.json);
+  if (a.sectors == 0 || a.sectors > proof->sector_count || (winning && a.sectors != 1)) {
+    return fail("--sectors: a " + proof->name + " partition holds 1 to " + std::to_string(winning ? 1u : proof->sector_count) +
+                    " sectors",
+                a.json);
+  }
+  if (winning && a.partition != 0) return fail("a WinningPoSt has one partition (0)", a.json);
+  Rng rng(a.data_seed);
+  auto random32 = [&] {
+    circuits::sdr::Bytes32 b{};
+    for (auto& x : b) x = static_cast<std::uint8_t>(rng.next());
+    return b;
+  };
+  fc::PostInput in;
+  in.proof = *proof;
+  in.partition = a.partition;
+  in.randomness = random32();
+  in.randomness[31] &= 0x3f;  // as Filecoin draws it (a field element's bytes)
+  if (!a.randomness.empty()) {
+    auto r = hex32("randomness", a.randomness);
+    if (!r.ok()) return fail(r.status().message(), a.json);
+    in.randomness = *r;
+  }
+  auto seal_proof = fc::find_registered_seal_proof(std::string("StackedDrg") + proof->size.name + "V1_1");
+  if (!seal_proof.ok()) return fail(seal_proof.status().message(), a.json);
+  auto ctx = fc::c1_context(*seal_proof);
+  if (!ctx.ok()) return fail(ctx.status().message(), a.json);
+  const auto t0 = std::chrono::steady_clock::now();
+  Json sectors = Json::array();
+  for (std::uint64_t i = 0; i < a.sectors; ++i) {
+    circuits::sdr::SealInputs si;
+    si.porep_id = seal_proof->porep_id();
+    si.sector_id = a.first_sector + i;
+    si.layers = seal_proof->size.layers;
+    si.prover_id = fc::prover_id_from_miner(a.miner_id);
+    si.ticket = random32();
+    std::vector<circuits::sdr::Bytes32> data(ctx->shape.nodes);
+    for (auto& d : data) {
+      d = random32();
+      d[31] &= 0x3f;  // Fr32 data
+    }
+    auto sector = fc::seal_in_memory(ctx->shape, ctx->graph, std::move(data), si);
+    if (!sector.ok()) return fail(sector.status().message(), a.json);
+    const std::size_t index = static_cast<std::size_t>(a.partition * proof->sector_count + i);
+    auto p = fc::make_post_sector_proof(*proof, in.randomness, si.sector_id, ctx->shape, *sector, index);
+    if (!p.ok()) return fail(p.status().message(), a.json);
+    sectors.push_back({{"number", si.sector_id},
+                       {"comm_r", hex_of(sector->replica.comm_r)},
+                       {"comm_r_cid", fc::commitment_cid(sector->replica.comm_r, fc::CommitmentKind::kSealed)}});
+    in.sectors.push_back(std::move(*p));
+  }
+  if (Status st = fc::check_post_input(in); !st.ok()) return fail("internal: " + st.message(), a.json);
+  const std::string text = fc::post_input_json(in);
+  if (Status st = groth16::write_file(a.out, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+      !st.ok()) {
+    return fail(st.message(), a.json);
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (a.json) {
+    std::printf("%s\n", Json{{"ok", true},
+                             {"registered_proof", proof->name},
+                             {"registered_proof_id", proof->id},
+                             {"out", a.out},
+                             {"bytes", text.size()},
+                             {"randomness", hex_of(in.randomness)},
+                             {"partition", a.partition},
+                             {"sectors", sectors},
+                             {"seconds", seconds}}
+                            .dump()
+                            .c_str());
+  } else {
+    std::printf("sealed %llu %s sector(s) of random data and wrote their %s vanilla proofs to %s (%zu bytes) in %.1f s\n",
+                static_cast<unsigned long long>(a.sectors), proof->size.name, proof->name.c_str(), a.out.c_str(),
+                text.size(), seconds);
+    std::printf("randomness %s, partition %llu\n", hex_of(in.randomness).c_str(), static_cast<unsigned long long>(a.partition));
+    for (const auto& s : sectors) {
+      std::printf("sector %s:%s\n", std::to_string(s["number"].get<std::uint64_t>()).c_str(),
+                  s["comm_r"].get<std::string>().c_str());
+    }
   }
   return 0;
 }

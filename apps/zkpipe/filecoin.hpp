@@ -60,6 +60,11 @@ int run_gen_c1(const GenC1Args& a);
 /// through the engine's workload (check, synthesize, prove, self-verify), partitions concatenated.
 struct FilecoinProveArgs {
   std::string kind, c1, params, params_dir, out, device = "auto";
+  // window-post / winning-post: zkpipe's PoSt input JSON (gen-vanilla's output), or its parts: the
+  // sectors' bincode vanilla proofs, the randomness (hex), the registered PoSt proof, the partition.
+  std::string post_input, randomness, registered_proof;
+  std::vector<std::string> vanilla;
+  std::uint64_t partition = 0;
   bool json = false;
 };
 int run_prove_filecoin(const FilecoinProveArgs& a);
@@ -85,10 +90,27 @@ int run_synthesize_filecoin(const SynthesizeArgs& a);
 
 /// The daemon job of a C1 file: the sector size (its shape) and partitions; checked locally first.
 struct FilecoinJob {
+  std::string circuit;  // the daemon's circuit: porep, window-post, winning-post
   std::string shape;
   std::uint32_t partitions = 1;
   std::vector<std::uint8_t> input;
 };
-Result<FilecoinJob> filecoin_job(const std::string& kind, const std::string& c1_path);
+/// The job of `prove --kind`: porep from --c1; window-post / winning-post from --post-input or
+/// --vanilla + --randomness + --registered-proof [+ --partition].
+Result<FilecoinJob> filecoin_job(const FilecoinProveArgs& a);
+
+/// `zkpipe gen-vanilla`: seals sectors of random data in memory (2 KiB, 8 MiB) and writes one PoSt
+/// partition's input (post_input.hpp: the sectors' bincode vanilla proofs for the randomness, as
+/// Curio sends them), for `prove --kind window-post|winning-post` and the daemon.
+struct GenVanillaArgs {
+  std::string kind = "window-post";  // or winning-post
+  std::string registered_proof;      // number or name; default: the kind at --sector-size (Window V1_2)
+  std::string sector_size = "2KiB";
+  std::uint64_t sectors = 1, first_sector = 1, miner_id = 1000, data_seed = 1, partition = 0;
+  std::string randomness;  // hex; default derived from --data-seed
+  std::string out;
+  bool json = false;
+};
+int run_gen_vanilla(const GenVanillaArgs& a);
 
 }  // namespace zk::app

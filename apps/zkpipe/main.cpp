@@ -80,11 +80,22 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   prove->add_flag("--json", prove_args.json, "machine-readable output");
   zk::app::FilecoinProveArgs fc_prove;
-  prove->add_option("--kind", fc_prove.kind, "Filecoin proof kind: porep (Filecoin's PoRep C2 from --c1)");
+  prove->add_option("--kind", fc_prove.kind,
+                    "Filecoin proof kind: porep (C2 from --c1), window-post or winning-post (from --post-input or "
+                    "--vanilla)");
   prove->add_option("--c1", fc_prove.c1,
                     "porep: the commit-phase-1 output (SealCommitPhase1Output JSON, or cuzk's wrapper)");
   prove->add_option("--params-dir", fc_prove.params_dir,
-                    "porep: the directory of Filecoin's parameter files (or zkpipe setup --kind porep's)");
+                    "with --kind: the directory of Filecoin's parameter files (or zkpipe setup --kind's)");
+  prove->add_option("--post-input", fc_prove.post_input,
+                    "window-post / winning-post: one partition's PoSt input JSON (zkpipe gen-vanilla)");
+  prove->add_option("--vanilla", fc_prove.vanilla,
+                    "window-post / winning-post: instead, each sector's bincode vanilla proof (as Curio sends them)");
+  prove->add_option("--randomness", fc_prove.randomness, "with --vanilla: the 32-byte randomness, hex");
+  prove->add_option("--registered-proof", fc_prove.registered_proof,
+                    "with --vanilla: the registered PoSt proof, number (0..14) or name");
+  prove->add_option("--partition", fc_prove.partition, "with --vanilla: the WindowPoSt partition index")
+      ->capture_default_str();
   auto* devices = app.add_subcommand("devices", "whether this build has CUDA, and the machine's GPUs");
   devices->add_flag("--json", json, "machine-readable output");
 
@@ -162,6 +173,27 @@ int main(int argc, char** argv) {
   gen_c1->add_flag("--synthetic", gen_c1_args.synthetic,
                    "any size (32GiB, 64GiB): a consistent synthetic C1 (random columns and sparse trees), no sector");
   gen_c1->add_flag("--json", gen_c1_args.json, "machine-readable output");
+
+  zk::app::GenVanillaArgs gen_vanilla_args;
+  auto* gen_vanilla = app.add_subcommand(
+      "gen-vanilla", "seal sectors of random data (2KiB or 8MiB) and write one PoSt partition's input: their vanilla "
+                     "proofs for a randomness (prove --kind window-post|winning-post --post-input)");
+  gen_vanilla->add_option("--kind", gen_vanilla_args.kind, "window-post or winning-post")->capture_default_str();
+  gen_vanilla->add_option("--sector-size", gen_vanilla_args.sector_size, "2KiB or 8MiB")->capture_default_str();
+  gen_vanilla->add_option("--registered-proof", gen_vanilla_args.registered_proof,
+                          "number (0..14) or name (default: the kind at --sector-size; WindowPoSt V1_2)");
+  gen_vanilla->add_option("--sectors", gen_vanilla_args.sectors, "sectors in the partition (WinningPoSt: 1)")
+      ->capture_default_str();
+  gen_vanilla->add_option("--first-sector", gen_vanilla_args.first_sector, "the first sector's number")
+      ->capture_default_str();
+  gen_vanilla->add_option("--miner-id", gen_vanilla_args.miner_id, "the sectors' miner")->capture_default_str();
+  gen_vanilla->add_option("--partition", gen_vanilla_args.partition, "the WindowPoSt partition index")
+      ->capture_default_str();
+  gen_vanilla->add_option("--randomness", gen_vanilla_args.randomness, "32-byte randomness, hex (default: from --data-seed)");
+  gen_vanilla->add_option("--data-seed", gen_vanilla_args.data_seed, "derives the sectors' data (and randomness)")
+      ->capture_default_str();
+  gen_vanilla->add_option("--out", gen_vanilla_args.out, "the PoSt input JSON to write")->required();
+  gen_vanilla->add_flag("--json", gen_vanilla_args.json, "machine-readable output");
 
   zk::app::ParamsCheckArgs params_check_args;
   auto* params = app.add_subcommand("params", "Filecoin parameter files");
@@ -281,6 +313,7 @@ int main(int argc, char** argv) {
     return zk::app::run_setup_filecoin(fc_setup);
   }
   if (*gen_c1) return zk::app::run_gen_c1(gen_c1_args);
+  if (*gen_vanilla) return zk::app::run_gen_vanilla(gen_vanilla_args);
   if (*synthesize) return zk::app::run_synthesize_filecoin(synth_args);
   if (*params_check) {
     params_check_args.digest = !params_no_digest;
@@ -305,16 +338,16 @@ int main(int argc, char** argv) {
       return true;
     };
     if (!fc_prove.kind.empty()) {
-      auto job = zk::app::filecoin_job(fc_prove.kind, fc_prove.c1);
+      auto job = zk::app::filecoin_job(fc_prove);
       if (!job.ok()) {
         std::fprintf(stderr, "zkpipe: %s\n", zk::bounded_message(job.status().message()).c_str());
         return 2;
       }
       if (r.out.empty()) {
-        std::fprintf(stderr, "zkpipe: prove --addr --kind porep needs --c1 and --out\n");
+        std::fprintf(stderr, "zkpipe: prove --addr --kind %s needs --out\n", fc_prove.kind.c_str());
         return 2;
       }
-      r.job.circuit = "porep", r.job.shape = job->shape, r.job.partitions = job->partitions;
+      r.job.circuit = job->circuit, r.job.shape = job->shape, r.job.partitions = job->partitions;
       r.job.input = std::move(job->input);
     } else if (!prove_args.zkey.empty()) {
       r.job.circuit = "zkey", r.job.shape = prove_args.zkey;

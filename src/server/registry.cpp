@@ -1,11 +1,13 @@
 #include "server/registry.hpp"
 
 #include <filesystem>
+#include <optional>
 
 #include "circuits/filecoin/parameter_files.hpp"
 #include "circuits/filecoin/porep/sectors.hpp"
 #include "circuits/porep.hpp"
 #include "engine/filecoin_porep_workload.hpp"
+#include "engine/filecoin_post_workload.hpp"
 #include "engine/porep_workload.hpp"
 #include "engine/synthetic_workload.hpp"
 #include "engine/zkey_workload.hpp"
@@ -129,6 +131,32 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
     auto fw = std::make_shared<engine::FilecoinPorepWorkload>(size, *caches_[e.cache], e.r.params_path);
     fw->set_device(device_, gate_, resident_);
     w = fw;
+  } else if (circuit == "window-post" || circuit == "winning-post") {
+    // Filecoin's FallbackPoSt: one partition per job; Window V1 and V1_2 share their key files.
+    const bool winning = circuit == "winning-post";
+    auto size = circuits::filecoin::find_sector_size(shape);
+    if (!size.ok()) return size.status();
+    std::optional<circuits::filecoin::RegisteredPoStProof> proof;
+    for (const auto& p : circuits::filecoin::registered_post_proofs()) {
+      if (p.winning == winning && p.size.bytes == size->bytes) {
+        proof = p;
+        break;
+      }
+    }
+    if (!proof) return Status::invalid_argument("Filecoin has no " + circuit + " for " + size->name + " sectors");
+    const fs::path p = fs::path(dir_) / (circuits::filecoin::post_params_stem(*proof) + ".params");
+    if (Status st = need(p, "Filecoin's parameters, or development keys: zkpipe setup --kind " + circuit +
+                                " --sector-size " + size->name + " --out " + dir_);
+        !st.ok()) {
+      return st;
+    }
+    e.r.params_path = p.string();
+    e.r.job_shape = size->name;
+    e.r.partitions = 1;
+    e.cache = kBellmanBls;
+    auto fw = std::make_shared<engine::FilecoinPostWorkload>(winning, *size, *caches_[e.cache], e.r.params_path);
+    fw->set_device(device_, gate_, resident_);
+    w = fw;
   } else if (circuit == "porep") {
     auto s = circuits::porep::preset(shape);
     if (!s.ok()) return Status::invalid_argument(s.status().message());
@@ -162,7 +190,7 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
       w = *z;
     }
   } else {
-    return Status::invalid_argument("unknown circuit '" + circuit + "' (this daemon serves synthetic, porep, zkey)");
+    return Status::invalid_argument("unknown circuit '" + circuit + "' (this daemon serves synthetic, porep, window-post, winning-post, zkey)");
   }
   std::lock_guard lock(m_);
   if (auto it = made_.find(kind); it != made_.end()) return it->second;  // made by a concurrent call

@@ -174,6 +174,15 @@ Result<SealedSector> seal_in_memory(const StackedShape& shape, const sdr::Parent
   return SealedSector{std::move(*r), std::move(*tree_d), std::move(*tree_c), std::move(*tree_r)};
 }
 
+Result<MerkleProof> replica_merkle_proof(const StackedShape& shape, const SealedSector& sector, std::uint64_t node) {
+  auto size = size_of(shape);
+  if (!size.ok()) return size.status();
+  if (node >= shape.nodes) return Status::invalid_argument("node " + std::to_string(node) + " out of range");
+  const auto split = split_of(*size);
+  return make_merkle_proof(shape.tree_c, split.sub, split.top, sector.tree_r.root(),
+                           general_field(sector.replica.replica[node]), sector.tree_r.path(node));
+}
+
 Result<VanillaProof> vanilla_proof(const StackedShape& shape, const sdr::ParentGraph& graph, const SealedSector& sector,
                                    std::uint64_t c) {
   auto size = size_of(shape);

@@ -106,6 +106,9 @@ Result<SealedSector> seal_in_memory(const StackedShape& shape, const sdr::Parent
 Result<VanillaProof> vanilla_proof(const StackedShape& shape, const sdr::ParentGraph& graph, const SealedSector& sector,
                                    std::uint64_t challenge);
 
+/// The path of replica node `node` in tree R-last of a sector sealed in memory (what a PoSt opens).
+Result<MerkleProof> replica_merkle_proof(const StackedShape& shape, const SealedSector& sector, std::uint64_t node);
+
 /// Checks one partition's vanilla proofs natively against the public values: counts and path
 /// shapes, every path to its root (comm_d; one comm_c and one comm_r_last for the partition, with
 /// comm_r = Poseidon(comm_c, comm_r_last)), each path's index and each column's node against the

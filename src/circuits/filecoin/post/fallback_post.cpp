@@ -80,33 +80,49 @@ std::uint64_t post_leaf_challenge(const std::array<std::uint8_t, 32>& randomness
 Result<std::vector<Fr>> fallback_post_public_inputs(const RegisteredPoStProof& proof,
                                                     const std::array<std::uint8_t, 32>& randomness,
                                                     std::span<const PoStSector> sectors, std::size_t partition) {
-  std::vector<PoStSector> all(sectors.begin(), sectors.end());
   if (proof.winning) {
-    if (all.size() != 1) return Status::invalid_argument("a WinningPoSt proves exactly one sector");
-    all.assign(proof.sector_count, all.front());
+    if (sectors.size() != 1) return Status::invalid_argument("a WinningPoSt proves exactly one sector");
+    return fallback_partition_inputs(proof, randomness, sectors, 0);
   }
   const std::size_t per = proof.sector_count;
-  if (all.empty() || partition > (all.size() - 1) / per) {
+  if (sectors.empty() || partition > (sectors.size() - 1) / per) {
     return Status::invalid_argument("partition " + std::to_string(partition) + " has no sectors (" +
-                                    std::to_string(all.size()) + " sectors, " + std::to_string(per) + " per partition)");
+                                    std::to_string(sectors.size()) + " sectors, " + std::to_string(per) +
+                                    " per partition)");
+  }
+  const std::size_t first = partition * per, count = std::min(per, sectors.size() - first);
+  return fallback_partition_inputs(proof, randomness, sectors.subspan(first, count), first);
+}
+
+Result<std::vector<Fr>> fallback_partition_inputs(const RegisteredPoStProof& proof,
+                                                  const std::array<std::uint8_t, 32>& randomness,
+                                                  std::span<const PoStSector> partition_sectors,
+                                                  std::uint64_t first_index) {
+  std::vector<PoStSector> part(partition_sectors.begin(), partition_sectors.end());
+  if (proof.winning) {
+    if (part.size() != 1) return Status::invalid_argument("a WinningPoSt proves exactly one sector");
+    part.assign(proof.sector_count, part.front());  // its one sector, once per challenge
+  }
+  if (part.empty() || part.size() > proof.sector_count) {
+    return Status::invalid_argument("a " + proof.name + " partition holds 1 to " + std::to_string(proof.sector_count) +
+                                    " sectors, not " + std::to_string(part.size()));
   }
   const std::uint64_t nodes = proof.size.bytes / 32;
-  const std::size_t first = partition * per, count = std::min(per, all.size() - first);
   std::vector<Fr> inputs;
-  for (std::size_t i = 0; i < count; ++i) {
-    const PoStSector& s = all[first + i];
+  for (std::size_t i = 0; i < part.size(); ++i) {
+    const PoStSector& s = part[i];
     auto comm_r = Fr::from_bytes(s.comm_r, field::Endian::kLittle);
     if (!comm_r.ok()) return Status::invalid_argument("sector " + std::to_string(s.id) + ": comm_r is not a field element");
     inputs.push_back(*comm_r);
     for (std::uint64_t n = 0; n < proof.challenge_count; ++n) {
       // storage-proofs-post get_challenge_index: API 1.2 restarts at 0 for every sector.
-      const std::uint64_t index = proof.api_1_2 ? n : (first + i) * proof.challenge_count + n;
+      const std::uint64_t index = proof.api_1_2 ? n : (first_index + i) * proof.challenge_count + n;
       inputs.push_back(Fr::from_u64(post_leaf_challenge(randomness, s.id, index, nodes)));
     }
   }
   // A short partition repeats its last sector's inputs.
   const std::size_t per_sector = 1 + proof.challenge_count;
-  while (inputs.size() < per * per_sector) {
+  while (inputs.size() < std::size_t{proof.sector_count} * per_sector) {
     const std::vector<Fr> last(inputs.end() - static_cast<std::ptrdiff_t>(per_sector), inputs.end());
     inputs.insert(inputs.end(), last.begin(), last.end());
   }

@@ -50,5 +50,11 @@ std::uint64_t post_leaf_challenge(const std::array<std::uint8_t, 32>& randomness
 Result<std::vector<Fr>> fallback_post_public_inputs(const RegisteredPoStProof& proof,
                                                     const std::array<std::uint8_t, 32>& randomness,
                                                     std::span<const PoStSector> sectors, std::size_t partition);
+/// The same from one partition's sectors (1..sector_count; WinningPoSt: its one sector), the first
+/// of which is sector number `first_index` of the whole proof (partition · sector_count).
+Result<std::vector<Fr>> fallback_partition_inputs(const RegisteredPoStProof& proof,
+                                                  const std::array<std::uint8_t, 32>& randomness,
+                                                  std::span<const PoStSector> partition_sectors,
+                                                  std::uint64_t first_index);
 
 }  // namespace zk::circuits::filecoin

@@ -236,6 +236,29 @@ Status verify_post_sector_proof(const RegisteredPoStProof& proof, const std::arr
   return {};
 }
 
+Result<PostSectorProof> make_post_sector_proof(const RegisteredPoStProof& proof, const std::array<std::uint8_t, 32>& randomness,
+                                               std::uint64_t sector_id, const StackedShape& shape,
+                                               const SealedSector& sector, std::size_t sector_index) {
+  if (shape.nodes != proof.size.bytes / 32) {
+    return Status::invalid_argument("the sector has " + std::to_string(shape.nodes) + " nodes; " + proof.name +
+                                    " proves " + proof.size.name + " sectors");
+  }
+  PostSectorProof p;
+  p.sector_id = sector_id;
+  p.comm_r = sector.replica.comm_r;
+  p.comm_c = sector.replica.comm_c;
+  p.comm_r_last = sector.replica.comm_r_last;
+  const std::uint64_t nodes = proof.size.bytes / 32;
+  for (std::size_t n = 0; n < proofs_per_sector(proof); ++n) {
+    const std::uint64_t index =
+        proof.winning || proof.api_1_2 ? n : static_cast<std::uint64_t>(sector_index) * proof.challenge_count + n;
+    auto m = replica_merkle_proof(shape, sector, post_leaf_challenge(randomness, sector_id, index, nodes));
+    if (!m.ok()) return m.status();
+    p.inclusion_proofs.push_back(std::move(*m));
+  }
+  return p;
+}
+
 Result<FallbackSectorWitness> post_sector_witness(const RegisteredPoStProof& proof, const PostSectorProof& p) {
   const FallbackShape shape = fallback_shape(proof);
   const auto kind = column_proof_kind(proof.size);

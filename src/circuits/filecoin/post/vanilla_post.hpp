@@ -37,6 +37,12 @@ std::vector<std::uint8_t> post_sector_proof_bytes(const PostSectorProof& p);
 Status verify_post_sector_proof(const RegisteredPoStProof& proof, const std::array<std::uint8_t, 32>& randomness,
                                 const PostSectorProof& p, std::size_t sector_index);
 
+/// The vanilla proof of a sector sealed in memory (gen-vanilla, tests): the challenges `randomness`
+/// derives for the sector at position `sector_index` of the proof, opened in its tree R-last.
+Result<PostSectorProof> make_post_sector_proof(const RegisteredPoStProof& proof, const std::array<std::uint8_t, 32>& randomness,
+                                               std::uint64_t sector_id, const StackedShape& shape,
+                                               const SealedSector& sector, std::size_t sector_index);
+
 /// The circuit's witness for this sector (checked first), with `challenges` paths.
 Result<FallbackSectorWitness> post_sector_witness(const RegisteredPoStProof& proof, const PostSectorProof& p);
 

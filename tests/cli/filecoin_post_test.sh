@@ -1,0 +1,89 @@
+#!/bin/sh
+# Filecoin's WindowPoSt and WinningPoSt at 2 KiB end to end, as a storage provider runs them:
+# `setup --kind window-post|winning-post` writes development keys under Filecoin's names;
+# `gen-vanilla` seals sectors here and writes one partition's vanilla proofs (bincode, as Curio
+# sends them) for a randomness; `prove --kind` proves the partition (checked, synthesized,
+# self-verified), also from raw --vanilla files; `verify --kind` accepts the proof from the public
+# values alone (randomness, sector numbers, comm_r) and refuses changed ones; a vanilla proof for
+# another randomness exits 2 naming the sector; then the same through `zkpipe serve`.
+# Usage: filecoin_post_test.sh path/to/zkpipe
+set -u
+Z="$1"
+D=$(mktemp -d)
+SERVE_PID=
+cleanup() { [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2> /dev/null; rm -rf "$D"; }
+trap cleanup EXIT
+export ZKPIPE_KEY_CACHE="$D/key-cache"
+fail() { echo "FAIL: $*"; [ -f "$D/serve.log" ] && tail -20 "$D/serve.log"; exit 1; }
+py() { python3 -c "$1" "$2"; }
+
+"$Z" setup --kind window-post --sector-size 2KiB --out "$D/params" > /dev/null || fail "setup --kind window-post"
+"$Z" setup --kind winning-post --sector-size 2KiB --out "$D/params" > /dev/null || fail "setup --kind winning-post"
+WVK=$(ls "$D"/params/*0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0.vk) || fail "window key name"
+NVK=$(ls "$D"/params/*3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e.vk) || fail "winning key name"
+
+# WindowPoSt: a full 2-sector partition under API 1.2 (registered proof 10).
+"$Z" gen-vanilla --kind window-post --sectors 2 --first-sector 40 --data-seed 3 --out "$D/w.json" --json > "$D/gen.json" \
+    || fail "gen-vanilla window-post"
+R=$(py "import json,sys; print(json.load(open(sys.argv[1]))['randomness'])" "$D/gen.json")
+S=$(py "import json,sys; print(' '.join('--sector %d:%s' % (s['number'], s['comm_r']) for s in json.load(open(sys.argv[1]))['sectors']))" "$D/gen.json")
+"$Z" prove --kind window-post --post-input "$D/w.json" --params-dir "$D/params" --out "$D/w.bin" --json > "$D/out" \
+    || fail "prove --kind window-post: $(cat "$D/out")"
+[ "$(stat -c %s "$D/w.bin")" = "192" ] || fail "one 192-byte proof"
+# shellcheck disable=SC2086
+"$Z" verify --kind window-post --registered-proof 10 --vk "$WVK" --proof "$D/w.bin" --randomness "$R" $S > "$D/out" \
+    || fail "verify window-post from the public values: $(cat "$D/out")"
+OTHER=$(echo "$S" | sed 's/--sector 41:/--sector 42:/')
+# shellcheck disable=SC2086
+"$Z" verify --kind window-post --registered-proof 10 --vk "$WVK" --proof "$D/w.bin" --randomness "$R" $OTHER > /dev/null
+[ $? -eq 1 ] || fail "another sector number must not verify"
+
+# The same partition from raw bincode vanilla proofs (what Curio holds), one file per sector.
+py "import json,sys,base64
+d=json.load(open(sys.argv[1]))
+for i,v in enumerate(d['vanilla_proofs']): open(sys.argv[1]+'.%d.vproof' % i,'wb').write(base64.b64decode(v))" "$D/w.json"
+"$Z" prove --kind window-post --vanilla "$D/w.json.0.vproof" --vanilla "$D/w.json.1.vproof" --randomness "$R" \
+    --registered-proof 10 --params-dir "$D/params" --out "$D/w2.bin" > /dev/null || fail "prove --vanilla"
+# shellcheck disable=SC2086
+"$Z" verify --kind window-post --registered-proof 10 --vk "$WVK" --proof "$D/w2.bin" --randomness "$R" $S > /dev/null \
+    || fail "the --vanilla proof must verify"
+
+# Vanilla proofs made for another randomness are refused before proving, the sector named.
+"$Z" prove --kind window-post --vanilla "$D/w.json.0.vproof" --randomness "$(echo "$R" | sed 's/^./0/')" \
+    --registered-proof 10 --params-dir "$D/params" --out "$D/x.bin" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "vanilla_proofs\[0\]: sector 40" "$D/err" || fail "another randomness must exit 2: $(cat "$D/err")"
+"$Z" prove --kind winning-post --post-input "$D/w.json" --params-dir "$D/params" --out "$D/x.bin" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "not a winning-post" "$D/err" || fail "a WindowPoSt input is not a WinningPoSt's"
+
+# WinningPoSt: one sector, 66 challenges.
+"$Z" gen-vanilla --kind winning-post --first-sector 9 --data-seed 4 --out "$D/n.json" --json > "$D/gen.json" \
+    || fail "gen-vanilla winning-post"
+R=$(py "import json,sys; print(json.load(open(sys.argv[1]))['randomness'])" "$D/gen.json")
+S=$(py "import json,sys; print(' '.join('--sector %d:%s' % (s['number'], s['comm_r']) for s in json.load(open(sys.argv[1]))['sectors']))" "$D/gen.json")
+"$Z" prove --kind winning-post --post-input "$D/n.json" --params-dir "$D/params" --out "$D/n.bin" > /dev/null \
+    || fail "prove --kind winning-post"
+# shellcheck disable=SC2086
+"$Z" verify --kind winning-post --registered-proof 0 --vk "$NVK" --proof "$D/n.bin" --randomness "$R" $S > /dev/null \
+    || fail "verify winning-post from the public values"
+
+# Through the daemon: both kinds, one request each, proofs checked here again.
+SOCK="$D/zk.sock"
+"$Z" serve --listen "unix://$SOCK" --params-dir "$D/params" > "$D/serve.out" 2> "$D/serve.log" &
+SERVE_PID=$!
+i=0
+while ! grep -q "serving on" "$D/serve.out" 2> /dev/null; do
+  i=$((i + 1)); [ $i -gt 300 ] && fail "daemon did not start"; sleep 0.1
+done
+"$Z" prove --addr "unix://$SOCK" --kind winning-post --post-input "$D/n.json" --out "$D/dn.bin" > "$D/out" 2>&1 \
+    || fail "winning-post through the daemon: $(cat "$D/out")"
+# shellcheck disable=SC2086
+"$Z" verify --kind winning-post --registered-proof 0 --vk "$NVK" --proof "$D/dn.bin" --randomness "$R" $S > /dev/null \
+    || fail "the daemon's WinningPoSt must verify"
+"$Z" prove --addr "unix://$SOCK" --kind window-post --post-input "$D/w.json" --out "$D/dw.bin" > "$D/out" 2>&1 \
+    || fail "window-post through the daemon: $(cat "$D/out")"
+"$Z" prove --addr "unix://$SOCK" --kind window-post --post-input "$D/n.json" --out "$D/x.bin" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] || fail "the daemon must refuse a WinningPoSt input as window-post: $(cat "$D/err")"
+kill "$SERVE_PID"
+wait "$SERVE_PID" 2> /dev/null
+SERVE_PID=
+echo "ok"
