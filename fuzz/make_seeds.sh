@@ -1,7 +1,7 @@
 #!/bin/sh
 # Makes the small seed inputs of fuzz/seeds/ with zkpipe itself (the snarkjs targets also read
 # tests/data/snarkjs directly): bellman params / vk / proof and public.json of tiny synthetic
-# circuits on both curves, a tiny PoRep-shaped C1 input, 2 KiB Filecoin C1s (plain and wrapped), the example daemon configuration.
+# circuits on both curves, a tiny PoRep-shaped C1 input, 2 KiB Filecoin C1s (plain and wrapped), 2 KiB PoSt inputs (window, winning), the example daemon configuration.
 # Usage: fuzz/make_seeds.sh path/to/zkpipe
 set -eu
 Z="$1"
@@ -20,4 +20,7 @@ done
 "$Z" gen-input --shape tiny --seed 1 --out "$S/porep_c1/tiny.json" > /dev/null 2>&1
 "$Z" gen-c1 --sector-size 2KiB --data-seed 1 --out "$S/filecoin_c1/2kib.json" > /dev/null
 "$Z" gen-c1 --sector-size 2KiB --data-seed 2 --wrap --out "$S/filecoin_c1/2kib-wrapped.json" > /dev/null
+mkdir -p "$S/filecoin_post_input"
+"$Z" gen-vanilla --kind window-post --sectors 2 --data-seed 1 --out "$S/filecoin_post_input/window-2kib.json" > /dev/null
+"$Z" gen-vanilla --kind winning-post --data-seed 2 --out "$S/filecoin_post_input/winning-2kib.json" > /dev/null
 cp "$(dirname "$0")/../zkpipe.example.toml" "$S/config/example.toml"
