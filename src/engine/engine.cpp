@@ -249,6 +249,10 @@ void Engine::add_workload(const std::string& kind, std::shared_ptr<Workload> wor
   workloads_[kind] = std::move(workload);
 }
 
+std::uint64_t Engine::input_cap() const {
+  return config_.max_input_bytes != 0 ? config_.max_input_bytes : std::max<std::uint64_t>(budget_.total() / 4, 1 << 20);
+}
+
 Result<std::uint64_t> Engine::submit(JobRequest req) {
   if (stopping_) return Status::unavailable("the engine is shutting down");
   std::shared_ptr<Workload> workload;
@@ -277,8 +281,7 @@ Result<std::uint64_t> Engine::submit(JobRequest req) {
   const std::uint64_t digest = fnv1a(req);
   std::lock_guard lock(m_);
   forget_expired();
-  const std::uint64_t input_cap =
-      config_.max_input_bytes != 0 ? config_.max_input_bytes : std::max<std::uint64_t>(budget_.total() / 4, 1 << 20);
+  const std::uint64_t input_cap = this->input_cap();
   if (!req.request_id.empty()) {
     if (auto it = by_request_id_.find(req.request_id); it != by_request_id_.end()) {
       auto j = jobs_.find(it->second);

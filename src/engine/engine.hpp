@@ -133,6 +133,9 @@ class Engine {
   std::uint64_t wait_for_change(std::uint64_t seen, std::chrono::milliseconds timeout);
   EngineStatus status();
   const EngineConfig& config() const { return config_; }
+  /// Most bytes the inputs of unfinished jobs may hold together: EngineConfig::max_input_bytes, or
+  /// its default (a quarter of the budget, at least 1 MiB).
+  std::uint64_t input_cap() const;
   /// Stops accepting jobs, cancels what is left, joins the workers. Idempotent.
   void shutdown();
   /// A metrics snapshot in Prometheus text format (jobs, partitions, stage latency histograms,

@@ -146,6 +146,7 @@ Result<DaemonConfig> parse_config(std::string_view text) {
   const Reader r(root);
   if (Status s = r.check_known({"daemon", "engine", "log"},
                                {"daemon.listen", "daemon.params_dir", "daemon.token", "daemon.max_message_bytes",
+                                "daemon.max_receive_bytes", "daemon.admission_workers",
                                 "daemon.max_active_jobs", "daemon.shutdown_grace_s", "engine.budget",
                                 "engine.budget_fraction", "engine.synthesis_workers", "engine.prover_workers",
                                 "engine.finalizer_workers", "engine.channel_capacity", "engine.self_verify", "engine.max_partitions", "engine.max_input_bytes",
@@ -160,6 +161,8 @@ Result<DaemonConfig> parse_config(std::string_view text) {
   for (Status s : {r.string("daemon", "listen", c.listen), r.string("daemon", "params_dir", c.params_dir),
                    r.string("daemon", "token", c.token),
                    r.size("daemon", "max_message_bytes", c.max_message_bytes),
+                   r.size("daemon", "max_receive_bytes", c.max_receive_bytes),
+                   r.integer("daemon", "admission_workers", c.admission_workers, 1, 64),
                    r.integer("daemon", "max_active_jobs", c.max_active_jobs, 1, 1'000'000),
                    r.integer("daemon", "shutdown_grace_s", grace, 0, 7 * 24 * 3600),
                    r.number("engine", "budget_fraction", c.engine.budget_fraction, 0.01, 1.0),
@@ -198,6 +201,11 @@ Result<DaemonConfig> parse_config(std::string_view text) {
     return Status::invalid_argument("config: 'log.format' = '" + c.log_format + "' (expected text or json)");
   if (c.max_message_bytes < 4096 || c.max_message_bytes > (2ull << 30) - 1)
     return Status::invalid_argument("config: 'daemon.max_message_bytes' must be in [4 KiB, 2 GiB)");
+  if (c.max_receive_bytes != 0 && c.max_receive_bytes < c.max_message_bytes) {
+    return Status::invalid_argument("config: 'daemon.max_receive_bytes' (" + std::to_string(c.max_receive_bytes) +
+                                    ") must be at least daemon.max_message_bytes (" +
+                                    std::to_string(c.max_message_bytes) + "), or 0 for twice that");
+  }
   return c;
 }
 

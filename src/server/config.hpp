@@ -20,6 +20,11 @@ struct DaemonConfig {
   std::string params_dir = ".";
   std::string token;       // when set, every call must carry "authorization: Bearer <token>"
   std::uint64_t max_message_bytes = 256ull << 20;
+  // What gRPC may hold for incoming messages over all connections (a grpc::ResourceQuota): a
+  // message is received whole before its handler can check the token. 0: 2 x max_message_bytes.
+  std::uint64_t max_receive_bytes = 0;
+  // Threads that validate and admit SubmitProof / Prove requests off gRPC's own threads.
+  unsigned admission_workers = 2;
   std::size_t max_active_jobs = 1000;  // queued + running; more is RESOURCE_EXHAUSTED
   std::chrono::seconds shutdown_grace{600};  // SIGTERM: let jobs finish this long, then cancel
   // [engine]

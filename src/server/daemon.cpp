@@ -136,6 +136,10 @@ Result<int> lock_socket(const std::string& socket_path) {
 
 }  // namespace
 
+std::uint64_t receive_bytes(const DaemonConfig& config) {
+  return config.max_receive_bytes != 0 ? config.max_receive_bytes : 2 * config.max_message_bytes;
+}
+
 std::string unix_socket_path(const std::string& address) {
   if (address.rfind("unix://", 0) == 0) return address.substr(7);
   if (address.rfind("unix:", 0) == 0) return address.substr(5);
@@ -196,12 +200,21 @@ Result<std::unique_ptr<Daemon>> Daemon::start(const DaemonConfig& config) {
   d->device_ = *device == engine::ProverDevice::kGpu ? "gpu" : "cpu";
   d->service_ = std::make_unique<ProvingService>(
       *d->engine_, *d->registry_,
-      ServiceOptions{.token = config.token, .max_active_jobs = config.max_active_jobs, .version = "zkpipe 0.1.0"});
+      ServiceOptions{.token = config.token,
+                     .max_active_jobs = config.max_active_jobs,
+                     .admission_workers = config.admission_workers,
+                     .version = "zkpipe 0.1.0"});
   grpc::ServerBuilder b;
   int port = 0;
   b.AddListeningPort(listen, grpc::InsecureServerCredentials(), &port);
   b.SetMaxReceiveMessageSize(static_cast<int>(config.max_message_bytes));
   b.SetMaxSendMessageSize(static_cast<int>(config.max_message_bytes));
+  // gRPC reads a unary message whole before any handler (or interceptor) sees the call, so the
+  // token cannot be checked first: the quota bounds what the transport holds for messages being
+  // received over all connections (beyond it, gRPC resets streams: RESOURCE_EXHAUSTED).
+  grpc::ResourceQuota quota("zkpipe-receive");
+  quota.Resize(static_cast<std::size_t>(receive_bytes(config)));
+  b.SetResourceQuota(quota);
   b.RegisterService(d->service_.get());
   const mode_t old_mask = ::umask(077);  // the socket file is created owner-only
   d->server_ = b.BuildAndStart();
@@ -222,9 +235,11 @@ Result<std::unique_ptr<Daemon>> Daemon::start(const DaemonConfig& config) {
     }
     d->address_ = listen.substr(0, listen.rfind(':')) + ":" + std::to_string(port);
   }
-  spdlog::info("zkpipe daemon listening on {} (params {}, budget {}, prove_start on the {}, {} prover workers)",
+  spdlog::info("zkpipe daemon listening on {} (params {}, budget {}, prove_start on the {}, {} prover workers, {} "
+               "admission workers, gRPC receive quota {})",
                d->address_, config.params_dir, engine::format_bytes(d->engine_->config().budget_bytes), d->device_,
-               d->engine_->config().prover_workers);
+               d->engine_->config().prover_workers, config.admission_workers,
+               engine::format_bytes(receive_bytes(config)));
   return d;
 }
 
@@ -233,15 +248,18 @@ void Daemon::stop(std::chrono::milliseconds grace) {
   stopped_ = true;
   service_->set_draining();
   const auto until = std::chrono::steady_clock::now() + grace;
-  std::size_t active = engine_->status().jobs_active;
+  // A call being admitted (its input validated) when draining began becomes a job that the grace
+  // period covers too; calls still queued for admission are refused (UNAVAILABLE) meanwhile.
+  auto count_active = [&] { return engine_->status().jobs_active + service_->admissions(); };
+  std::size_t active = count_active();
   if (active > 0) spdlog::info("draining: {} active job(s), waiting up to {} ms", active, grace.count());
   while (active > 0 && !hurry_ && std::chrono::steady_clock::now() < until) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    active = engine_->status().jobs_active;
+    active = count_active();
   }
   if (active > 0) spdlog::warn("grace period over: cancelling {} job(s)", active);
   engine_->shutdown();  // cancels what is left
-  service_->stop();     // answers every waiter
+  service_->stop();     // answers every call queued for admission and every waiter
   server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
   server_->Wait();
   registry_->evict_all_unused();

@@ -56,6 +56,9 @@ class Daemon {
   std::atomic<bool> hurry_{false};
 };
 
+/// daemon.max_receive_bytes, or twice daemon.max_message_bytes when it is 0.
+std::uint64_t receive_bytes(const DaemonConfig& config);
+
 /// The path of a "unix:" address, or "" for TCP.
 std::string unix_socket_path(const std::string& address);
 

@@ -2,7 +2,9 @@
 
 #include <openssl/crypto.h>
 
+#include <algorithm>
 #include <tuple>
+
 #include <spdlog/spdlog.h>
 
 #include "engine/ledger.hpp"
@@ -50,6 +52,7 @@ grpc::Status to_grpc(const Status& s) {
 ProvingService::ProvingService(engine::Engine& engine, WorkloadRegistry& registry, ServiceOptions options)
     : engine_(engine), registry_(registry), opt_(std::move(options)) {
   watcher_ = std::thread([this] { watch(); });
+  for (unsigned i = 0; i < std::max(1u, opt_.admission_workers); ++i) admitters_.emplace_back([this] { admit_loop(); });
 }
 
 ProvingService::~ProvingService() { stop(); }
@@ -57,6 +60,11 @@ ProvingService::~ProvingService() { stop(); }
 std::size_t ProvingService::waiters() const {
   std::lock_guard lock(m_);
   return waiters_.size();
+}
+
+std::size_t ProvingService::admissions() const {
+  std::lock_guard lock(m_);
+  return admissions_.size() + admitting_;
 }
 
 void ProvingService::count(const char* method) {
@@ -84,12 +92,8 @@ grpc::Status ProvingService::authorize(grpc::CallbackServerContext* ctx) const {
   return grpc::Status::OK;
 }
 
-Result<std::uint64_t> ProvingService::submit(const pb::SubmitProofRequest& req, std::uint32_t* partitions) {
+Status ProvingService::check_request(const pb::SubmitProofRequest& req) const {
   if (draining_) return Status::unavailable("the daemon is shutting down and accepts no new jobs");
-  if (engine_.status().jobs_active >= opt_.max_active_jobs) {
-    return Status::resource_exhausted("the daemon already holds " + std::to_string(opt_.max_active_jobs) +
-                                      " active jobs (daemon.max_active_jobs); retry later");
-  }
   if (req.circuit().empty()) return Status::invalid_argument("circuit is required (synthetic, porep or zkey)");
   // Names are short; anything longer is malformed (and is never echoed whole).
   for (const auto& [field, value, max] : {std::tuple{"circuit", &req.circuit(), 64}, std::tuple{"shape", &req.shape(), 256},
@@ -98,6 +102,16 @@ Result<std::uint64_t> ProvingService::submit(const pb::SubmitProofRequest& req, 
       return Status::invalid_argument(std::string(field) + " is " + std::to_string(value->size()) +
                                       " bytes long; at most " + std::to_string(max) + " are allowed");
     }
+  }
+  return {};
+}
+
+Result<std::uint64_t> ProvingService::submit(const pb::SubmitProofRequest& req, std::uint32_t* partitions) {
+  // Runs on an admission thread, after check_request (the handler's): draining may have begun since.
+  if (draining_) return Status::unavailable("the daemon is shutting down and accepts no new jobs");
+  if (engine_.status().jobs_active >= opt_.max_active_jobs) {
+    return Status::resource_exhausted("the daemon already holds " + std::to_string(opt_.max_active_jobs) +
+                                      " active jobs (daemon.max_active_jobs); retry later");
   }
   auto r = registry_.resolve(req.circuit(), req.shape());
   if (!r.ok()) return r.status();
@@ -114,17 +128,21 @@ Result<std::uint64_t> ProvingService::submit(const pb::SubmitProofRequest& req, 
   return id;
 }
 
+namespace {
+
+Clock::time_point deadline_after(std::uint32_t timeout_ms) {
+  return timeout_ms > 0 ? Clock::now() + std::chrono::milliseconds(timeout_ms) : Clock::time_point::max();
+}
+
+}  // namespace
+
 grpc::ServerUnaryReactor* ProvingService::SubmitProof(grpc::CallbackServerContext* ctx,
                                                       const pb::SubmitProofRequest* req,
                                                       pb::SubmitProofResponse* resp) {
   count("SubmitProof");
   if (auto a = authorize(ctx); !a.ok()) return finish(ctx, a);
-  std::uint32_t parts = 0;
-  auto id = guarded("SubmitProof", [&] { return submit(*req, &parts); });
-  if (!id.ok()) return finish(ctx, to_grpc(id.status()));
-  resp->set_job_id(*id);
-  resp->set_partitions(parts);
-  return finish(ctx, grpc::Status::OK);
+  if (Status s = check_request(*req); !s.ok()) return finish(ctx, to_grpc(s));
+  return enqueue({.ctx = ctx, .req = req, .submitted = resp, .bytes = req->input().size()});
 }
 
 grpc::ServerUnaryReactor* ProvingService::AwaitProof(grpc::CallbackServerContext* ctx,
@@ -132,7 +150,7 @@ grpc::ServerUnaryReactor* ProvingService::AwaitProof(grpc::CallbackServerContext
   count("AwaitProof");
   if (auto a = authorize(ctx); !a.ok()) return finish(ctx, a);
   auto* reactor = ctx->DefaultReactor();
-  wait_for(req->job_id(), req->timeout_ms(), ctx, reactor, resp);
+  wait_for(req->job_id(), deadline_after(req->timeout_ms()), ctx, reactor, resp);
   return reactor;
 }
 
@@ -140,19 +158,108 @@ grpc::ServerUnaryReactor* ProvingService::Prove(grpc::CallbackServerContext* ctx
                                                 pb::ProofResult* resp) {
   count("Prove");
   if (auto a = authorize(ctx); !a.ok()) return finish(ctx, a);
-  std::uint32_t parts = 0;
-  auto id = guarded("Prove", [&] { return submit(req->submit(), &parts); });
-  if (!id.ok()) return finish(ctx, to_grpc(id.status()));
-  auto* reactor = ctx->DefaultReactor();
-  wait_for(*id, req->timeout_ms(), ctx, reactor, resp);
-  return reactor;
+  if (Status s = check_request(req->submit()); !s.ok()) return finish(ctx, to_grpc(s));
+  // The timeout counts from the call's arrival: time spent waiting for admission is part of it.
+  return enqueue({.ctx = ctx,
+                  .req = &req->submit(),
+                  .result = resp,
+                  .deadline = deadline_after(req->timeout_ms()),
+                  .bytes = req->submit().input().size()});
 }
 
-void ProvingService::wait_for(std::uint64_t job, std::uint32_t timeout_ms, grpc::CallbackServerContext* ctx,
+grpc::ServerUnaryReactor* ProvingService::enqueue(Admission a) {
+  a.reactor = a.ctx->DefaultReactor();
+  // The inputs waiting here are bounded like those the engine holds (engine.max_input_bytes): a
+  // burst of large requests is refused at once instead of piling up in memory.
+  const std::uint64_t cap = engine_.input_cap();
+  grpc::Status refused;
+  {
+    std::lock_guard lock(m_);
+    if (stop_) {
+      refused = {grpc::StatusCode::UNAVAILABLE, "the daemon is stopping"};
+    } else if (admissions_.size() + admitting_ >= opt_.max_active_jobs) {
+      refused = {grpc::StatusCode::RESOURCE_EXHAUSTED, std::to_string(admissions_.size() + admitting_) +
+                                                           " requests are already waiting for admission "
+                                                           "(daemon.max_active_jobs); retry later"};
+    } else if (admission_bytes_ + a.bytes > cap) {
+      refused = {grpc::StatusCode::RESOURCE_EXHAUSTED,
+                 "the inputs waiting for admission hold " + engine::format_bytes(admission_bytes_) + "; this one (" +
+                     engine::format_bytes(a.bytes) + ") would pass engine.max_input_bytes = " +
+                     engine::format_bytes(cap) + "; retry later"};
+    } else {
+      admission_bytes_ += a.bytes;
+      admissions_.push_back(a);
+    }
+  }
+  if (!refused.ok()) {
+    a.reactor->Finish(refused);
+    return a.reactor;
+  }
+  admit_cv_.notify_one();
+  return a.reactor;
+}
+
+void ProvingService::admit_loop() {
+  for (;;) {
+    Admission a;
+    bool stopping = false;
+    {
+      std::unique_lock lock(m_);
+      admit_cv_.wait(lock, [&] { return stop_ || !admissions_.empty(); });
+      if (admissions_.empty()) return;  // stopping, and nothing left to answer
+      a = admissions_.front();
+      admissions_.pop_front();
+      ++admitting_;
+      stopping = stop_;
+    }
+    if (stopping) {
+      a.reactor->Finish({grpc::StatusCode::UNAVAILABLE, "the daemon stopped before this request was admitted"});
+    } else {
+      admit(a);
+    }
+    std::lock_guard lock(m_);
+    --admitting_;
+    admission_bytes_ -= a.bytes;
+  }
+}
+
+void ProvingService::admit(const Admission& a) {
+  // Nothing may escape an admission thread, and every call it took must be answered exactly once
+  // (a reactor left unfinished would hang the server's shutdown): whatever throws is answered
+  // INTERNAL. wait_for answers the call itself, and throws only before it has.
+  grpc::Status answer;
+  try {
+    if (a.ctx->IsCancelled()) {
+      answer = {grpc::StatusCode::CANCELLED, "the client cancelled the call before it was admitted"};
+    } else {
+      std::uint32_t parts = 0;
+      auto id = guarded(a.result != nullptr ? "Prove" : "SubmitProof", [&] { return submit(*a.req, &parts); });
+      if (!id.ok()) {
+        answer = to_grpc(id.status());
+      } else if (a.result != nullptr) {
+        // Prove's request lives until the proof is answered, and the engine holds its own copy of
+        // the input now: the request's is given back (gRPC made the request mutable; handlers are
+        // only shown it const).
+        std::string().swap(*const_cast<pb::SubmitProofRequest*>(a.req)->mutable_input());
+        wait_for(*id, a.deadline, a.ctx, a.reactor, a.result);
+        return;
+      } else {
+        a.submitted->set_job_id(*id);
+        a.submitted->set_partitions(parts);
+      }
+    }
+  } catch (const std::exception& e) {
+    answer = {grpc::StatusCode::INTERNAL, std::string("admitting the request: ") + e.what()};
+  } catch (...) {
+    answer = {grpc::StatusCode::INTERNAL, "admitting the request: unexpected error"};
+  }
+  a.reactor->Finish(answer);
+}
+
+void ProvingService::wait_for(std::uint64_t job, Clock::time_point deadline, grpc::CallbackServerContext* ctx,
                               grpc::ServerUnaryReactor* reactor, pb::ProofResult* out) {
-  Waiter w{job, Clock::time_point::max(), ctx, reactor, out};
-  if (timeout_ms > 0) w.deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
-  // Already over (or unknown): answer now, from this handler, without waiting.
+  Waiter w{job, deadline, ctx, reactor, out};
+  // Already over (or unknown): answer now, from this thread, without waiting.
   if (try_answer(w, Clock::now(), false)) return;
   std::lock_guard lock(m_);
   if (stop_) {
@@ -262,6 +369,12 @@ void ProvingService::stop() {
     stop_ = true;
   }
   cv_.notify_all();
+  admit_cv_.notify_all();
+  // The admission threads first: each finishes the call in hand, answers every call still queued
+  // (UNAVAILABLE) and exits. A Prove they admitted is then among the waiters, answered below.
+  for (auto& t : admitters_) {
+    if (t.joinable()) t.join();
+  }
   if (watcher_.joinable()) watcher_.join();
   std::vector<std::thread> loaders;
   {
@@ -390,6 +503,14 @@ grpc::ServerUnaryReactor* ProvingService::GetMetrics(grpc::CallbackServerContext
     text += "# TYPE zkpipe_gpu_resident_lookups_total counter\n";
     text += "zkpipe_gpu_resident_lookups_total{result=\"hit\"} " + std::to_string(st.hits) + "\n";
     text += "zkpipe_gpu_resident_lookups_total{result=\"miss\"} " + std::to_string(st.misses) + "\n";
+  }
+  {
+    std::lock_guard lock(m_);
+    text += "# HELP zkpipe_admission_requests SubmitProof / Prove calls waiting for admission or being admitted "
+            "(input validation).\n# TYPE zkpipe_admission_requests gauge\n";
+    text += "zkpipe_admission_requests " + std::to_string(admissions_.size() + admitting_) + "\n";
+    text += "# HELP zkpipe_admission_bytes Input bytes of those calls.\n# TYPE zkpipe_admission_bytes gauge\n";
+    text += "zkpipe_admission_bytes " + std::to_string(admission_bytes_) + "\n";
   }
   text += "# HELP zkpipe_draining 1 while the daemon refuses new jobs before stopping.\n# TYPE zkpipe_draining gauge\n";
   text += std::string("zkpipe_draining ") + (draining_ ? "1" : "0") + "\n";

@@ -1,13 +1,17 @@
 #pragma once
 
 // The gRPC service (callback API). Handlers convert proto <-> engine types, enqueue, or read state;
-// they never prove and never block on a proof: AwaitProof and Prove hand their reactor to one
-// watcher thread that answers it when the engine says the job is done, when its timeout or the
-// call's deadline passes, or when the client goes away.
+// they never prove, never validate an input and never block on a proof. SubmitProof and Prove do
+// the cheap checks (token, draining, name lengths, the bytes waiting for admission) and hand the
+// request to a few admission threads, which run the workload's validation (seconds for a large
+// C1) and queue the job. AwaitProof and Prove then hand their reactor to one watcher thread that
+// answers it when the engine says the job is done, when its timeout or the call's deadline
+// passes, or when the client goes away.
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <list>
 #include <map>
 #include <mutex>
@@ -31,6 +35,7 @@ grpc::Status to_grpc(const Status& s);
 struct ServiceOptions {
   std::string token;                  // empty: no check
   std::size_t max_active_jobs = 1000;
+  unsigned admission_workers = 2;  // threads that validate and queue SubmitProof / Prove requests
   std::string version = "zkpipe";
 };
 
@@ -47,9 +52,12 @@ class ProvingService final : public pb::ProvingEngine::CallbackService {
   /// Refuse new jobs (UNAVAILABLE) from now on; waits, status and metrics go on.
   void set_draining() { draining_ = true; }
   bool draining() const { return draining_; }
-  /// Answers every waiter now (their jobs are over after an engine shutdown) and stops the watcher.
+  /// Answers every request still waiting for admission (UNAVAILABLE) and every waiter (their jobs
+  /// are over after an engine shutdown), then joins the admission threads and the watcher.
   void stop();
   std::size_t waiters() const;
+  /// SubmitProof / Prove requests queued for admission or being admitted now.
+  std::size_t admissions() const;
 
   grpc::ServerUnaryReactor* SubmitProof(grpc::CallbackServerContext* ctx, const pb::SubmitProofRequest* req,
                                         pb::SubmitProofResponse* resp) override;
@@ -76,10 +84,28 @@ class ProvingService final : public pb::ProvingEngine::CallbackService {
     grpc::ServerUnaryReactor* reactor;
     pb::ProofResult* out;
   };
+  /// A SubmitProof or Prove call waiting for an admission thread. gRPC keeps the context, request
+  /// and response alive until the reactor is finished.
+  struct Admission {
+    grpc::CallbackServerContext* ctx = nullptr;
+    grpc::ServerUnaryReactor* reactor = nullptr;
+    const pb::SubmitProofRequest* req = nullptr;
+    pb::SubmitProofResponse* submitted = nullptr;  // SubmitProof: answered with the job id
+    pb::ProofResult* result = nullptr;             // Prove: handed to the watcher with the job
+    std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();  // Prove's timeout
+    std::uint64_t bytes = 0;  // req->input().size(), counted until the engine has taken or refused it
+  };
   grpc::ServerUnaryReactor* finish(grpc::CallbackServerContext* ctx, const grpc::Status& s);
   grpc::Status authorize(grpc::CallbackServerContext* ctx) const;
+  /// The handler's checks of a SubmitProofRequest: cheap, no workload involved.
+  Status check_request(const pb::SubmitProofRequest& req) const;
+  /// Queues a call for admission, or answers it at once (stopping, queue full).
+  grpc::ServerUnaryReactor* enqueue(Admission a);
+  void admit_loop();
+  /// Submits one queued call and answers it (or hands it to the watcher). Never throws.
+  void admit(const Admission& a);
   Result<std::uint64_t> submit(const pb::SubmitProofRequest& req, std::uint32_t* partitions);
-  void wait_for(std::uint64_t job, std::uint32_t timeout_ms, grpc::CallbackServerContext* ctx,
+  void wait_for(std::uint64_t job, std::chrono::steady_clock::time_point deadline, grpc::CallbackServerContext* ctx,
                 grpc::ServerUnaryReactor* reactor, pb::ProofResult* out);
   void watch();
   /// Answers a waiter if its job is over, its time is up or its client left; true if answered.
@@ -100,6 +126,11 @@ class ProvingService final : public pb::ProvingEngine::CallbackService {
   std::map<std::string, std::uint64_t> calls_;  // per method, for metrics
   std::thread watcher_;
   std::vector<std::thread> loaders_;  // PreloadParams, joined at stop()
+  std::condition_variable admit_cv_;
+  std::deque<Admission> admissions_;    // under m_
+  std::size_t admitting_ = 0;           // under m_: taken by an admission thread, not yet answered
+  std::uint64_t admission_bytes_ = 0;   // under m_: input bytes of admissions_ and those being admitted
+  std::vector<std::thread> admitters_;  // joined at stop()
 };
 
 }  // namespace zk::server

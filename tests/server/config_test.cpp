@@ -20,6 +20,8 @@ TEST(Config, TheExampleFileHoldsTheDefaults) {
   EXPECT_EQ(c->params_dir, d.params_dir);
   EXPECT_EQ(c->token, d.token);
   EXPECT_EQ(c->max_message_bytes, d.max_message_bytes);
+  EXPECT_EQ(c->max_receive_bytes, d.max_receive_bytes);
+  EXPECT_EQ(c->admission_workers, d.admission_workers);
   EXPECT_EQ(c->max_active_jobs, d.max_active_jobs);
   EXPECT_EQ(c->shutdown_grace, d.shutdown_grace);
   EXPECT_EQ(c->engine.budget_bytes, d.engine.budget_bytes);
@@ -42,6 +44,8 @@ listen = "127.0.0.1:0"
 params_dir = "/keys"
 token = "s3cret"
 max_message_bytes = 1048576
+max_receive_bytes = "4MiB"
+admission_workers = 3
 shutdown_grace_s = 0
 [engine]
 budget = "2GiB"
@@ -56,6 +60,8 @@ format = "json"
   EXPECT_EQ(c->params_dir, "/keys");
   EXPECT_EQ(c->token, "s3cret");
   EXPECT_EQ(c->max_message_bytes, 1048576u);
+  EXPECT_EQ(c->max_receive_bytes, 4u << 20);
+  EXPECT_EQ(c->admission_workers, 3u);
   EXPECT_EQ(c->shutdown_grace.count(), 0);
   EXPECT_EQ(c->engine.budget_bytes, 2ull << 30);
   EXPECT_EQ(c->engine.synthesis_workers, 3u);
@@ -75,6 +81,8 @@ TEST(Config, MistakesAreErrorsThatNameTheKey) {
       {"[engine]\ndevice = \"tpu\"\n", "engine.device"},
       {"[log]\nformat = \"xml\"\n", "log.format"},
       {"[daemon]\nmax_message_bytes = 10\n", "daemon.max_message_bytes"},
+      {"[daemon]\nmax_receive_bytes = \"1MiB\"\n", "daemon.max_receive_bytes"},  // below max_message_bytes
+      {"[daemon]\nadmission_workers = 0\n", "daemon.admission_workers"},
       {"[daemon\nlisten = 1\n", "line"},
       {"listen = \"x\"\n", "listen"},
   };

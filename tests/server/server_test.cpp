@@ -2,7 +2,8 @@
 // await, cancel, status, metrics, preload/evict; malformed, oversized, unknown-kind and
 // keyless requests get the status code that says so; 100 concurrent clients each get exactly their
 // own proof; a stop with jobs in flight drains them (or cancels them with no grace) and answers
-// every waiter; tokens; stale and live sockets.
+// every waiter; tokens; stale and live sockets; validation held up on the admission threads never
+// stops status, await or cancel, and calls waiting for admission are bounded and always answered.
 
 #include <gtest/gtest.h>
 
@@ -11,9 +12,11 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <thread>
@@ -78,6 +81,56 @@ pb::SubmitProofRequest synthetic(std::uint64_t s, std::uint32_t partitions = 1) 
   return r;
 }
 
+/// The synthetic workload (the same keys as those in keys().dir), except that validate() waits until
+/// the test opens the gate: admission is held up at will, without timing anything.
+class GatedWorkload : public engine::Workload {
+ public:
+  GatedWorkload() : inner_(*engine::SyntheticWorkload<E>::create(kN, 5)) {}
+  Status validate(const engine::JobRequest& job) override {
+    {
+      std::unique_lock lock(m_);
+      ++entered_;
+      cv_.notify_all();
+      cv_.wait(lock, [&] { return open_; });
+    }
+    return inner_->validate(job);
+  }
+  void open() {
+    std::lock_guard lock(m_);
+    open_ = true;
+    cv_.notify_all();
+  }
+  /// Until `n` validations have begun.
+  void wait_entered(int n) {
+    std::unique_lock lock(m_);
+    cv_.wait(lock, [&] { return entered_ >= n; });
+  }
+  Result<engine::WorkingSet> working_set(const engine::JobRequest& job) override { return inner_->working_set(job); }
+  Result<std::unique_ptr<engine::Synthesized>> synthesize(const engine::JobRequest& job, std::size_t k) override {
+    return inner_->synthesize(job, k);
+  }
+  Result<std::unique_ptr<engine::Pending>> prove_start(std::unique_ptr<engine::Synthesized> s) override {
+    return inner_->prove_start(std::move(s));
+  }
+  Result<std::vector<std::uint8_t>> prove_finish(std::unique_ptr<engine::Pending> p) override {
+    return inner_->prove_finish(std::move(p));
+  }
+  Result<bool> verify(const engine::JobRequest& job, std::size_t k, const std::vector<std::uint8_t>& proof) override {
+    return inner_->verify(job, k, proof);
+  }
+  Result<std::vector<std::string>> public_inputs_decimal(const engine::JobRequest& job, std::size_t k) override {
+    return inner_->public_inputs_decimal(job, k);
+  }
+  std::string curve() const override { return inner_->curve(); }
+
+ private:
+  std::shared_ptr<engine::Workload> inner_;
+  std::mutex m_;
+  std::condition_variable cv_;
+  int entered_ = 0;
+  bool open_ = false;
+};
+
 /// A fresh private directory (mode 0700) for a socket.
 fs::path private_dir(const std::string& tag) {
   std::string templ = (fs::temp_directory_path() / ("zkpipe-" + tag + "-XXXXXX")).string();
@@ -103,6 +156,25 @@ class ServerTest : public ::testing::Test {
   void TearDown() override {
     daemon_.reset();
     if (!dir_.empty()) fs::remove_all(dir_);
+  }
+
+  /// From now on synthetic jobs of the test shape validate through a GatedWorkload (after one job
+  /// has made the registry register the kind with the engine).
+  std::shared_ptr<GatedWorkload> gate_admission() {
+    pb::ProofResult r;
+    EXPECT_TRUE(prove(synthetic(1), &r).ok());
+    auto gate = std::make_shared<GatedWorkload>();
+    daemon_->engine().add_workload("synthetic:bn254-n" + std::to_string(kN), gate);
+    return gate;
+  }
+  /// Until `n` SubmitProof / Prove calls are queued for admission or being admitted.
+  void wait_admissions(std::size_t n) {
+    while (daemon_->service().admissions() < n) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  grpc::Status submit(const pb::SubmitProofRequest& s, pb::SubmitProofResponse* out = nullptr) {
+    grpc::ClientContext ctx;
+    pb::SubmitProofResponse r;
+    return stub_->SubmitProof(&ctx, s, out != nullptr ? out : &r);
   }
 
   grpc::Status prove(const pb::SubmitProofRequest& s, pb::ProofResult* out, std::uint32_t timeout_ms = 0) {
@@ -662,7 +734,9 @@ TEST_F(ServerTest, ACorruptedKeyFailsTheJobInsteadOfAnsweringAnInvalidProof) {
   const fs::path dir = private_dir("corrupt-keys");
   auto pk = groth16::read_parameters<E>(*groth16::read_file(keys().dir / ("synthetic-bn254-n" + std::to_string(kN) + ".params")));
   ASSERT_TRUE(pk.ok());
-  std::swap(pk->l[0], pk->l[1]);
+  std::vector<E::G1Affine> l(pk->l.begin(), pk->l.end());  // a key's queries are read-only
+  std::swap(l[0], l[1]);
+  pk->l = std::move(l);
   ASSERT_TRUE(groth16::write_file(dir / ("synthetic-bn254-n" + std::to_string(kN) + ".params"), groth16::write_parameters(*pk)).ok());
   DaemonConfig cfg;
   ASSERT_TRUE(cfg.engine.self_verify) << "the daemon's default";
@@ -682,6 +756,180 @@ TEST_F(ServerTest, ACorruptedKeyFailsTheJobInsteadOfAnsweringAnInvalidProof) {
   EXPECT_TRUE(r.proof().empty());
   d->reset();
   fs::remove_all(dir);
+}
+
+// Validation runs on the admission threads, never on gRPC's: with more SubmitProof / Prove calls
+// held up in admission than gRPC has handler threads, status, metrics, await and cancel still
+// answer; once validation may go on, every held call gets its job and its proof.
+TEST_F(ServerTest, StatusAwaitAndCancelAnswerWhileAdmissionIsHeldUp) {
+  DaemonConfig cfg;
+  cfg.admission_workers = 1;
+  start(cfg);
+  pb::SubmitProofResponse done;
+  ASSERT_TRUE(submit(synthetic(2), &done).ok());
+  auto gate = gate_admission();
+  constexpr int kCalls = 16;  // half SubmitProof, half Prove
+  std::vector<grpc::Status> statuses(kCalls);
+  std::vector<pb::SubmitProofResponse> submitted(kCalls);
+  std::vector<pb::ProofResult> proved(kCalls);
+  std::vector<std::thread> calls;
+  for (int i = 0; i < kCalls; ++i) {
+    calls.emplace_back([&, i] {
+      const auto k = static_cast<std::size_t>(i);
+      statuses[k] = i % 2 == 0 ? submit(synthetic(300 + k), &submitted[k]) : prove(synthetic(300 + k), &proved[k]);
+    });
+  }
+  gate->wait_entered(1);
+  wait_admissions(kCalls);
+  for (int round = 0; round < 20; ++round) {
+    grpc::ClientContext ctx;
+    pb::GetStatusResponse st;
+    ASSERT_TRUE(stub_->GetStatus(&ctx, pb::GetStatusRequest(), &st).ok());
+    EXPECT_EQ(st.totals().submitted(), 2u) << "the held calls are not jobs yet";
+  }
+  {
+    grpc::ClientContext ctx;
+    pb::GetMetricsResponse m;
+    ASSERT_TRUE(stub_->GetMetrics(&ctx, pb::GetMetricsRequest(), &m).ok());
+    EXPECT_NE(m.prometheus_text().find("zkpipe_admission_requests " + std::to_string(kCalls) + "\n"), std::string::npos)
+        << m.prometheus_text();
+  }
+  {
+    grpc::ClientContext ctx;
+    pb::AwaitProofRequest a;
+    a.set_job_id(done.job_id());
+    pb::ProofResult r;
+    ASSERT_TRUE(stub_->AwaitProof(&ctx, a, &r).ok());
+    expect_valid(r);
+  }
+  {
+    grpc::ClientContext ctx;
+    pb::CancelProofRequest c;
+    c.set_job_id(done.job_id());
+    pb::CancelProofResponse r;
+    ASSERT_TRUE(stub_->CancelProof(&ctx, c, &r).ok());
+    EXPECT_FALSE(r.was_active());
+  }
+  gate->open();
+  for (auto& t : calls) t.join();
+  for (int i = 0; i < kCalls; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    ASSERT_TRUE(statuses[k].ok()) << i << ": " << statuses[k].error_message();
+    if (i % 2 == 1) {
+      expect_valid(proved[k]);
+      continue;
+    }
+    grpc::ClientContext ctx;
+    pb::AwaitProofRequest a;
+    a.set_job_id(submitted[k].job_id());
+    pb::ProofResult r;
+    ASSERT_TRUE(stub_->AwaitProof(&ctx, a, &r).ok());
+    expect_valid(r);
+  }
+  EXPECT_EQ(daemon_->service().admissions(), 0u);
+}
+
+// A stop while calls wait for admission answers every one of them (UNAVAILABLE; the call being
+// validated may still become a job), and the daemon stops: no call is left unanswered.
+TEST_F(ServerTest, CallsWaitingForAdmissionAreAnsweredWhenTheDaemonStops) {
+  DaemonConfig cfg;
+  cfg.admission_workers = 1;
+  start(cfg);
+  auto gate = gate_admission();
+  constexpr int kCalls = 6;
+  std::vector<grpc::Status> statuses(kCalls);
+  std::vector<pb::ProofResult> proved(kCalls);
+  std::vector<std::thread> calls;
+  for (int i = 0; i < kCalls; ++i) {
+    calls.emplace_back([&, i] {
+      const auto k = static_cast<std::size_t>(i);
+      statuses[k] = i % 2 == 0 ? submit(synthetic(400 + k)) : prove(synthetic(400 + k), &proved[k]);
+    });
+  }
+  gate->wait_entered(1);
+  wait_admissions(kCalls);
+  std::thread stopper([&] { daemon_->stop(std::chrono::milliseconds(0)); });
+  while (!daemon_->service().draining()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  gate->open();
+  stopper.join();
+  for (auto& t : calls) t.join();
+  int unavailable = 0;
+  for (int i = 0; i < kCalls; ++i) {
+    const auto& st = statuses[static_cast<std::size_t>(i)];
+    EXPECT_TRUE(st.ok() || st.error_code() == grpc::StatusCode::UNAVAILABLE) << i << ": " << st.error_message();
+    unavailable += st.error_code() == grpc::StatusCode::UNAVAILABLE ? 1 : 0;
+  }
+  EXPECT_GE(unavailable, kCalls - 1) << "only the call being validated at the stop may have become a job";
+  EXPECT_FALSE(fs::exists(socket_)) << "the daemon stopped";
+}
+
+// The inputs waiting for admission are bounded by engine.max_input_bytes: past it a call is refused
+// at once (RESOURCE_EXHAUSTED, naming the key), and small calls still queue.
+TEST_F(ServerTest, InputsWaitingForAdmissionAreBoundedByTheInputCap) {
+  DaemonConfig cfg;
+  cfg.admission_workers = 1;
+  cfg.engine.max_input_bytes = 1 << 20;
+  start(cfg);
+  auto gate = gate_admission();
+  auto large = synthetic(500);
+  large.set_input(std::string(600 << 10, 'x'));  // queued, then refused by validation (not a seed)
+  grpc::Status held, queued_large, queued_small;
+  std::thread t1([&] { held = submit(synthetic(501)); });
+  gate->wait_entered(1);
+  std::thread t2([&] { queued_large = submit(large); });
+  wait_admissions(2);
+  {
+    grpc::ClientContext ctx;
+    pb::SubmitProofResponse r;
+    const auto st = stub_->SubmitProof(&ctx, large, &r);
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << st.error_message();
+    EXPECT_NE(st.error_message().find("waiting for admission"), std::string::npos) << st.error_message();
+    EXPECT_NE(st.error_message().find("engine.max_input_bytes"), std::string::npos) << st.error_message();
+  }
+  {
+    auto huge = synthetic(502);
+    huge.set_input(std::string(2 << 20, 'x'));
+    pb::ProofResult r;
+    EXPECT_EQ(prove(huge, &r).error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  }
+  std::thread t3([&] { queued_small = submit(synthetic(503)); });
+  wait_admissions(3);
+  gate->open();
+  t1.join();
+  t2.join();
+  t3.join();
+  EXPECT_TRUE(held.ok()) << held.error_message();
+  EXPECT_EQ(queued_large.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << queued_large.error_message();
+  EXPECT_TRUE(queued_small.ok()) << queued_small.error_message();
+}
+
+// A call whose client gave up while it waited for admission is answered CANCELLED and never
+// becomes a job.
+TEST_F(ServerTest, ACallCancelledWhileWaitingForAdmissionIsNeverSubmitted) {
+  DaemonConfig cfg;
+  cfg.admission_workers = 1;
+  start(cfg);
+  auto gate = gate_admission();  // job 1
+  grpc::Status held, cancelled;
+  std::thread t1([&] { held = submit(synthetic(601)); });
+  gate->wait_entered(1);
+  grpc::ClientContext ctx;
+  std::thread t2([&] {
+    pb::SubmitProofResponse r;
+    cancelled = stub_->SubmitProof(&ctx, synthetic(602), &r);
+  });
+  wait_admissions(2);
+  ctx.TryCancel();
+  t2.join();
+  EXPECT_EQ(cancelled.error_code(), grpc::StatusCode::CANCELLED);
+  // Lets the client's cancellation reach the daemon before the queue moves on (a pause, not a
+  // timed assertion).
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  gate->open();
+  t1.join();
+  ASSERT_TRUE(held.ok()) << held.error_message();
+  while (daemon_->service().admissions() > 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_EQ(daemon_->engine().status().jobs_submitted, 2u) << "the cancelled call never became a job";
 }
 
 }  // namespace
