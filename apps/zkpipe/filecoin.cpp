@@ -20,6 +20,7 @@
 #include "circuits/filecoin/post/fallback_circuit.hpp"
 #include "circuits/filecoin/post/fallback_post.hpp"
 #include "circuits/filecoin/porep/synthetic_c1.hpp"
+#include "circuits/filecoin/porep/stacked_circuit.hpp"
 #include "circuits/filecoin/porep/vanilla.hpp"
 #include "base/rng.hpp"
 #include "base/base64.hpp"
@@ -29,6 +30,7 @@
 #include "groth16/setup.hpp"
 #include "r1cs/prover_cs.hpp"
 #include "r1cs/shape.hpp"
+#include "r1cs/test_cs.hpp"
 #include "groth16/io.hpp"
 #include "groth16/verifier.hpp"
 #include "output.hpp"
@@ -211,6 +213,27 @@ int verify_partitions(const FilecoinVerifyArgs& a, const fc::SectorSize& size, I
 namespace {
 
 /// WindowPoSt / WinningPoSt: the proofs of consecutive partitions from --partition on.
+/// `--sector NUMBER:COMM_R` values (comm_r as hex or a sealed CID).
+Result<std::vector<fc::PoStSector>> parse_post_sectors(const std::vector<std::string>& values) {
+  std::vector<fc::PoStSector> sectors;
+  for (const auto& s : values) {
+    const auto colon = s.find(':');
+    fc::PoStSector ps;
+    try {
+      std::size_t used = 0;
+      ps.id = std::stoull(s.substr(0, colon), &used);
+      if (used != colon || colon == 0) throw std::invalid_argument("number");
+    } catch (...) {
+      return Status::invalid_argument("--sector '" + bounded_message(s, 80) + "': expected NUMBER:COMM_R_HEX");
+    }
+    auto comm_r = fc::parse_commitment(colon == std::string::npos ? "" : s.substr(colon + 1), fc::CommitmentKind::kSealed);
+    if (!comm_r.ok()) return Status::invalid_argument("--sector '" + bounded_message(s, 80) + "': " + comm_r.status().message());
+    ps.comm_r = *comm_r;
+    sectors.push_back(ps);
+  }
+  return sectors;
+}
+
 int verify_post(const FilecoinVerifyArgs& a) {
   const bool winning = a.kind == "winning-post";
   if (a.registered_proof < 0) {
@@ -227,22 +250,9 @@ int verify_post(const FilecoinVerifyArgs& a) {
   }
   auto randomness = hex32("randomness", a.randomness);
   if (!randomness.ok()) return fail(randomness.status().message(), a.json);
-  std::vector<fc::PoStSector> sectors;
-  for (const auto& s : a.sectors) {
-    const auto colon = s.find(':');
-    fc::PoStSector ps;
-    try {
-      std::size_t used = 0;
-      ps.id = std::stoull(s.substr(0, colon), &used);
-      if (used != colon || colon == 0) throw std::invalid_argument("number");
-    } catch (...) {
-      return fail("--sector '" + bounded_message(s, 80) + "': expected NUMBER:COMM_R_HEX", a.json);
-    }
-    auto comm_r = fc::parse_commitment(colon == std::string::npos ? "" : s.substr(colon + 1), fc::CommitmentKind::kSealed);
-    if (!comm_r.ok()) return fail("--sector '" + bounded_message(s, 80) + "': " + comm_r.status().message(), a.json);
-    ps.comm_r = *comm_r;
-    sectors.push_back(ps);
-  }
+  auto parsed = parse_post_sectors(a.sectors);
+  if (!parsed.ok()) return fail(parsed.status().message(), a.json);
+  const std::vector<fc::PoStSector>& sectors = *parsed;
   if (sectors.empty()) return fail("--kind " + a.kind + " needs --sector NUMBER:COMM_R_HEX (repeat for each sector)", a.json);
   auto vk = read_vk(a.vk);
   if (!vk.ok()) return fail(vk.status().message(), a.json);
@@ -907,6 +917,115 @@ int run_prove_filecoin(const FilecoinProveArgs& a) {
                 ms(t0) / 1e3);
   }
   return 0;
+}
+
+int run_check_filecoin(const FilecoinCheckArgs& a) {
+  using Fr = fc::Fr;
+  auto job = filecoin_job(a.input);
+  if (!job.ok()) return fail(job.status().message(), a.json);
+  const std::string_view text(reinterpret_cast<const char*>(job->input.data()), job->input.size());
+  struct Outcome {
+    std::size_t partition = 0, constraints = 0;
+    std::string unsatisfied, inputs;  // empty: fine
+  };
+  std::vector<Outcome> outcomes;
+  std::string native;  // the native check's error, if any
+  std::string kind_name;
+  // One partition through the test constraint system, its inputs compared with the expected ones.
+  auto run = [&](std::size_t k, auto&& synth, const std::vector<Fr>& want) {
+    r1cs::TestSystem<Fr> cs;
+    Outcome o;
+    o.partition = k;
+    if (Status st = synth(cs); !st.ok()) o.unsatisfied = "synthesis failed: " + st.message();
+    o.constraints = cs.num_constraints();
+    if (o.unsatisfied.empty() && !cs.is_satisfied()) o.unsatisfied = cs.which_is_unsatisfied().value_or("?");
+    if (cs.inputs().size() != want.size() + 1) {
+      o.inputs = std::to_string(cs.inputs().size() - 1) + " inputs, the public values give " + std::to_string(want.size());
+    } else {
+      for (std::size_t i = 0; i < want.size() && o.inputs.empty(); ++i) {
+        if (cs.inputs()[i + 1] != want[i]) o.inputs = "input " + std::to_string(i) + " differs from the public values'";
+      }
+    }
+    outcomes.push_back(std::move(o));
+  };
+  if (job->circuit == "porep") {
+    auto in = fc::parse_c1(text);
+    if (!in.ok()) return fail(in.status().message(), a.json);
+    auto ctx = fc::c1_context(in->c1.registered_proof);
+    if (!ctx.ok()) return fail(ctx.status().message(), a.json);
+    kind_name = in->c1.registered_proof.name;
+    if (Status st = fc::check_c1(in->c1, *ctx); !st.ok()) native = st.message();
+    const std::size_t parts = in->c1.vanilla_proofs.size();
+    if (a.porep_partition >= 0 && static_cast<std::size_t>(a.porep_partition) >= parts) {
+      return fail("--partition " + std::to_string(a.porep_partition) + ": the C1 has " + std::to_string(parts) + " partitions",
+                  a.json);
+    }
+    for (std::size_t k = 0; k < parts; ++k) {
+      if (a.porep_partition >= 0 && k != static_cast<std::size_t>(a.porep_partition)) continue;
+      auto w = fc::c1_witness(in->c1, *ctx, k);
+      auto want = fc::c1_public_inputs(in->c1, *ctx, k);
+      if (!w.ok() || !want.ok()) {
+        outcomes.push_back({k, 0, "no witness: " + (w.ok() ? want.status() : w.status()).message(), ""});
+        continue;
+      }
+      run(k, [&](auto& cs) { return fc::synthesize_stacked(cs, ctx->shape, *w); }, *want);
+    }
+  } else {
+    auto in = fc::parse_post_input(text);
+    if (!in.ok()) return fail(in.status().message(), a.json);
+    kind_name = in->proof.name;
+    if (Status st = fc::check_post_input(*in); !st.ok()) native = st.message();
+    fc::PostInput shaped = *in;
+    if (a.sectors_per_partition != 0) {
+      if (in->proof.winning) return fail("--sectors-per-partition is for WindowPoSt", a.json);
+      if (a.sectors_per_partition < in->sectors.size() || a.sectors_per_partition > in->proof.sector_count) {
+        return fail("--sectors-per-partition must be between the input's " + std::to_string(in->sectors.size()) +
+                        " sectors and " + std::to_string(in->proof.sector_count),
+                    a.json);
+      }
+      shaped.proof.sector_count = a.sectors_per_partition;
+    }
+    auto given = parse_post_sectors(a.sectors);
+    if (!given.ok()) return fail(given.status().message(), a.json);
+    std::vector<fc::PoStSector> pub = *given;
+    if (pub.empty()) {
+      for (const auto& p : in->sectors) pub.push_back({p.sector_id, p.comm_r});
+    }
+    // The challenges of API 1.0 count the sector's position in the production partition.
+    auto want = fc::fallback_partition_inputs(shaped.proof, in->randomness, pub, in->partition * in->proof.sector_count);
+    if (!want.ok()) return fail(want.status().message(), a.json);
+    auto w = fc::post_witness(shaped);
+    if (!w.ok()) {
+      outcomes.push_back({in->partition, 0, "no witness: " + w.status().message(), ""});
+    } else {
+      run(in->partition, [&](auto& cs) { return fc::synthesize_fallback(cs, fc::fallback_shape(shaped.proof), *w); }, *want);
+    }
+  }
+  bool good = native.empty();
+  Json parts = Json::array();
+  for (const auto& o : outcomes) {
+    good = good && o.unsatisfied.empty() && o.inputs.empty();
+    parts.push_back({{"partition", o.partition},
+                     {"constraints", o.constraints},
+                     {"satisfied", o.unsatisfied.empty()},
+                     {"first_unsatisfied", o.unsatisfied},
+                     {"inputs_match", o.inputs.empty()},
+                     {"inputs", o.inputs}});
+  }
+  if (a.json) {
+    std::printf("%s\n", Json{{"ok", good}, {"registered_proof", kind_name}, {"native_check", native.empty() ? "ok" : native},
+                             {"partitions", parts}}
+                            .dump()
+                            .c_str());
+  } else {
+    std::printf("%s: native check: %s\n", kind_name.c_str(), native.empty() ? "ok" : bounded_message(native).c_str());
+    for (const auto& o : outcomes) {
+      std::printf("partition %zu: %zu constraints, %s; public inputs %s\n", o.partition, o.constraints,
+                  o.unsatisfied.empty() ? "satisfied" : ("NOT satisfied: first unsatisfied " + bounded_message(o.unsatisfied)).c_str(),
+                  o.inputs.empty() ? "match" : ("do NOT match: " + o.inputs).c_str());
+    }
+  }
+  return good ? 0 : 1;
 }
 
 int run_gen_vanilla(const GenVanillaArgs& a) {

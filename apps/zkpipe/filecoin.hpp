@@ -99,6 +99,21 @@ struct FilecoinJob {
 /// --vanilla + --randomness + --registered-proof [+ --partition].
 Result<FilecoinJob> filecoin_job(const FilecoinProveArgs& a);
 
+/// `zkpipe check --kind KIND …`: the exact circuit's test constraint system run on a real input,
+/// naming the first unsatisfied constraint, with the native check's verdict beside it and the
+/// circuit's public inputs compared to those the public values derive. PoSt: `sectors` (NUMBER:
+/// COMM_R) are the public values (default: the vanilla proofs' own); `sectors_per_partition` checks
+/// the sectors against a smaller partition than production (a real 32 GiB sector without a
+/// 125M-constraint synthesis). Exit 0 satisfied and matching, 1 not, 2 malformed input.
+struct FilecoinCheckArgs {
+  FilecoinProveArgs input;  // kind, c1 / post_input / vanilla + randomness + registered_proof + partition
+  std::vector<std::string> sectors;
+  unsigned sectors_per_partition = 0;  // 0: the registered proof's
+  int porep_partition = -1;            // porep: one partition (default: all)
+  bool json = false;
+};
+int run_check_filecoin(const FilecoinCheckArgs& a);
+
 /// `zkpipe gen-vanilla`: seals sectors of random data in memory (2 KiB, 8 MiB) and writes one PoSt
 /// partition's input (post_input.hpp: the sectors' bincode vanilla proofs for the randomness, as
 /// Curio sends them), for `prove --kind window-post|winning-post` and the daemon.

@@ -174,6 +174,25 @@ int main(int argc, char** argv) {
                    "any size (32GiB, 64GiB): a consistent synthetic C1 (random columns and sparse trees), no sector");
   gen_c1->add_flag("--json", gen_c1_args.json, "machine-readable output");
 
+  zk::app::FilecoinCheckArgs check_args;
+  auto* check = app.add_subcommand(
+      "check", "run a Filecoin circuit's test constraint system on a real input: the first unsatisfied constraint, "
+               "the native check, the public inputs (exit 0 satisfied, 1 not, 2 malformed)");
+  check->add_option("--kind", check_args.input.kind, "porep, window-post or winning-post")->required();
+  check->add_option("--c1", check_args.input.c1, "porep: the C1 file");
+  check->add_option("--partition", check_args.porep_partition, "porep: one partition (default: every one)");
+  check->add_option("--post-input", check_args.input.post_input, "PoSt: the partition's input JSON (gen-vanilla)");
+  check->add_option("--vanilla", check_args.input.vanilla, "PoSt: instead, each sector's bincode vanilla proof");
+  check->add_option("--randomness", check_args.input.randomness, "with --vanilla: the randomness, hex");
+  check->add_option("--registered-proof", check_args.input.registered_proof, "with --vanilla: number (0..14) or name");
+  check->add_option("--post-partition", check_args.input.partition, "with --vanilla: the WindowPoSt partition index")
+      ->capture_default_str();
+  check->add_option("--sector", check_args.sectors,
+                    "PoSt: NUMBER:COMM_R (hex or CID) per sector, the public values (default: the proofs' own)");
+  check->add_option("--sectors-per-partition", check_args.sectors_per_partition,
+                    "WindowPoSt: check against a partition of this many sectors (e.g. 1 for one real 32GiB sector)");
+  check->add_flag("--json", check_args.json, "machine-readable output");
+
   zk::app::GenVanillaArgs gen_vanilla_args;
   auto* gen_vanilla = app.add_subcommand(
       "gen-vanilla", "seal sectors of random data (2KiB or 8MiB) and write one PoSt partition's input: their vanilla "
@@ -314,6 +333,7 @@ int main(int argc, char** argv) {
   }
   if (*gen_c1) return zk::app::run_gen_c1(gen_c1_args);
   if (*gen_vanilla) return zk::app::run_gen_vanilla(gen_vanilla_args);
+  if (*check) return zk::app::run_check_filecoin(check_args);
   if (*synthesize) return zk::app::run_synthesize_filecoin(synth_args);
   if (*params_check) {
     params_check_args.digest = !params_no_digest;

@@ -55,6 +55,20 @@ for i,v in enumerate(d['vanilla_proofs']): open(sys.argv[1]+'.%d.vproof' % i,'wb
 "$Z" prove --kind winning-post --post-input "$D/w.json" --params-dir "$D/params" --out "$D/x.bin" > /dev/null 2> "$D/err"
 [ $? -eq 2 ] && grep -q "not a winning-post" "$D/err" || fail "a WindowPoSt input is not a WinningPoSt's"
 
+# check: the test constraint system on the input; a damaged comm_r names the failing constraint.
+"$Z" check --kind window-post --post-input "$D/w.json" > "$D/out" || fail "check: $(cat "$D/out")"
+grep -q "satisfied; public inputs match" "$D/out" || fail "check must report a satisfied partition: $(cat "$D/out")"
+py "import json,sys,base64
+d=json.load(open(sys.argv[1])); b=bytearray(base64.b64decode(d['vanilla_proofs'][0])); b[8]^=1
+d['vanilla_proofs'][0]=base64.b64encode(bytes(b)).decode(); json.dump(d,open(sys.argv[1]+'.bad','w'))" "$D/w.json"
+"$Z" check --kind window-post --post-input "$D/w.json.bad" > "$D/out"
+[ $? -eq 1 ] && grep -q "first unsatisfied sector_0/equality" "$D/out" || fail "check must name the constraint: $(cat "$D/out")"
+# A real 32 GiB sector (Curio's vanilla proof) against a one-sector partition: 53,333 constraints.
+DATA="$(dirname "$0")/../data/filecoin"
+"$Z" check --kind window-post --vanilla "$DATA/curio-post-32gib.vproof" --randomness "$(printf '0%.0s' $(seq 64))" \
+    --registered-proof 8 --sectors-per-partition 1 > "$D/out" || fail "check of Curio's 32 GiB sector: $(cat "$D/out")"
+grep -q "53333 constraints, satisfied; public inputs match" "$D/out" || fail "Curio's sector: $(cat "$D/out")"
+
 # WinningPoSt: one sector, 66 challenges.
 "$Z" gen-vanilla --kind winning-post --first-sector 9 --data-seed 4 --out "$D/n.json" --json > "$D/gen.json" \
     || fail "gen-vanilla winning-post"
