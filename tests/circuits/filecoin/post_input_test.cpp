@@ -115,6 +115,10 @@ TEST(PostInput, WrongValuesAreRefusedNamingTheSector) {
   auto winning = make_input("StackedDrgWinning2KiBV1", 0, false);
   winning.partition = 1;
   EXPECT_FALSE(check_post_input(winning).ok());
+  // Randomness that is no field element, as filecoin-proofs' as_safe_commitment refuses it.
+  auto unsafe = make_input("StackedDrgWindow2KiBV1_2", 0, false);
+  unsafe.randomness.fill(0xff);
+  EXPECT_NE(check_post_input(unsafe).message().find("randomness is not a field element"), std::string::npos);
 }
 
 TEST(PostInput, MalformedJsonIsRefusedNamingTheField) {

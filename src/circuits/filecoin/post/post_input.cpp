@@ -119,6 +119,12 @@ Status check_post_input(const PostInput& in) {
                                     " sectors, not " + std::to_string(in.sectors.size()));
   }
   if (proof.winning && in.partition != 0) return Status::invalid_argument("a WinningPoSt has one partition (0)");
+  // filecoin-proofs takes the randomness as a field element (as_safe_commitment): the caller clears
+  // its top bits, as Lotus and Curio do.
+  if (!Fr::from_bytes(in.randomness, field::Endian::kLittle).ok()) {
+    return Status::invalid_argument("randomness is not a field element (little-endian, below the BLS12-381 scalar "
+                                    "modulus; clear the top two bits of its last byte)");
+  }
   if (in.partition >= kMaxPostPartitions) {
     return Status::invalid_argument("partition " + std::to_string(in.partition) + " is out of range");
   }
