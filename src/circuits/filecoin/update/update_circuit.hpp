@@ -119,7 +119,7 @@ Result<UpdateWitness> update_partition_witness(const UpdateShape& s, const Updat
 // ---- The circuits.
 
 namespace update::detail {
-/// Allocates `x` and makes it an input (2 constraints' worth: the input's equality).
+/// Allocates `v` and makes it an input (inputize: one constraint, input * ONE = the number).
 template <class CS>
 Num<Fr> public_num(CS& cs, const char* what, const Fr& v) {
   const Num<Fr> n = alloc_num(cs, what, v);
@@ -172,7 +172,6 @@ Result<Num<Fr>> challenge_head(CS& cs, const UpdateShape& s, const UpdateChallen
 /// circuit.rs: EmptySectorUpdateCircuit (tree D new SHA-256).
 template <class CS>
 Status synthesize_update(CS& cs, const UpdateShape& s, const UpdateWitness& w) {
-  using namespace update;  // NOLINT: the update gadgets, in a function body
   namespace ud = update::detail;
   if (s.tree_d_kind != UpdateTreeD::kSha256) return Status::invalid_argument("synthesize_update: a SHA-256 tree D shape");
   if (Status st = check_update_witness(s, w); !st.ok()) return st;
@@ -187,28 +186,28 @@ Status synthesize_update(CS& cs, const UpdateShape& s, const UpdateWitness& w) {
   const Num<Fr> comm_r_old = ud::public_num(cs, "comm_r_old", w.comm_r_old);
   const Num<Fr> comm_d_new = ud::public_num(cs, "comm_d_new", w.comm_d_new);
   const Num<Fr> comm_r_new = ud::public_num(cs, "comm_r_new", w.comm_r_new);
-  const Num<Fr> phi = gen_randomness_gadget(cs, comm_d_new, comm_r_old);
+  const Num<Fr> phi = update::gen_randomness_gadget(cs, comm_d_new, comm_r_old);
 
-  const Num<Fr> comm_c = alloc_num(cs, "comm_c", w.comm_c);
-  const Num<Fr> root_r_old = alloc_num(cs, "root_r_old", w.root_r_old);
-  const Num<Fr> root_r_new = alloc_num(cs, "root_r_new", w.root_r_new);
+  const Num<Fr> comm_c = update::alloc_num(cs, "comm_c", w.comm_c);
+  const Num<Fr> root_r_old = update::alloc_num(cs, "root_r_old", w.root_r_old);
+  const Num<Fr> root_r_new = update::alloc_num(cs, "root_r_new", w.root_r_new);
   std::vector<Num<Fr>> apex_leaves;
   apex_leaves.reserve(w.apex_leaves.size());
-  for (const Fr& v : w.apex_leaves) apex_leaves.push_back(alloc_num(cs, "apex_leaf", v));
+  for (const Fr& v : w.apex_leaves) apex_leaves.push_back(update::alloc_num(cs, "apex_leaf", v));
   const auto& path_d0 = w.challenges[0].path_d_new;
   const auto partition_path =
-      alloc_path(cs, std::span<const gadgets::PathLevel>(path_d0).subspan(s.challenge_bits - s.partition_bits));
+      update::alloc_path(cs, std::span<const gadgets::PathLevel>(path_d0).subspan(s.challenge_bits - s.partition_bits));
 
   if (Status st = ud::check_comm_r(cs, comm_c, root_r_old, comm_r_old); !st.ok()) return st;
   if (Status st = ud::check_comm_r(cs, comm_c, root_r_new, comm_r_new); !st.ok()) return st;
   {
     r1cs::Namespace ns(cs, [] { return std::string("apex_gadget"); });
-    if (Status st = apex_por(cs, std::span<const Num<Fr>>(apex_leaves), partition_bits, partition_path, comm_d_new);
+    if (Status st = update::apex_por(cs, std::span<const Num<Fr>>(apex_leaves), partition_bits, partition_path, comm_d_new);
         !st.ok()) {
       return st;
     }
   }
-  const auto generated = gen_challenge_bits(cs, comm_r_new, partition, s.challenges, s.challenge_bits - s.partition_bits);
+  const auto generated = update::gen_challenge_bits(cs, comm_r_new, partition, s.challenges, s.challenge_bits - s.partition_bits);
 
   const gadgets::TreeShape apex_path_tree{gadgets::TreeHasher::kSha256, std::vector<unsigned>(s.apex_path_levels(), 2)};
   for (std::size_t i = 0; i < generated.size(); ++i) {
@@ -224,8 +223,8 @@ Status synthesize_update(CS& cs, const UpdateShape& s, const UpdateWitness& w) {
     const Num<Fr> apex_leaf = gadgets::select<Fr>(cs, std::span<const Num<Fr>>(apex_leaves),
                                                   all.subspan(s.apex_path_levels(), s.apex_bits));
     const auto path_to_apex =
-        alloc_path(cs, std::span<const gadgets::PathLevel>(cw.path_d_new).first(s.apex_path_levels()));
-    if (Status st = por_no_challenge_input(cs, apex_path_tree, all.first(s.apex_path_levels()), *leaf_d_new, path_to_apex,
+        update::alloc_path(cs, std::span<const gadgets::PathLevel>(cw.path_d_new).first(s.apex_path_levels()));
+    if (Status st = update::por_no_challenge_input(cs, apex_path_tree, all.first(s.apex_path_levels()), *leaf_d_new, path_to_apex,
                                            apex_leaf);
         !st.ok()) {
       return st;
@@ -237,7 +236,6 @@ Status synthesize_update(CS& cs, const UpdateShape& s, const UpdateWitness& w) {
 /// poseidon/circuit.rs: the Poseidon variant (tree D new with tree R's shape, one partition).
 template <class CS>
 Status synthesize_update_poseidon(CS& cs, const UpdateShape& s, const UpdateWitness& w) {
-  using namespace update;  // NOLINT: the update gadgets, in a function body
   namespace ud = update::detail;
   if (s.tree_d_kind != UpdateTreeD::kPoseidon) {
     return Status::invalid_argument("synthesize_update_poseidon: a Poseidon tree D shape");
@@ -249,16 +247,16 @@ Status synthesize_update_poseidon(CS& cs, const UpdateShape& s, const UpdateWitn
   const Num<Fr> comm_r_old = ud::public_num(cs, "comm_r_old", w.comm_r_old);
   const Num<Fr> comm_d_new = ud::public_num(cs, "comm_d_new", w.comm_d_new);
   const Num<Fr> comm_r_new = ud::public_num(cs, "comm_r_new", w.comm_r_new);
-  const Num<Fr> phi = gen_randomness_gadget(cs, comm_d_new, comm_r_old);
+  const Num<Fr> phi = update::gen_randomness_gadget(cs, comm_d_new, comm_r_old);
 
-  const Num<Fr> comm_c = alloc_num(cs, "comm_c", w.comm_c);
-  const Num<Fr> root_r_old = alloc_num(cs, "root_r_old", w.root_r_old);
-  const Num<Fr> root_r_new = alloc_num(cs, "root_r_new", w.root_r_new);
+  const Num<Fr> comm_c = update::alloc_num(cs, "comm_c", w.comm_c);
+  const Num<Fr> root_r_old = update::alloc_num(cs, "root_r_old", w.root_r_old);
+  const Num<Fr> root_r_new = update::alloc_num(cs, "root_r_new", w.root_r_new);
   if (Status st = ud::check_comm_r(cs, comm_c, root_r_old, comm_r_old); !st.ok()) return st;
   if (Status st = ud::check_comm_r(cs, comm_c, root_r_new, comm_r_new); !st.ok()) return st;
 
-  const Num<Fr> partition = alloc_num(cs, "gen_challenge_bits partition zero", Fr::zero());
-  const auto generated = gen_challenge_bits(cs, comm_r_new, partition, s.challenges, s.challenge_bits);
+  const Num<Fr> partition = update::alloc_num(cs, "gen_challenge_bits partition zero", Fr::zero());
+  const auto generated = update::gen_challenge_bits(cs, comm_r_new, partition, s.challenges, s.challenge_bits);
   for (std::size_t i = 0; i < generated.size(); ++i) {
     r1cs::Namespace ns(cs, [i] { return "challenge " + std::to_string(i); });
     const auto& cw = w.challenges[i];
@@ -266,8 +264,8 @@ Status synthesize_update_poseidon(CS& cs, const UpdateShape& s, const UpdateWitn
     auto leaf_d_new = ud::challenge_head(cs, s, cw, c_bits, std::span<const Bit<Fr>>(h_select_bits), phi, root_r_old,
                                          root_r_new);
     if (!leaf_d_new.ok()) return leaf_d_new.status();
-    const auto path_d_new = alloc_path(cs, std::span<const gadgets::PathLevel>(cw.path_d_new));
-    if (Status st = por_no_challenge_input(cs, s.tree_d, c_bits, *leaf_d_new, path_d_new, comm_d_new); !st.ok()) return st;
+    const auto path_d_new = update::alloc_path(cs, std::span<const gadgets::PathLevel>(cw.path_d_new));
+    if (Status st = update::por_no_challenge_input(cs, s.tree_d, c_bits, *leaf_d_new, path_d_new, comm_d_new); !st.ok()) return st;
   }
   return {};
 }
