@@ -193,9 +193,10 @@ struct ShapeKey {
   explicit ShapeKey(unsigned log_n) : pk(std::make_shared<groth16::ProvingKey<E>>()), n(std::size_t{1} << log_n) {
     aux = n - 8;
     const MsmInput<E::G1Config> g1(std::size_t{1} << 16);
-    auto tile = [&](std::vector<E::G1Affine>& v, std::size_t count) {
-      v.resize(count);
+    auto tile = [&](groth16::KeyPoints<E::G1Affine>& q, std::size_t count) {
+      std::vector<E::G1Affine> v(count);
       for (std::size_t i = 0; i < count; ++i) v[i] = g1.bases[i & 0xffff];
+      q = std::move(v);
     };
     pk->vk.ic.assign(2, E::G1Affine::generator());
     tile(pk->h, n - 1);
@@ -203,7 +204,7 @@ struct ShapeKey {
     tile(pk->a, 2 + aux);
     const std::size_t nb = 1 + aux / 4;
     tile(pk->b_g1, nb);
-    pk->b_g2.assign(nb, E::G2Affine::generator());
+    pk->b_g2 = std::vector<E::G2Affine>(nb, E::G2Affine::generator());
   }
   r1cs::Partition<Fr> partition(Rng& rng) const {
     r1cs::Partition<Fr> p;

@@ -26,6 +26,8 @@ const char* status_code_name(StatusCode code) {
       return "CANCELLED";
     case StatusCode::kResourceExhausted:
       return "RESOURCE_EXHAUSTED";
+    case StatusCode::kUnimplemented:
+      return "UNIMPLEMENTED";
   }
   return "UNKNOWN";
 }

@@ -21,6 +21,7 @@ enum class StatusCode {
   kDeadlineExceeded,  // a wait timed out (the operation itself goes on)
   kCancelled,
   kResourceExhausted,  // a limit (memory budget, queue length, message size) does not allow it
+  kUnimplemented,      // a request for something this version does not do (e.g. a proof kind not built)
 };
 
 const char* status_code_name(StatusCode code);
@@ -41,6 +42,7 @@ class [[nodiscard]] Status {
   static Status already_exists(std::string m) { return {StatusCode::kAlreadyExists, std::move(m)}; }
   static Status deadline_exceeded(std::string m) { return {StatusCode::kDeadlineExceeded, std::move(m)}; }
   static Status cancelled(std::string m) { return {StatusCode::kCancelled, std::move(m)}; }
+  static Status unimplemented(std::string m) { return {StatusCode::kUnimplemented, std::move(m)}; }
   static Status resource_exhausted(std::string m) { return {StatusCode::kResourceExhausted, std::move(m)}; }
 
   bool ok() const { return code_ == StatusCode::kOk; }

@@ -280,6 +280,8 @@ Result<std::uint64_t> Engine::submit(JobRequest req) {
   }
   const std::uint64_t digest = fnv1a(req);
   std::lock_guard lock(m_);
+  // Validation ran unlocked: the engine may have begun shutting down meanwhile.
+  if (stopping_) return Status::unavailable("the engine is shutting down");
   forget_expired();
   const std::uint64_t input_cap = this->input_cap();
   if (!req.request_id.empty()) {
@@ -415,15 +417,31 @@ void Engine::set_worker(const std::string& name, const Task* t) {
 
 void Engine::forget_expired() {
   const auto now = Clock::now();
+  std::vector<std::pair<Clock::time_point, std::uint64_t>> kept;  // finished jobs still here
   for (auto it = jobs_.begin(); it != jobs_.end();) {
     const Job& j = *it->second;
     if (j.dead && j.in_flight == 0 && now - j.finished > config_.result_ttl) {
       if (!j.req.request_id.empty()) by_request_id_.erase(j.req.request_id);
       it = jobs_.erase(it);
     } else {
+      if (j.dead && j.in_flight == 0) kept.emplace_back(j.finished, it->first);
       ++it;
     }
   }
+  // Bounded whatever the TTL: past max_kept_jobs, the results finished longest ago go first.
+  if (kept.size() <= config_.max_kept_jobs) return;
+  const std::size_t drop = kept.size() - config_.max_kept_jobs;
+  std::nth_element(kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(drop - 1), kept.end());
+  for (std::size_t i = 0; i < drop; ++i) {
+    auto it = jobs_.find(kept[i].second);
+    if (!it->second->req.request_id.empty()) by_request_id_.erase(it->second->req.request_id);
+    jobs_.erase(it);
+  }
+}
+
+std::uint64_t Engine::held_input_bytes() {
+  std::lock_guard lock(m_);
+  return held_input_bytes_;
 }
 
 void Engine::scheduler_loop() {

@@ -49,6 +49,9 @@ struct EngineConfig {
   /// Most partitions one job may ask for (each costs bookkeeping until the result expires, whatever
   /// its size; a workload may allow fewer: a PoRep job has exactly its circuit's partitions).
   std::size_t max_partitions = 1024;
+  /// Most finished jobs kept for await() at once: past it the oldest are forgotten before their
+  /// result_ttl (each keeps its proofs and public inputs: ~0.1-110 KB per partition).
+  std::size_t max_kept_jobs = 10000;
   /// Most bytes the inputs of unfinished jobs may hold together (a job's input is given back when
   /// it ends); more is RESOURCE_EXHAUSTED at submit. 0: a quarter of the budget (at least 1 MiB).
   std::uint64_t max_input_bytes = 0;
@@ -133,9 +136,14 @@ class Engine {
   std::uint64_t wait_for_change(std::uint64_t seen, std::chrono::milliseconds timeout);
   EngineStatus status();
   const EngineConfig& config() const { return config_; }
+  /// Most finished jobs kept for await() at once: past it the oldest are forgotten before their
+  /// result_ttl (each keeps its proofs and public inputs: ~0.1-110 KB per partition).
+  std::size_t max_kept_jobs = 10000;
   /// Most bytes the inputs of unfinished jobs may hold together: EngineConfig::max_input_bytes, or
   /// its default (a quarter of the budget, at least 1 MiB).
   std::uint64_t input_cap() const;
+  /// Bytes the inputs of unfinished jobs hold now (what input_cap bounds).
+  std::uint64_t held_input_bytes();
   /// Stops accepting jobs, cancels what is left, joins the workers. Idempotent.
   void shutdown();
   /// A metrics snapshot in Prometheus text format (jobs, partitions, stage latency histograms,

@@ -5,6 +5,7 @@
 // (groth16/key_cache.hpp), whose pages the kernel reads on first touch and may reclaim. The prover
 // only ever reads a query as a contiguous span, so both are the same to it.
 
+#include <algorithm>
 #include <memory>
 #include <span>
 #include <vector>
@@ -49,6 +50,10 @@ class KeyPoints {
   const T* end() const { return data_ + size_; }
   const T& operator[](std::size_t i) const { return data_[i]; }
   operator std::span<const T>() const { return {data_, size_}; }  // NOLINT
+  /// The same points (owned or mapped alike).
+  friend bool operator==(const KeyPoints& x, const KeyPoints& y) {
+    return std::equal(x.begin(), x.end(), y.begin(), y.end());
+  }
   /// Whether the points live in a mapping (not in the process's own memory).
   bool mapped() const { return keep_ != nullptr; }
   /// Bytes of a mapped query now resident in memory (0 when owned).

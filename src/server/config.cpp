@@ -149,7 +149,7 @@ Result<DaemonConfig> parse_config(std::string_view text) {
                                 "daemon.max_receive_bytes", "daemon.admission_workers",
                                 "daemon.max_active_jobs", "daemon.shutdown_grace_s", "engine.budget",
                                 "engine.budget_fraction", "engine.synthesis_workers", "engine.prover_workers",
-                                "engine.finalizer_workers", "engine.channel_capacity", "engine.self_verify", "engine.max_partitions", "engine.max_input_bytes",
+                                "engine.finalizer_workers", "engine.channel_capacity", "engine.self_verify", "engine.max_partitions", "engine.max_kept_jobs", "engine.max_input_bytes",
                                 "engine.result_ttl_s", "engine.device", "log.level", "log.format"});
       !s.ok()) {
     return Status::invalid_argument("config: " + s.message());
@@ -172,6 +172,7 @@ Result<DaemonConfig> parse_config(std::string_view text) {
                    r.integer("engine", "channel_capacity", c.engine.channel_capacity, 1, 1024),
                    r.boolean("engine", "self_verify", c.engine.self_verify),
                    r.integer("engine", "max_partitions", c.engine.max_partitions, 1, 1u << 20),
+                   r.integer("engine", "max_kept_jobs", c.engine.max_kept_jobs, 1, 1u << 24),
                    r.size("engine", "max_input_bytes", c.engine.max_input_bytes),
                    r.integer("engine", "result_ttl_s", ttl, 1, 7 * 24 * 3600),
                    r.string("engine", "device", c.device),

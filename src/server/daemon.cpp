@@ -215,7 +215,9 @@ Result<std::unique_ptr<Daemon>> Daemon::start(const DaemonConfig& config) {
   grpc::ResourceQuota quota("zkpipe-receive");
   quota.Resize(static_cast<std::size_t>(receive_bytes(config)));
   b.SetResourceQuota(quota);
+  d->cuzk_ = std::make_unique<CuzkService>(*d->service_);
   b.RegisterService(d->service_.get());
+  b.RegisterService(d->cuzk_.get());  // Curio's protocol (docs/curio.md)
   const mode_t old_mask = ::umask(077);  // the socket file is created owner-only
   d->server_ = b.BuildAndStart();
   ::umask(old_mask);
@@ -270,6 +272,7 @@ void Daemon::stop(std::chrono::milliseconds grace) {
 Daemon::~Daemon() {
   if (server_) stop(std::chrono::milliseconds(0));
   server_.reset();
+  cuzk_.reset();
   service_.reset();
   registry_.reset();
   engine_.reset();

@@ -18,6 +18,7 @@
 #include "engine/engine.hpp"
 #include "server/config.hpp"
 #include "server/registry.hpp"
+#include "server/cuzk_service.hpp"
 #include "server/service.hpp"
 
 namespace zk::server {
@@ -51,6 +52,7 @@ class Daemon {
   std::unique_ptr<engine::Engine> engine_;
   std::unique_ptr<WorkloadRegistry> registry_;
   std::unique_ptr<ProvingService> service_;
+  std::unique_ptr<CuzkService> cuzk_;  // cuzk.v1 on the same listener, sharing service_'s machinery
   std::unique_ptr<grpc::Server> server_;
   bool stopped_ = false;
   std::atomic<bool> hurry_{false};

@@ -45,6 +45,9 @@ grpc::Status to_grpc(const Status& s) {
     case zk::StatusCode::kResourceExhausted:
       c = StatusCode::RESOURCE_EXHAUSTED;
       break;
+    case zk::StatusCode::kUnimplemented:
+      c = StatusCode::UNIMPLEMENTED;
+      break;
   }
   return {c, bounded_message(s.message())};
 }
@@ -106,26 +109,38 @@ Status ProvingService::check_request(const pb::SubmitProofRequest& req) const {
   return {};
 }
 
-Result<std::uint64_t> ProvingService::submit(const pb::SubmitProofRequest& req, std::uint32_t* partitions) {
-  // Runs on an admission thread, after check_request (the handler's): draining may have begun since.
+Result<std::uint64_t> ProvingService::submit_job(const std::string& circuit, const std::string& shape,
+                                                 engine::JobRequest job, std::uint32_t* partitions) {
+  // Runs on an admission thread, after the handler's checks: draining may have begun since.
   if (draining_) return Status::unavailable("the daemon is shutting down and accepts no new jobs");
   if (engine_.status().jobs_active >= opt_.max_active_jobs) {
     return Status::resource_exhausted("the daemon already holds " + std::to_string(opt_.max_active_jobs) +
                                       " active jobs (daemon.max_active_jobs); retry later");
   }
-  auto r = registry_.resolve(req.circuit(), req.shape());
+  auto r = registry_.resolve(circuit, shape);
   if (!r.ok()) return r.status();
-  engine::JobRequest job;
   job.circuit = r->kind;
   job.shape = r->job_shape;
-  job.input.assign(req.input().begin(), req.input().end());
-  job.priority = req.priority();
-  job.request_id = req.request_id();
-  job.partitions = req.partitions() == 0 ? r->partitions : req.partitions();
+  if (job.partitions == 0) job.partitions = r->partitions;
   *partitions = static_cast<std::uint32_t>(job.partitions);
   auto id = engine_.submit(std::move(job));
-  if (id.ok()) spdlog::info("job {} submitted: {} {}", *id, req.circuit(), req.shape());
+  if (id.ok()) spdlog::info("job {} submitted: {} {}", *id, circuit, shape);
   return id;
+}
+
+int default_priority(const std::string& circuit) {
+  if (circuit == "winning-post") return 20;
+  if (circuit == "window-post") return 10;
+  return 0;
+}
+
+Result<std::uint64_t> ProvingService::submit(const pb::SubmitProofRequest& req, std::uint32_t* partitions) {
+  engine::JobRequest job;
+  job.input.assign(req.input().begin(), req.input().end());
+  job.priority = req.priority() != 0 ? req.priority() : default_priority(req.circuit());
+  job.request_id = req.request_id();
+  job.partitions = req.partitions();
+  return submit_job(req.circuit(), req.shape(), std::move(job), partitions);
 }
 
 namespace {
@@ -142,7 +157,14 @@ grpc::ServerUnaryReactor* ProvingService::SubmitProof(grpc::CallbackServerContex
   count("SubmitProof");
   if (auto a = authorize(ctx); !a.ok()) return finish(ctx, a);
   if (Status s = check_request(*req); !s.ok()) return finish(ctx, to_grpc(s));
-  return enqueue({.ctx = ctx, .req = req, .submitted = resp, .bytes = req->input().size()});
+  return enqueue(ctx, req->input().size(), [this, req, resp](grpc::ServerUnaryReactor*) -> std::optional<grpc::Status> {
+    std::uint32_t parts = 0;
+    auto id = guarded("SubmitProof", [&] { return submit(*req, &parts); });
+    if (!id.ok()) return to_grpc(id.status());
+    resp->set_job_id(*id);
+    resp->set_partitions(parts);
+    return grpc::Status::OK;
+  });
 }
 
 grpc::ServerUnaryReactor* ProvingService::AwaitProof(grpc::CallbackServerContext* ctx,
@@ -150,7 +172,7 @@ grpc::ServerUnaryReactor* ProvingService::AwaitProof(grpc::CallbackServerContext
   count("AwaitProof");
   if (auto a = authorize(ctx); !a.ok()) return finish(ctx, a);
   auto* reactor = ctx->DefaultReactor();
-  wait_for(req->job_id(), deadline_after(req->timeout_ms()), ctx, reactor, resp);
+  wait_for(req->job_id(), deadline_after(req->timeout_ms()), ctx, reactor, proof_result_answers(req->job_id(), resp));
   return reactor;
 }
 
@@ -160,18 +182,28 @@ grpc::ServerUnaryReactor* ProvingService::Prove(grpc::CallbackServerContext* ctx
   if (auto a = authorize(ctx); !a.ok()) return finish(ctx, a);
   if (Status s = check_request(req->submit()); !s.ok()) return finish(ctx, to_grpc(s));
   // The timeout counts from the call's arrival: time spent waiting for admission is part of it.
-  return enqueue({.ctx = ctx,
-                  .req = &req->submit(),
-                  .result = resp,
-                  .deadline = deadline_after(req->timeout_ms()),
-                  .bytes = req->submit().input().size()});
+  const auto deadline = deadline_after(req->timeout_ms());
+  return enqueue(ctx, req->submit().input().size(),
+                 [this, ctx, req, resp, deadline](grpc::ServerUnaryReactor* reactor) -> std::optional<grpc::Status> {
+                   std::uint32_t parts = 0;
+                   auto id = guarded("Prove", [&] { return submit(req->submit(), &parts); });
+                   if (!id.ok()) return to_grpc(id.status());
+                   // The request lives until the proof is answered, and the engine holds its own
+                   // copy of the input now: the request's is given back (gRPC made the request
+                   // mutable; handlers are only shown it const).
+                   std::string().swap(*const_cast<pb::ProveRequest*>(req)->mutable_submit()->mutable_input());
+                   wait_for(*id, deadline, ctx, reactor, proof_result_answers(*id, resp));
+                   return std::nullopt;
+                 });
 }
 
-grpc::ServerUnaryReactor* ProvingService::enqueue(Admission a) {
-  a.reactor = a.ctx->DefaultReactor();
-  // The inputs waiting here are bounded like those the engine holds (engine.max_input_bytes): a
-  // burst of large requests is refused at once instead of piling up in memory.
+grpc::ServerUnaryReactor* ProvingService::enqueue(grpc::CallbackServerContext* ctx, std::uint64_t bytes,
+                                                  AdmissionWork work) {
+  Admission a{.ctx = ctx, .reactor = ctx->DefaultReactor(), .work = std::move(work), .bytes = bytes};
+  // The inputs waiting here are bounded together with those the engine holds (engine.max_input_bytes):
+  // a burst of large requests is refused at once instead of piling up in memory.
   const std::uint64_t cap = engine_.input_cap();
+  const std::uint64_t held = engine_.held_input_bytes();
   grpc::Status refused;
   {
     std::lock_guard lock(m_);
@@ -181,9 +213,10 @@ grpc::ServerUnaryReactor* ProvingService::enqueue(Admission a) {
       refused = {grpc::StatusCode::RESOURCE_EXHAUSTED, std::to_string(admissions_.size() + admitting_) +
                                                            " requests are already waiting for admission "
                                                            "(daemon.max_active_jobs); retry later"};
-    } else if (admission_bytes_ + a.bytes > cap) {
+    } else if (held + admission_bytes_ + a.bytes > cap) {
       refused = {grpc::StatusCode::RESOURCE_EXHAUSTED,
-                 "the inputs waiting for admission hold " + engine::format_bytes(admission_bytes_) + "; this one (" +
+                 "the jobs in progress hold " + engine::format_bytes(held) + " of inputs and those waiting for "
+                     "admission " + engine::format_bytes(admission_bytes_) + "; this one (" +
                      engine::format_bytes(a.bytes) + ") would pass engine.max_input_bytes = " +
                      engine::format_bytes(cap) + "; retry later"};
     } else {
@@ -207,7 +240,7 @@ void ProvingService::admit_loop() {
       std::unique_lock lock(m_);
       admit_cv_.wait(lock, [&] { return stop_ || !admissions_.empty(); });
       if (admissions_.empty()) return;  // stopping, and nothing left to answer
-      a = admissions_.front();
+      a = std::move(admissions_.front());
       admissions_.pop_front();
       ++admitting_;
       stopping = stop_;
@@ -217,6 +250,7 @@ void ProvingService::admit_loop() {
     } else {
       admit(a);
     }
+    a.work = nullptr;  // what the work captured goes now, not when the next call replaces it
     std::lock_guard lock(m_);
     --admitting_;
     admission_bytes_ -= a.bytes;
@@ -226,27 +260,15 @@ void ProvingService::admit_loop() {
 void ProvingService::admit(const Admission& a) {
   // Nothing may escape an admission thread, and every call it took must be answered exactly once
   // (a reactor left unfinished would hang the server's shutdown): whatever throws is answered
-  // INTERNAL. wait_for answers the call itself, and throws only before it has.
+  // INTERNAL. Work that hands the call to wait_for throws only before it has.
   grpc::Status answer;
   try {
     if (a.ctx->IsCancelled()) {
       answer = {grpc::StatusCode::CANCELLED, "the client cancelled the call before it was admitted"};
     } else {
-      std::uint32_t parts = 0;
-      auto id = guarded(a.result != nullptr ? "Prove" : "SubmitProof", [&] { return submit(*a.req, &parts); });
-      if (!id.ok()) {
-        answer = to_grpc(id.status());
-      } else if (a.result != nullptr) {
-        // Prove's request lives until the proof is answered, and the engine holds its own copy of
-        // the input now: the request's is given back (gRPC made the request mutable; handlers are
-        // only shown it const).
-        std::string().swap(*const_cast<pb::SubmitProofRequest*>(a.req)->mutable_input());
-        wait_for(*id, a.deadline, a.ctx, a.reactor, a.result);
-        return;
-      } else {
-        a.submitted->set_job_id(*id);
-        a.submitted->set_partitions(parts);
-      }
+      auto done = a.work(a.reactor);
+      if (!done.has_value()) return;  // the watcher answers it
+      answer = *done;
     }
   } catch (const std::exception& e) {
     answer = {grpc::StatusCode::INTERNAL, std::string("admitting the request: ") + e.what()};
@@ -257,8 +279,8 @@ void ProvingService::admit(const Admission& a) {
 }
 
 void ProvingService::wait_for(std::uint64_t job, Clock::time_point deadline, grpc::CallbackServerContext* ctx,
-                              grpc::ServerUnaryReactor* reactor, pb::ProofResult* out) {
-  Waiter w{job, deadline, ctx, reactor, out};
+                              grpc::ServerUnaryReactor* reactor, WaitAnswers answers) {
+  Waiter w{job, deadline, ctx, reactor, std::move(answers)};
   // Already over (or unknown): answer now, from this thread, without waiting.
   if (try_answer(w, Clock::now(), false)) return;
   std::lock_guard lock(m_);
@@ -266,7 +288,7 @@ void ProvingService::wait_for(std::uint64_t job, Clock::time_point deadline, grp
     reactor->Finish({grpc::StatusCode::UNAVAILABLE, "the daemon is stopping"});
     return;
   }
-  waiters_.push_back(w);
+  waiters_.push_back(std::move(w));
   cv_.notify_one();
 }
 
@@ -284,7 +306,7 @@ bool ProvingService::try_answer(Waiter& w, Clock::time_point now, bool final) {
 }
 
 bool ProvingService::answer(Waiter& w, Clock::time_point now, bool final) {
-  auto r = engine_.await(w.job, std::chrono::milliseconds(0), /*public_inputs=*/true);
+  auto r = engine_.await(w.job, std::chrono::milliseconds(0), w.answers.public_inputs);
   if (!r.ok()) {
     if (r.status().code() == zk::StatusCode::kDeadlineExceeded) {
       if (w.ctx->IsCancelled()) {
@@ -297,8 +319,7 @@ bool ProvingService::answer(Waiter& w, Clock::time_point now, bool final) {
         return true;
       }
       if (now >= w.deadline) {
-        w.reactor->Finish({grpc::StatusCode::DEADLINE_EXCEEDED,
-                           "job " + std::to_string(w.job) + " is still running (it goes on; await it again)"});
+        w.reactor->Finish(w.answers.on_timeout());
         return true;
       }
       return false;
@@ -306,38 +327,51 @@ bool ProvingService::answer(Waiter& w, Clock::time_point now, bool final) {
     w.reactor->Finish(to_grpc(r.status()));
     return true;
   }
-  pb::ProofResult& o = *w.out;
-  o.set_job_id(r->id);
-  o.set_circuit(r->circuit);
-  o.set_curve(r->curve);
-  o.set_partitions(static_cast<std::uint32_t>(r->partition_count));
-  switch (r->state) {
-    case engine::JobState::kDone:
-      o.set_status(pb::JOB_STATUS_COMPLETED);
-      break;
-    case engine::JobState::kCancelled:
-      o.set_status(pb::JOB_STATUS_CANCELLED);
-      break;
-    default:
-      o.set_status(pb::JOB_STATUS_FAILED);
-      break;
-  }
-  o.set_proof(std::string(r->proof.begin(), r->proof.end()));
-  o.set_error(r->error);
-  for (const auto& part : r->public_inputs) {
-    auto* p = o.add_public_inputs();
-    for (const auto& v : part) p->add_values(v);
-  }
-  auto* t = o.mutable_timings();
-  for (const auto& p : r->partitions) {
-    t->set_queue_ms(t->queue_ms() + p.queue_ms);
-    t->set_synthesis_ms(t->synthesis_ms() + p.synthesis_ms);
-    t->set_prove_ms(t->prove_ms() + p.prove_ms);
-    t->set_finalize_ms(t->finalize_ms() + p.finalize_ms);
-  }
-  t->set_total_ms(r->total_ms);
-  w.reactor->Finish(grpc::Status::OK);
+  w.reactor->Finish(w.answers.on_result(*r));
   return true;
+}
+
+ProvingService::WaitAnswers ProvingService::proof_result_answers(std::uint64_t job, pb::ProofResult* out) const {
+  WaitAnswers a;
+  a.public_inputs = true;
+  a.on_timeout = [job] {
+    return grpc::Status{grpc::StatusCode::DEADLINE_EXCEEDED,
+                        "job " + std::to_string(job) + " is still running (it goes on; await it again)"};
+  };
+  a.on_result = [out](const engine::JobResult& r) {
+    pb::ProofResult& o = *out;
+    o.set_job_id(r.id);
+    o.set_circuit(r.circuit);
+    o.set_curve(r.curve);
+    o.set_partitions(static_cast<std::uint32_t>(r.partition_count));
+    switch (r.state) {
+      case engine::JobState::kDone:
+        o.set_status(pb::JOB_STATUS_COMPLETED);
+        break;
+      case engine::JobState::kCancelled:
+        o.set_status(pb::JOB_STATUS_CANCELLED);
+        break;
+      default:
+        o.set_status(pb::JOB_STATUS_FAILED);
+        break;
+    }
+    o.set_proof(std::string(r.proof.begin(), r.proof.end()));
+    o.set_error(r.error);
+    for (const auto& part : r.public_inputs) {
+      auto* p = o.add_public_inputs();
+      for (const auto& v : part) p->add_values(v);
+    }
+    auto* t = o.mutable_timings();
+    for (const auto& p : r.partitions) {
+      t->set_queue_ms(t->queue_ms() + p.queue_ms);
+      t->set_synthesis_ms(t->synthesis_ms() + p.synthesis_ms);
+      t->set_prove_ms(t->prove_ms() + p.prove_ms);
+      t->set_finalize_ms(t->finalize_ms() + p.finalize_ms);
+    }
+    t->set_total_ms(r.total_ms);
+    return grpc::Status::OK;
+  };
+  return a;
 }
 
 void ProvingService::watch() {
@@ -477,10 +511,17 @@ std::string gate_metrics(const gpu::DeviceGate& gate) {
   return t;
 }
 
+double ProvingService::uptime_s() const { return std::chrono::duration<double>(Clock::now() - started_).count(); }
+
 grpc::ServerUnaryReactor* ProvingService::GetMetrics(grpc::CallbackServerContext* ctx, const pb::GetMetricsRequest*,
                                                      pb::GetMetricsResponse* resp) {
   count("GetMetrics");
   if (auto a = authorize(ctx); !a.ok()) return finish(ctx, a);
+  resp->set_prometheus_text(metrics_text());
+  return finish(ctx, grpc::Status::OK);
+}
+
+std::string ProvingService::metrics_text() {
   std::string text = engine_.prometheus_text();
   text += "# HELP zkpipe_uptime_seconds Seconds since the daemon started.\n# TYPE zkpipe_uptime_seconds gauge\n";
   text += "zkpipe_uptime_seconds " + std::to_string(std::chrono::duration<double>(Clock::now() - started_).count()) +
@@ -514,8 +555,26 @@ grpc::ServerUnaryReactor* ProvingService::GetMetrics(grpc::CallbackServerContext
   }
   text += "# HELP zkpipe_draining 1 while the daemon refuses new jobs before stopping.\n# TYPE zkpipe_draining gauge\n";
   text += std::string("zkpipe_draining ") + (draining_ ? "1" : "0") + "\n";
-  resp->set_prometheus_text(std::move(text));
-  return finish(ctx, grpc::Status::OK);
+  return text;
+}
+
+void ProvingService::run_loader(grpc::ServerUnaryReactor* reactor, std::function<grpc::Status()> load) {
+  std::lock_guard lock(m_);
+  if (stop_) {
+    reactor->Finish({grpc::StatusCode::UNAVAILABLE, "the daemon is stopping"});
+    return;
+  }
+  loaders_.emplace_back([reactor, load = std::move(load)] {
+    grpc::Status s;
+    try {
+      s = load();
+    } catch (const std::exception& e) {
+      s = {grpc::StatusCode::INTERNAL, std::string("loading parameters: ") + e.what()};
+    } catch (...) {
+      s = {grpc::StatusCode::INTERNAL, "loading parameters: unexpected error"};
+    }
+    reactor->Finish(s);
+  });
 }
 
 grpc::ServerUnaryReactor* ProvingService::PreloadParams(grpc::CallbackServerContext* ctx,
@@ -525,23 +584,15 @@ grpc::ServerUnaryReactor* ProvingService::PreloadParams(grpc::CallbackServerCont
   if (auto a = authorize(ctx); !a.ok()) return finish(ctx, a);
   // Loading a key takes seconds for large keys: it runs on a loader thread, which answers the call.
   auto* reactor = ctx->DefaultReactor();
-  std::lock_guard lock(m_);
-  if (stop_) {
-    reactor->Finish({grpc::StatusCode::UNAVAILABLE, "the daemon is stopping"});
-    return reactor;
-  }
-  loaders_.emplace_back([this, reactor, resp, circuit = req->circuit(), shape = req->shape()] {
+  run_loader(reactor, [this, resp, circuit = req->circuit(), shape = req->shape()]() -> grpc::Status {
     const auto t0 = Clock::now();
     auto p = guarded("loading parameters", [&] { return registry_.preload(circuit, shape); });
-    if (!p.ok()) {
-      reactor->Finish(to_grpc(p.status()));
-      return;
-    }
+    if (!p.ok()) return to_grpc(p.status());
     resp->set_already_loaded(p->already_loaded);
     resp->set_bytes(p->bytes);
     resp->set_load_ms(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
     spdlog::info("params {} {} loaded ({} bytes)", circuit, shape, p->bytes);
-    reactor->Finish(grpc::Status::OK);
+    return grpc::Status::OK;
   });
   return reactor;
 }

@@ -12,7 +12,9 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <list>
+#include <optional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -31,6 +33,10 @@ namespace pb = ::zkpipe::v1;
 
 /// zk::Status -> grpc::Status (INVALID_ARGUMENT, NOT_FOUND, ALREADY_EXISTS, RESOURCE_EXHAUSTED, ...).
 grpc::Status to_grpc(const Status& s);
+
+/// The priority a job of `circuit` gets when its request gives none (0): WinningPoSt 20 (cuzk's
+/// CRITICAL), WindowPoSt 10 (HIGH), everything else 0 (NORMAL). Larger runs first.
+int default_priority(const std::string& circuit);
 
 struct ServiceOptions {
   std::string token;                  // empty: no check
@@ -59,6 +65,42 @@ class ProvingService final : public pb::ProvingEngine::CallbackService {
   /// SubmitProof / Prove requests queued for admission or being admitted now.
   std::size_t admissions() const;
 
+  // The machinery the protocol front ends share (zkpipe.v1 here, cuzk.v1 in cuzk_service.hpp):
+  // one token, one admission queue, one watcher, one engine.
+  grpc::Status authorize(grpc::CallbackServerContext* ctx) const;
+  void count(const char* method);
+  /// Work for an admission thread: validates and submits, then answers the call — returning its
+  /// status (the thread finishes the reactor with it) or nullopt once it has handed the reactor to
+  /// wait_for. It may throw only before that hand-over (answered INTERNAL).
+  using AdmissionWork = std::function<std::optional<grpc::Status>(grpc::ServerUnaryReactor*)>;
+  /// Queues `work` (its request holding `bytes` of input) for an admission thread, or answers the
+  /// call at once (stopping, queue full, the input cap reached). A call whose client left while it
+  /// waited is answered CANCELLED without running its work.
+  grpc::ServerUnaryReactor* enqueue(grpc::CallbackServerContext* ctx, std::uint64_t bytes, AdmissionWork work);
+  /// How a waiter is answered: `on_result` fills the response from the finished job and returns the
+  /// call's status; `on_timeout` does the same when `deadline` passes first.
+  struct WaitAnswers {
+    bool public_inputs = false;  // the result needs the public inputs (decimal strings)
+    std::function<grpc::Status(const engine::JobResult&)> on_result;
+    std::function<grpc::Status()> on_timeout;
+  };
+  /// Answers the call when job `job` ends (or at once if it has), when `deadline` passes, when the
+  /// client goes away (CANCELLED) or when the daemon stops (UNAVAILABLE); unknown ids: NOT_FOUND.
+  void wait_for(std::uint64_t job, std::chrono::steady_clock::time_point deadline, grpc::CallbackServerContext* ctx,
+                grpc::ServerUnaryReactor* reactor, WaitAnswers answers);
+  /// Resolves (circuit, shape) and submits `job` (its partitions 0: the kind's count) — on an
+  /// admission thread. UNAVAILABLE while draining; RESOURCE_EXHAUSTED at max_active_jobs.
+  Result<std::uint64_t> submit_job(const std::string& circuit, const std::string& shape, engine::JobRequest job,
+                                   std::uint32_t* partitions);
+  /// Runs `load` on a loader thread (key loads take seconds to minutes), which answers the call
+  /// with the status it returns; joined at stop().
+  void run_loader(grpc::ServerUnaryReactor* reactor, std::function<grpc::Status()> load);
+  /// The daemon's Prometheus text (engine, RPCs, keys, GPU, admission).
+  std::string metrics_text();
+  double uptime_s() const;
+  engine::Engine& engine() { return engine_; }
+  WorkloadRegistry& registry() { return registry_; }
+
   grpc::ServerUnaryReactor* SubmitProof(grpc::CallbackServerContext* ctx, const pb::SubmitProofRequest* req,
                                         pb::SubmitProofResponse* resp) override;
   grpc::ServerUnaryReactor* AwaitProof(grpc::CallbackServerContext* ctx, const pb::AwaitProofRequest* req,
@@ -82,36 +124,29 @@ class ProvingService final : public pb::ProvingEngine::CallbackService {
     std::chrono::steady_clock::time_point deadline;  // max(): none
     grpc::CallbackServerContext* ctx;
     grpc::ServerUnaryReactor* reactor;
-    pb::ProofResult* out;
+    WaitAnswers answers;
   };
-  /// A SubmitProof or Prove call waiting for an admission thread. gRPC keeps the context, request
-  /// and response alive until the reactor is finished.
+  /// A call waiting for an admission thread. gRPC keeps the context, request and response alive
+  /// until the reactor is finished.
   struct Admission {
     grpc::CallbackServerContext* ctx = nullptr;
     grpc::ServerUnaryReactor* reactor = nullptr;
-    const pb::SubmitProofRequest* req = nullptr;
-    pb::SubmitProofResponse* submitted = nullptr;  // SubmitProof: answered with the job id
-    pb::ProofResult* result = nullptr;             // Prove: handed to the watcher with the job
-    std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();  // Prove's timeout
-    std::uint64_t bytes = 0;  // req->input().size(), counted until the engine has taken or refused it
+    AdmissionWork work;
+    std::uint64_t bytes = 0;  // the request's input, counted until the engine has taken or refused it
   };
   grpc::ServerUnaryReactor* finish(grpc::CallbackServerContext* ctx, const grpc::Status& s);
-  grpc::Status authorize(grpc::CallbackServerContext* ctx) const;
   /// The handler's checks of a SubmitProofRequest: cheap, no workload involved.
   Status check_request(const pb::SubmitProofRequest& req) const;
-  /// Queues a call for admission, or answers it at once (stopping, queue full).
-  grpc::ServerUnaryReactor* enqueue(Admission a);
   void admit_loop();
-  /// Submits one queued call and answers it (or hands it to the watcher). Never throws.
+  /// Runs one queued call's work and answers it (or leaves it to the watcher). Never throws.
   void admit(const Admission& a);
   Result<std::uint64_t> submit(const pb::SubmitProofRequest& req, std::uint32_t* partitions);
-  void wait_for(std::uint64_t job, std::chrono::steady_clock::time_point deadline, grpc::CallbackServerContext* ctx,
-                grpc::ServerUnaryReactor* reactor, pb::ProofResult* out);
+  /// zkpipe.v1's answers: the ProofResult, DEADLINE_EXCEEDED on timeout.
+  WaitAnswers proof_result_answers(std::uint64_t job, pb::ProofResult* out) const;
   void watch();
   /// Answers a waiter if its job is over, its time is up or its client left; true if answered.
   bool try_answer(Waiter& w, std::chrono::steady_clock::time_point now, bool final);
   bool answer(Waiter& w, std::chrono::steady_clock::time_point now, bool final);
-  void count(const char* method);
 
   engine::Engine& engine_;
   WorkloadRegistry& registry_;

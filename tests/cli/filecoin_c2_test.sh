@@ -100,6 +100,16 @@ done
 "$Z" prove --addr "unix://$SOCK" --kind porep --c1 "$D/bad-path.json" --out "$D/x.bin" > /dev/null 2> "$D/err"
 [ $? -eq 2 ] && grep -q "exp_parents\[3\]" "$D/err" || fail "the daemon must refuse a tampered C1: $(cat "$D/err")"
 grep -q "mapped from the key cache" "$D/serve.log" || fail "the daemon must map the key from the cache the CLI built"
+# Curio's protocol (cuzk.v1) on the same daemon: the wrapped C1 as Curio sends it.
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+mkdir -p "$D/stubs"
+protoc --proto_path="$ROOT/proto" --python_out="$D/stubs" --grpc_out="$D/stubs" \
+    --plugin=protoc-gen-grpc="$(command -v grpc_python_plugin)" "$ROOT/proto/cuzk/v1/proving.proto" || fail "protoc"
+touch "$D/stubs/cuzk/__init__.py" "$D/stubs/cuzk/v1/__init__.py"
+/usr/bin/python3 "$ROOT/tests/cli/curio_client.py" "$D/stubs" "unix://$SOCK" porep "$D/c1w.json" 2048 "$D/cuzk.bin" > "$D/out" 2>&1 \
+    || fail "curio client (porep): $(cat "$D/out")"
+"$Z" verify --kind porep --c1 "$D/c1.json" --vk "$STEM.vk" --proof "$D/cuzk.bin" > /dev/null \
+    || fail "the PoRep proof made through cuzk.v1 must verify"
 kill "$SERVE_PID"
 wait "$SERVE_PID" 2> /dev/null
 SERVE_PID=

@@ -97,6 +97,25 @@ done
     || fail "window-post through the daemon: $(cat "$D/out")"
 "$Z" prove --addr "unix://$SOCK" --kind window-post --post-input "$D/n.json" --out "$D/x.bin" > /dev/null 2> "$D/err"
 [ $? -eq 2 ] || fail "the daemon must refuse a WinningPoSt input as window-post: $(cat "$D/err")"
+
+# The same daemon speaks cuzk.v1 (Curio's protocol): a client that behaves like Curio's, in
+# Python grpcio from our proto; its proofs verify here from the public values.
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+/usr/bin/python3 -c "import grpc, google.protobuf" 2> /dev/null && command -v grpc_python_plugin > /dev/null \
+    || fail "python3-grpcio and grpc_python_plugin are needed (scripts/install-deps.sh installs them)"
+mkdir -p "$D/stubs"
+protoc --proto_path="$ROOT/proto" --python_out="$D/stubs" --grpc_out="$D/stubs" \
+    --plugin=protoc-gen-grpc="$(command -v grpc_python_plugin)" "$ROOT/proto/cuzk/v1/proving.proto" || fail "protoc"
+touch "$D/stubs/cuzk/__init__.py" "$D/stubs/cuzk/v1/__init__.py"
+/usr/bin/python3 "$ROOT/tests/cli/curio_client.py" "$D/stubs" "unix://$SOCK" post "$D/w.json" "$D/n.json" "$D" > "$D/out" 2>&1 \
+    || fail "curio client: $(cat "$D/out")"
+# shellcheck disable=SC2086
+"$Z" verify --kind winning-post --registered-proof 0 --vk "$NVK" --proof "$D/winning.bin" --randomness "$R" $S > /dev/null \
+    || fail "the WinningPoSt proof made through cuzk.v1 must verify"
+R=$(py "import json,sys; print(json.load(open(sys.argv[1]))['randomness'])" "$D/w.json")
+"$Z" verify --kind window-post --registered-proof 10 --vk "$WVK" --proof "$D/window.bin" --randomness "$R" \
+    $(py "import json,sys,base64,struct; d=json.load(open(sys.argv[1])); print(' '.join('--sector %d:%s' % (struct.unpack('<Q', base64.b64decode(v)[:8])[0], base64.b64decode(v)[8:40].hex()) for v in d['vanilla_proofs']))" "$D/w.json") \
+    > /dev/null || fail "the WindowPoSt proof made through cuzk.v1 must verify"
 kill "$SERVE_PID"
 wait "$SERVE_PID" 2> /dev/null
 SERVE_PID=

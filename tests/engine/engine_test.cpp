@@ -420,6 +420,25 @@ TEST(Engine, FinishedJobsAreForgottenAfterTheirTimeToLive) {
   EXPECT_GT(e.status().rss_bytes, 0u);
 }
 
+TEST(Engine, KeptResultsAreBoundedByMaxKeptJobsOldestFirst) {
+  auto w = std::make_shared<FakeWorkload>(FakeWorkload::Options{});
+  Engine e({.budget_bytes = 100000, .result_ttl = 1h, .max_kept_jobs = 2}, {{"fake", w}});
+  std::vector<std::uint64_t> ids;
+  for (int i = 0; i < 4; ++i) {
+    auto id = e.submit(fake_job(1, 0, "kept-" + std::to_string(i)));
+    ASSERT_TRUE(id.ok());
+    ASSERT_TRUE(e.await(*id, 10s).ok());  // finished in order
+    ids.push_back(*id);
+  }
+  EXPECT_EQ(e.status().jobs_kept, 2u);
+  EXPECT_EQ(e.await(ids[0], 1ms).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(e.await(ids[1], 1ms).status().code(), StatusCode::kNotFound);
+  EXPECT_TRUE(e.await(ids[2], 1ms).ok());
+  EXPECT_TRUE(e.await(ids[3], 1ms).ok());
+  // A forgotten job's request id is free again.
+  EXPECT_TRUE(e.submit(fake_job(2, 0, "kept-0")).ok());
+}
+
 TEST(Engine, FiveHundredConcurrentTinyJobsAreEachAnsweredOnce) {
   FakeWorkload::Options o;
   o.synth = 0ms;
