@@ -25,8 +25,10 @@
 #include "base/rng.hpp"
 #include "base/base64.hpp"
 #include "circuits/filecoin/post/post_input.hpp"
+#include "circuits/filecoin/update/update_input.hpp"
 #include "engine/filecoin_porep_workload.hpp"
 #include "engine/filecoin_post_workload.hpp"
+#include "engine/filecoin_update_workload.hpp"
 #include "groth16/setup.hpp"
 #include "r1cs/prover_cs.hpp"
 #include "r1cs/shape.hpp"
@@ -80,12 +82,18 @@ int run_circuit_info(const CircuitInfoArgs& a) {
   auto size = fc::find_sector_size(a.sector_size);
   if (!size.ok()) return fail(size.status().message(), a.json);
   const bool porep = a.kind == "porep";
-  if (!porep && a.kind != "window-post" && a.kind != "winning-post") {
-    return fail("circuit-info --kind: porep, window-post or winning-post (snap-update is not built yet)", a.json);
+  const bool snap = a.kind == "snap-update";
+  if (!porep && !snap && a.kind != "window-post" && a.kind != "winning-post") {
+    return fail("circuit-info --kind: porep, window-post, winning-post or snap-update", a.json);
+  }
+  Result<fc::UpdateShape> update = Status::internal("unused");
+  if (snap) {
+    update = fc::update_shape(size->bytes);
+    if (!update.ok()) return fail(update.status().message(), a.json);
   }
   // PoSt: the V1_2 window proof (the circuit is the same for every API version) or the winning one.
   Result<fc::RegisteredPoStProof> post = Status::internal("unused");
-  if (!porep) {
+  if (!porep && !snap) {
     post = fc::find_registered_post_proof(std::string(a.kind == "winning-post" ? "StackedDrgWinning" : "StackedDrgWindow") +
                                           size->name + (a.kind == "winning-post" ? "V1" : "V1_2"));
     if (!post.ok()) return fail(std::string("no ") + a.kind + " for " + size->name + " sectors", a.json);
@@ -95,6 +103,8 @@ int run_circuit_info(const CircuitInfoArgs& a) {
   r1cs::DensitySystem<fc::Fr> m;
   if (porep) {
     if (Status st = fc::synthesize_stacked(m, s, fc::StackedWitness::blank(s)); !st.ok()) return fail(st.message(), a.json);
+  } else if (snap) {
+    if (Status st = fc::synthesize_update(m, *update, fc::UpdateWitness::blank(*update)); !st.ok()) return fail(st.message(), a.json);
   } else {
     const fc::FallbackShape f = fc::fallback_shape(*post);
     if (Status st = fc::synthesize_fallback(m, f, fc::FallbackWitness::blank(f)); !st.ok()) return fail(st.message(), a.json);
@@ -108,10 +118,12 @@ int run_circuit_info(const CircuitInfoArgs& a) {
   // The proving key's sections (bellperson: A over every input and the A-dense aux, B over the
   // B-dense inputs and aux, L over every aux, H over the domain minus one).
   const std::size_t key_a = m.num_inputs() + m.a_aux_density(), key_b = m.b_input_density() + m.b_aux_density();
-  const std::string params_file =
-      porep && size->published ? fc::stacked_params_stem(*size) + ".params" : std::string();
+  std::string params_file = porep && size->published ? fc::stacked_params_stem(*size) + ".params" : std::string();
+  if (snap && fc::update_params_stem(*size).ok()) params_file = *fc::update_params_stem(*size) + ".params";
   if (a.json) {
     Json shape = porep ? Json{{"layers", s.layers}, {"challenges_per_partition", s.challenges}, {"partitions", size->partitions}}
+                 : snap ? Json{{"partitions", update->partitions}, {"challenges_per_partition", update->challenges},
+                               {"h", fc::update_h_default(*update)}}
                        : Json{{"registered_proof", post->name}, {"sectors_per_partition", post->sector_count},
                               {"challenges_per_sector", post->challenge_count}};
     std::printf("%s\n", Json{{"ok", true},
@@ -133,7 +145,10 @@ int run_circuit_info(const CircuitInfoArgs& a) {
                             .dump()
                             .c_str());
   } else {
-    if (porep) {
+    if (snap) {
+      std::printf("snap-update %s (%u partitions, %u challenges per partition, h %u), one partition:\n", size->name,
+                  update->partitions, update->challenges, fc::update_h_default(*update));
+    } else if (porep) {
       std::printf("porep %s (%u layers, %u challenges per partition, %u partitions), one partition:\n", size->name,
                   s.layers, s.challenges, size->partitions);
     } else {
@@ -280,10 +295,56 @@ int verify_post(const FilecoinVerifyArgs& a) {
 
 }  // namespace
 
+int verify_update(const FilecoinVerifyArgs& a) {
+  if (a.registered_proof < 0) return fail("--kind snap-update needs --registered-proof (0-4: StackedDrg2KiBV1 ... 64GiBV1)", a.json);
+  auto proof = fc::find_registered_update_proof(std::to_string(a.registered_proof));
+  if (!proof.ok()) return fail("--registered-proof: " + proof.status().message(), a.json);
+  auto shape = fc::update_shape(proof->size.bytes);
+  if (!shape.ok()) return fail(shape.status().message(), a.json);
+  fc::Fr comm[3];
+  const std::string* given[3] = {&a.comm_r_old, &a.comm_d_new, &a.comm_r_new};
+  const char* names[3] = {"--comm-r-old", "--comm-d-new", "--comm-r-new"};
+  for (int i = 0; i < 3; ++i) {
+    if (given[i]->empty()) return fail(std::string("--kind snap-update needs ") + names[i], a.json);
+    auto b = fc::parse_commitment(*given[i], i == 1 ? fc::CommitmentKind::kUnsealed : fc::CommitmentKind::kSealed);
+    if (!b.ok()) return fail(std::string(names[i]) + ": " + b.status().message(), a.json);
+    auto f = fc::Fr::from_bytes(*b, field::Endian::kLittle);
+    if (!f.ok()) return fail(std::string(names[i]) + ": not a field element", a.json);
+    comm[i] = *f;
+  }
+  auto vk = read_vk(a.vk);
+  if (!vk.ok()) return fail(vk.status().message(), a.json);
+  if (vk->ic.size() != shape->num_inputs()) {
+    return fail(a.vk + " has " + std::to_string(vk->ic.size()) + " IC points but a " + proof->name + " update partition has " +
+                    std::to_string(shape->num_inputs()) + " inputs (wrong key?)",
+                a.json);
+  }
+  auto bytes = read_file(a.proof, std::uint64_t{1} << 24);
+  if (!bytes.ok()) return fail(bytes.status().message(), a.json);
+  auto proofs = groth16::read_proofs<groth16::Bls12_381>(*bytes);
+  if (!proofs.ok()) return fail(a.proof + ": " + proofs.status().message(), a.json);
+  if (proofs->size() != shape->partitions) {
+    return fail(a.proof + " holds " + std::to_string(proofs->size()) + " proofs; a " + proof->name + " update has " +
+                    std::to_string(shape->partitions) + " partitions",
+                a.json);
+  }
+  const auto pvk = groth16::prepare_verifying_key(*vk);
+  std::vector<bool> valid;
+  for (unsigned k = 0; k < proofs->size(); ++k) {
+    auto in = fc::update_public_inputs(*shape, k, fc::update_h_default(*shape), comm[0], comm[1], comm[2]);
+    if (!in.ok()) return fail(in.status().message(), a.json);
+    auto ok = groth16::verify(pvk, (*proofs)[k], *in);
+    if (!ok.ok()) return fail("partition " + std::to_string(k) + ": " + ok.status().message(), a.json);
+    valid.push_back(*ok);
+  }
+  return report_verification(valid, proof->name + " update, ", a.json);
+}
+
 int run_verify_filecoin(const FilecoinVerifyArgs& a) {
   if (a.kind == "window-post" || a.kind == "winning-post") return verify_post(a);
+  if (a.kind == "snap-update") return verify_update(a);
   if (a.kind != "porep") {
-    return fail("verify --kind: porep, window-post or winning-post (snap-update is not built yet)", a.json);
+    return fail("verify --kind: porep, window-post, winning-post or snap-update", a.json);
   }
   if (!a.c1.empty()) {
     // The public values of a C1: replica_id, comm_d, comm_r, the seed and the registered proof.
@@ -347,8 +408,8 @@ int run_verify_filecoin(const FilecoinVerifyArgs& a) {
 }
 
 int run_setup_filecoin(const FilecoinSetupArgs& a) {
-  if (a.kind != "porep" && a.kind != "window-post" && a.kind != "winning-post") {
-    return fail("setup --kind: porep, window-post or winning-post (snap-update is not built yet)", a.json);
+  if (a.kind != "porep" && a.kind != "window-post" && a.kind != "winning-post" && a.kind != "snap-update") {
+    return fail("setup --kind: porep, window-post, winning-post or snap-update", a.json);
   }
   auto size = fc::find_sector_size(a.sector_size);
   if (!size.ok()) return fail(size.status().message(), a.json);
@@ -366,6 +427,13 @@ int run_setup_filecoin(const FilecoinSetupArgs& a) {
     const fc::StackedShape s = fc::stacked_shape(*size);
     if (Status st = fc::synthesize_stacked(rec, s, fc::StackedWitness::blank(s)); !st.ok()) return fail(st.message(), a.json);
     file_stem = fc::stacked_params_stem(*size);
+  } else if (a.kind == "snap-update") {
+    auto stem = fc::update_params_stem(*size);
+    if (!stem.ok()) return fail(stem.status().message(), a.json);
+    auto u = fc::update_shape(size->bytes);
+    if (!u.ok()) return fail(u.status().message(), a.json);
+    if (Status st = fc::synthesize_update(rec, *u, fc::UpdateWitness::blank(*u)); !st.ok()) return fail(st.message(), a.json);
+    file_stem = *stem;
   } else {
     const bool winning = a.kind == "winning-post";
     auto proof = fc::find_registered_post_proof(std::string(winning ? "StackedDrgWinning" : "StackedDrgWindow") +
@@ -788,8 +856,16 @@ Result<FilecoinJob> filecoin_job(const FilecoinProveArgs& a) {
     const auto& size = in->c1.registered_proof.size;
     return FilecoinJob{"porep", size.name, size.partitions, std::move(*bytes)};
   }
+  if (a.kind == "snap-update") {
+    if (a.update_input.empty()) return Status::invalid_argument("--kind snap-update needs --update-input FILE");
+    auto bytes = read_file(a.update_input, std::uint64_t{1} << 30);
+    if (!bytes.ok()) return bytes.status();
+    auto in = fc::parse_update_input(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
+    if (!in.ok()) return Status::invalid_argument(a.update_input + ": " + in.status().message());
+    return FilecoinJob{"snap-update", in->proof.size.name, in->shape.partitions, std::move(*bytes)};
+  }
   if (a.kind != "window-post" && a.kind != "winning-post") {
-    return Status::invalid_argument("--kind must be porep, window-post or winning-post (SnapDeals is not built yet)");
+    return Status::invalid_argument("--kind must be porep, window-post, winning-post or snap-update");
   }
   std::vector<std::uint8_t> text;
   std::string where = a.post_input;
@@ -837,6 +913,10 @@ int run_prove_filecoin(const FilecoinProveArgs& a) {
   std::string stem;
   if (job->circuit == "porep") {
     stem = fc::stacked_params_stem(size);
+  } else if (job->circuit == "snap-update") {
+    auto st = fc::update_params_stem(size);
+    if (!st.ok()) return fail(st.status().message(), a.json);
+    stem = *st;
   } else {
     auto in = fc::parse_post_input(std::string_view(reinterpret_cast<const char*>(job->input.data()), job->input.size()));
     if (!in.ok()) return fail(in.status().message(), a.json);
@@ -865,6 +945,8 @@ int run_prove_filecoin(const FilecoinProveArgs& a) {
   std::unique_ptr<engine::Groth16Workload<groth16::Bls12_381>> w;
   if (job->circuit == "porep") {
     w = std::make_unique<engine::FilecoinPorepWorkload>(size, pk);
+  } else if (job->circuit == "snap-update") {
+    w = std::make_unique<engine::FilecoinUpdateWorkload>(size, pk);
   } else {
     w = std::make_unique<engine::FilecoinPostWorkload>(job->circuit == "winning-post", size, pk);
   }
@@ -872,7 +954,9 @@ int run_prove_filecoin(const FilecoinProveArgs& a) {
   engine::JobRequest req;
   req.circuit = job->circuit, req.shape = job->shape, req.input = std::move(job->input);
   req.partitions = job->partitions;
-  const std::string input_name = job->circuit == "porep" ? a.c1 : (a.post_input.empty() ? "--vanilla" : a.post_input);
+  const std::string input_name = job->circuit == "porep"          ? a.c1
+                                 : job->circuit == "snap-update" ? a.update_input
+                                 : (a.post_input.empty() ? "--vanilla" : a.post_input);
   const auto tc = Clock::now();
   if (Status st = w->validate(req); !st.ok()) return fail(input_name + ": " + st.message(), a.json);
   const double check_ms = ms(tc);
@@ -970,6 +1054,22 @@ int run_check_filecoin(const FilecoinCheckArgs& a) {
       }
       run(k, [&](auto& cs) { return fc::synthesize_stacked(cs, ctx->shape, *w); }, *want);
     }
+  } else if (job->circuit == "snap-update") {
+    auto in = fc::parse_update_input(text);
+    if (!in.ok()) return fail(in.status().message(), a.json);
+    kind_name = in->proof.name;
+    if (Status st = fc::check_update_input(*in); !st.ok()) native = st.message();
+    for (unsigned k = 0; k < in->shape.partitions; ++k) {
+      // The witness straight from the proof (unchecked), so the circuit names what the native check refuses.
+      const auto& p = in->partitions[k];
+      auto want = fc::update_input_public_inputs(*in, k);
+      auto w = fc::update_witness_from_proof(in->shape, k, in->h(), in->comm_r_old, in->comm_d_new, in->comm_r_new, p);
+      if (!w.ok() || !want.ok()) {
+        outcomes.push_back({k, 0, "no witness: " + (w.ok() ? want.status() : w.status()).message(), ""});
+        continue;
+      }
+      run(k, [&](auto& cs) { return fc::synthesize_update(cs, in->shape, *w); }, *want);
+    }
   } else {
     auto in = fc::parse_post_input(text);
     if (!in.ok()) return fail(in.status().message(), a.json);
@@ -1028,8 +1128,106 @@ int run_check_filecoin(const FilecoinCheckArgs& a) {
   return good ? 0 : 1;
 }
 
+namespace {
+
+/// gen-vanilla --kind snap-update: one sector sealed in memory, updated with random data, every
+/// partition's PartitionProof, written as the SnapDeals input.
+int gen_vanilla_update(const GenVanillaArgs& a) {
+  Result<fc::RegisteredUpdateProof> proof = Status::internal("unset");
+  if (!a.registered_proof.empty()) {
+    proof = fc::find_registered_update_proof(a.registered_proof);
+  } else {
+    auto size = fc::find_sector_size(a.sector_size);
+    if (!size.ok()) return fail(size.status().message(), a.json);
+    proof = fc::update_proof_for_size(*size);
+  }
+  if (!proof.ok()) return fail(proof.status().message(), a.json);
+  if (proof->size.bytes > (std::uint64_t{8} << 20)) {
+    return fail(proof->name + ": gen-vanilla seals in memory, up to 8 MiB sectors (2KiB, 8MiB)", a.json);
+  }
+  if (a.out.empty()) return fail("gen-vanilla needs --out FILE", a.json);
+  auto seal_proof = fc::find_registered_seal_proof(std::string("StackedDrg") + proof->size.name + "V1_1");
+  if (!seal_proof.ok()) return fail(seal_proof.status().message(), a.json);
+  auto ctx = fc::c1_context(*seal_proof);
+  if (!ctx.ok()) return fail(ctx.status().message(), a.json);
+  auto shape = fc::update_shape(proof->size.bytes);
+  if (!shape.ok()) return fail(shape.status().message(), a.json);
+  Rng rng(a.data_seed);
+  auto random32 = [&] {
+    circuits::sdr::Bytes32 b{};
+    for (auto& x : b) x = static_cast<std::uint8_t>(rng.next());
+    return b;
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  circuits::sdr::SealInputs si;
+  si.porep_id = seal_proof->porep_id();
+  si.sector_id = a.first_sector;
+  si.layers = seal_proof->size.layers;
+  si.prover_id = fc::prover_id_from_miner(a.miner_id);
+  si.ticket = random32();
+  std::vector<circuits::sdr::Bytes32> data(ctx->shape.nodes);
+  for (auto& d : data) {
+    d = random32();
+    d[31] &= 0x3f;  // Fr32 data
+  }
+  auto sector = fc::seal_in_memory(ctx->shape, ctx->graph, std::move(data), si);
+  if (!sector.ok()) return fail(sector.status().message(), a.json);
+  std::vector<fc::Fr> replica_old, data_new;
+  for (const auto& node : sector->replica.replica) replica_old.push_back(*fc::Fr::from_bytes(node, field::Endian::kLittle));
+  for (std::uint64_t i = 0; i < shape->nodes; ++i) {
+    auto b = random32();
+    b[31] &= 0x3f;
+    data_new.push_back(*fc::Fr::from_bytes(b, field::Endian::kLittle));
+  }
+  const fc::Fr comm_c = *fc::Fr::from_bytes(sector->replica.comm_c, field::Endian::kLittle);
+  auto u = fc::update_in_memory(*shape, fc::update_h_default(*shape), comm_c, std::move(replica_old), std::move(data_new));
+  if (!u.ok()) return fail(u.status().message(), a.json);
+  fc::UpdateInput in{*proof, *shape, u->comm_r_old, u->comm_d_new, u->comm_r_new, {}};
+  for (unsigned k = 0; k < shape->partitions; ++k) {
+    auto p = fc::make_update_partition_proof(*shape, *u, k);
+    if (!p.ok()) return fail(p.status().message(), a.json);
+    in.partitions.push_back(std::move(*p));
+  }
+  if (Status st = fc::check_update_input(in); !st.ok()) return fail("internal: " + st.message(), a.json);
+  const std::string text = fc::update_input_json(in);
+  if (Status st = groth16::write_file(a.out, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+      !st.ok()) {
+    return fail(st.message(), a.json);
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const auto r_old = fc::update_commitment_bytes(in.comm_r_old), d_new = fc::update_commitment_bytes(in.comm_d_new),
+             r_new = fc::update_commitment_bytes(in.comm_r_new);
+  if (a.json) {
+    std::printf("%s\n", Json{{"ok", true},
+                             {"registered_proof", proof->name},
+                             {"registered_proof_id", proof->id},
+                             {"out", a.out},
+                             {"bytes", text.size()},
+                             {"partitions", shape->partitions},
+                             {"comm_r_old", hex_of(r_old)},
+                             {"comm_d_new", hex_of(d_new)},
+                             {"comm_r_new", hex_of(r_new)},
+                             {"seconds", seconds}}
+                            .dump()
+                            .c_str());
+  } else {
+    std::printf("sealed a %s sector, updated it with random data and wrote its %s input (%u partition(s)) to %s "
+                "(%zu bytes) in %.1f s\n",
+                proof->size.name, proof->name.c_str(), shape->partitions, a.out.c_str(), text.size(), seconds);
+    std::printf("registered_proof %llu\ncomm_r_old %s\ncomm_d_new %s\ncomm_r_new %s\n",
+                static_cast<unsigned long long>(proof->id), hex_of(r_old).c_str(), hex_of(d_new).c_str(),
+                hex_of(r_new).c_str());
+  }
+  return 0;
+}
+
+}  // namespace
+
 int run_gen_vanilla(const GenVanillaArgs& a) {
-  if (a.kind != "window-post" && a.kind != "winning-post") return fail("gen-vanilla --kind: window-post or winning-post", a.json);
+  if (a.kind == "snap-update") return gen_vanilla_update(a);
+  if (a.kind != "window-post" && a.kind != "winning-post") {
+    return fail("gen-vanilla --kind: window-post, winning-post or snap-update", a.json);
+  }
   const bool winning = a.kind == "winning-post";
   Result<fc::RegisteredPoStProof> proof = Status::internal("unset");
   if (!a.registered_proof.empty()) {

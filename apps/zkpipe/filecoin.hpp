@@ -25,6 +25,7 @@ struct FilecoinVerifyArgs {
   std::string randomness;
   std::vector<std::string> sectors;
   std::size_t partition = 0;
+  std::string comm_r_old, comm_d_new, comm_r_new;  // snap-update (hex or CIDs; --registered-proof 0-4)
   std::string prover_id, ticket, seed, comm_d, comm_r, porep_id;  // 32-byte hex (commitments: Filecoin's byte order)
   std::uint64_t sector_number = 0;
   int registered_proof = -1;   // filecoin-proofs-api / Curio numbering (0..19); sets porep_id and the graph
@@ -63,6 +64,7 @@ struct FilecoinProveArgs {
   // window-post / winning-post: zkpipe's PoSt input JSON (gen-vanilla's output), or its parts: the
   // sectors' bincode vanilla proofs, the randomness (hex), the registered PoSt proof, the partition.
   std::string post_input, randomness, registered_proof;
+  std::string update_input;  // snap-update: zkpipe's SnapDeals input JSON (gen-vanilla --kind snap-update)
   std::vector<std::string> vanilla;
   std::uint64_t partition = 0;
   bool json = false;
@@ -118,7 +120,7 @@ int run_check_filecoin(const FilecoinCheckArgs& a);
 /// partition's input (post_input.hpp: the sectors' bincode vanilla proofs for the randomness, as
 /// Curio sends them), for `prove --kind window-post|winning-post` and the daemon.
 struct GenVanillaArgs {
-  std::string kind = "window-post";  // or winning-post
+  std::string kind = "window-post";  // or winning-post, snap-update (one sector updated in memory)
   std::string registered_proof;      // number or name; default: the kind at --sector-size (Window V1_2)
   std::string sector_size = "2KiB";
   std::uint64_t sectors = 1, first_sector = 1, miner_id = 1000, data_seed = 1, partition = 0;

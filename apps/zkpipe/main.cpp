@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
   setup->add_flag("--json", setup_args.json, "machine-readable output");
   zk::app::FilecoinSetupArgs fc_setup;
   setup->add_option("--kind", fc_setup.kind,
-                    "Filecoin proof kind: porep, window-post, winning-post (keys for Filecoin's exact circuit, "
+                    "Filecoin proof kind: porep, window-post, winning-post, snap-update (keys for Filecoin's exact circuit, "
                     "under Filecoin's file names)");
   setup->add_option("--sector-size", fc_setup.sector_size, "with --kind: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB");
 
@@ -82,7 +82,9 @@ int main(int argc, char** argv) {
   zk::app::FilecoinProveArgs fc_prove;
   prove->add_option("--kind", fc_prove.kind,
                     "Filecoin proof kind: porep (C2 from --c1), window-post or winning-post (from --post-input or "
-                    "--vanilla)");
+                    "--vanilla), snap-update (from --update-input)");
+  prove->add_option("--update-input", fc_prove.update_input,
+                    "snap-update: the SnapDeals input JSON (every partition's vanilla proof; zkpipe gen-vanilla)");
   prove->add_option("--c1", fc_prove.c1,
                     "porep: the commit-phase-1 output (SealCommitPhase1Output JSON, or cuzk's wrapper)");
   prove->add_option("--params-dir", fc_prove.params_dir,
@@ -113,7 +115,10 @@ int main(int argc, char** argv) {
   // Filecoin proofs, checked from the sector's public values (docs/filecoin-porep.md).
   zk::app::FilecoinVerifyArgs fc_verify;
   verify->add_option("--kind", fc_verify.kind,
-                     "Filecoin proof kind: porep, window-post, winning-post (public inputs from the options below)");
+                     "Filecoin proof kind: porep, window-post, winning-post, snap-update (public inputs from the options below)");
+  verify->add_option("--comm-r-old", fc_verify.comm_r_old, "snap-update: the sector's comm_r before the update (hex or CID)");
+  verify->add_option("--comm-d-new", fc_verify.comm_d_new, "snap-update: the new data's comm_d (hex or CID)");
+  verify->add_option("--comm-r-new", fc_verify.comm_r_new, "snap-update: the updated sector's comm_r (hex or CID)");
   verify->add_option("--sector-size", fc_verify.sector_size, "2KiB, 8MiB, 512MiB, 32GiB, 64GiB (or bytes)");
   verify->add_option("--prover-id", fc_verify.prover_id, "porep: 32-byte prover id, hex");
   verify->add_option("--sector-number", fc_verify.sector_number, "porep: the sector number");
@@ -123,7 +128,7 @@ int main(int argc, char** argv) {
   verify->add_option("--comm-r", fc_verify.comm_r, "porep: comm_r, 32 bytes hex (Filecoin's byte order) or its CID (bagboea4b5abc…)");
   verify->add_option("--registered-proof", fc_verify.registered_proof,
                      "porep: registered seal proof number (0..19, filecoin-proofs-api / Curio), sets the porep id; "
-                     "PoSt: registered PoSt proof (0..14, Curio's numbering)");
+                     "PoSt: registered PoSt proof (0..14, Curio's numbering); snap-update: registered update proof (0..4)");
   verify->add_option("--porep-id", fc_verify.porep_id, "porep: 32-byte porep id, hex (instead of --registered-proof)");
   verify->add_option("--api-version", fc_verify.api_version, "porep with --porep-id: 1.0, 1.1 or 1.2")
       ->capture_default_str();
@@ -136,7 +141,7 @@ int main(int argc, char** argv) {
 
   zk::app::CircuitInfoArgs info_args;
   auto* circuit_info = app.add_subcommand("circuit-info", "the size of one partition of a Filecoin circuit");
-  circuit_info->add_option("--kind", info_args.kind, "porep, window-post or winning-post")->capture_default_str();
+  circuit_info->add_option("--kind", info_args.kind, "porep, window-post, winning-post or snap-update")->capture_default_str();
   circuit_info->add_option("--sector-size", info_args.sector_size, "2KiB, 8MiB, 512MiB, 32GiB, 64GiB, ...")->required();
   circuit_info->add_flag("--json", info_args.json, "machine-readable output");
 
@@ -178,7 +183,8 @@ int main(int argc, char** argv) {
   auto* check = app.add_subcommand(
       "check", "run a Filecoin circuit's test constraint system on a real input: the first unsatisfied constraint, "
                "the native check, the public inputs (exit 0 satisfied, 1 not, 2 malformed)");
-  check->add_option("--kind", check_args.input.kind, "porep, window-post or winning-post")->required();
+  check->add_option("--kind", check_args.input.kind, "porep, window-post, winning-post or snap-update")->required();
+  check->add_option("--update-input", check_args.input.update_input, "snap-update: the SnapDeals input JSON (gen-vanilla)");
   check->add_option("--c1", check_args.input.c1, "porep: the C1 file");
   check->add_option("--partition", check_args.porep_partition, "porep: one partition (default: every one)");
   check->add_option("--post-input", check_args.input.post_input, "PoSt: the partition's input JSON (gen-vanilla)");
@@ -197,7 +203,8 @@ int main(int argc, char** argv) {
   auto* gen_vanilla = app.add_subcommand(
       "gen-vanilla", "seal sectors of random data (2KiB or 8MiB) and write one PoSt partition's input: their vanilla "
                      "proofs for a randomness (prove --kind window-post|winning-post --post-input)");
-  gen_vanilla->add_option("--kind", gen_vanilla_args.kind, "window-post or winning-post")->capture_default_str();
+  gen_vanilla->add_option("--kind", gen_vanilla_args.kind,
+                          "window-post, winning-post, or snap-update (one sector sealed, then updated with random data)")->capture_default_str();
   gen_vanilla->add_option("--sector-size", gen_vanilla_args.sector_size, "2KiB or 8MiB")->capture_default_str();
   gen_vanilla->add_option("--registered-proof", gen_vanilla_args.registered_proof,
                           "number (0..14) or name (default: the kind at --sector-size; WindowPoSt V1_2)");

@@ -8,6 +8,7 @@
 #include "circuits/porep.hpp"
 #include "engine/filecoin_porep_workload.hpp"
 #include "engine/filecoin_post_workload.hpp"
+#include "engine/filecoin_update_workload.hpp"
 #include "engine/porep_workload.hpp"
 #include "engine/synthetic_workload.hpp"
 #include "engine/zkey_workload.hpp"
@@ -157,6 +158,28 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
     auto fw = std::make_shared<engine::FilecoinPostWorkload>(winning, *size, *caches_[e.cache], e.r.params_path);
     fw->set_device(device_, gate_, resident_);
     w = fw;
+  } else if (circuit == "snap-update") {
+    // Filecoin's SnapDeals: one job proves every partition of the sector size.
+    auto size = circuits::filecoin::find_sector_size(shape);
+    if (!size.ok()) return size.status();
+    auto stem = circuits::filecoin::update_params_stem(*size);
+    if (!stem.ok()) return stem.status();
+    auto partitions = engine::FilecoinUpdateWorkload::partitions(*size);
+    if (!partitions.ok()) return partitions.status();
+    const fs::path p = fs::path(dir_) / (*stem + ".params");
+    if (Status st = need(p, std::string("Filecoin's parameters, or development keys: zkpipe setup --kind snap-update "
+                                        "--sector-size ") +
+                                size->name + " --out " + dir_);
+        !st.ok()) {
+      return st;
+    }
+    e.r.params_path = p.string();
+    e.r.job_shape = size->name;
+    e.r.partitions = *partitions;
+    e.cache = kBellmanBls;
+    auto fw = std::make_shared<engine::FilecoinUpdateWorkload>(*size, *caches_[e.cache], e.r.params_path);
+    fw->set_device(device_, gate_, resident_);
+    w = fw;
   } else if (circuit == "porep") {
     auto s = circuits::porep::preset(shape);
     if (!s.ok()) return Status::invalid_argument(s.status().message());
@@ -190,7 +213,7 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
       w = *z;
     }
   } else {
-    return Status::invalid_argument("unknown circuit '" + circuit + "' (this daemon serves synthetic, porep, window-post, winning-post, zkey)");
+    return Status::invalid_argument("unknown circuit '" + circuit + "' (this daemon serves synthetic, porep, window-post, winning-post, snap-update, zkey)");
   }
   std::lock_guard lock(m_);
   if (auto it = made_.find(kind); it != made_.end()) return it->second;  // made by a concurrent call

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <string_view>
 
 namespace zk::circuits::filecoin {
 
@@ -50,6 +51,19 @@ std::string post_params_identifier(const RegisteredPoStProof& p) {
 
 std::string post_params_stem(const RegisteredPoStProof& p) {
   return "v28-proof-of-spacetime-fallback-" + tree_display(p.size) + "-" + identifier_hash(post_params_identifier(p));
+}
+
+Result<std::string> update_params_stem(const SectorSize& s) {
+  static constexpr std::string_view kPrefix = "v28-empty-sector-update-merkletree-";
+  static constexpr std::string_view kSuffix = ".params";
+  for (const auto& f : published_parameter_files()) {
+    const std::string_view name(f.name);
+    if (f.sector_size == s.bytes && name.starts_with(kPrefix) && name.ends_with(kSuffix)) {
+      return std::string(name.substr(0, name.size() - kSuffix.size()));
+    }
+  }
+  return Status::invalid_argument(std::string("Filecoin publishes no SnapDeals parameters for ") + s.name +
+                                  " sectors (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)");
 }
 
 std::optional<KeySections> fallback_key_sections(const RegisteredPoStProof& p) {

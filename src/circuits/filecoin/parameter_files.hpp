@@ -30,6 +30,11 @@ std::string stacked_params_stem(const SectorSize& s);
 std::string post_params_identifier(const RegisteredPoStProof& p);
 std::string post_params_stem(const RegisteredPoStProof& p);
 
+/// EmptySectorUpdate (SnapDeals)'s files, "v28-empty-sector-update-merkletree-poseidon_hasher-<tree>-
+/// <hex>": the published one of that sector size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB), looked up in
+/// the published list (its identifier is not recomputed). INVALID_ARGUMENT for other sizes.
+Result<std::string> update_params_stem(const SectorSize& s);
+
 struct PublishedFile {
   const char* name;    // "v28-….params" / ".vk"
   const char* cid;     // IPFS CID
