@@ -6,6 +6,7 @@
 #include "circuits/filecoin/parameter_files.hpp"
 #include "circuits/filecoin/porep/sectors.hpp"
 #include "circuits/filecoin/post/fallback_post.hpp"
+#include "circuits/filecoin/update/update_input.hpp"
 #include "gpu/gpu.hpp"
 
 namespace zk::server {
@@ -38,6 +39,10 @@ const std::vector<CircuitId>& circuit_ids() {
       for (const auto& x : v) seen = seen || x.id == id;
       if (!seen) v.push_back({id, p.winning ? "winning-post" : "window-post", p.size.name, fc::post_params_stem(p)});
     }
+    for (const auto& p : fc::registered_update_proofs()) {
+      auto stem = fc::update_params_stem(p.size);
+      if (stem.ok()) v.push_back({"snap-" + short_size(p.size), "snap-update", p.size.name, *stem});
+    }
     return v;
   }();
   return ids;
@@ -49,7 +54,7 @@ std::string queue_label(const std::string& engine_kind) {
   const auto colon = engine_kind.find(':');
   const std::string circuit = engine_kind.substr(0, colon), shape = colon == std::string::npos ? "" : engine_kind.substr(colon + 1);
   if (circuit == "porep") return fc::find_sector_size(shape).ok() ? "porep-c2" : "";
-  if (circuit == "window-post" || circuit == "winning-post") return circuit;
+  if (circuit == "window-post" || circuit == "winning-post" || circuit == "snap-update") return circuit;
   return "";
 }
 
@@ -98,9 +103,6 @@ int cuzk_priority(cz::Priority p, cz::ProofKind kind) {
 Result<std::pair<std::string, std::string>> cuzk_circuit(const std::string& circuit_id) {
   for (const auto& c : circuit_ids()) {
     if (c.id == circuit_id) return std::pair{c.circuit, c.shape};
-  }
-  if (circuit_id.rfind("snap-", 0) == 0) {
-    return Status::unimplemented("SnapDeals proving is not built yet (circuit " + bounded_message(circuit_id, 32) + ")");
   }
   std::string known;
   for (const auto& c : circuit_ids()) known += (known.empty() ? "" : ", ") + c.id;
@@ -163,10 +165,46 @@ Result<CuzkJob> cuzk_job(const cz::SubmitProofRequest& req) {
       j.request.partitions = 1;
       return j;
     }
-    case cz::SNAP_DEALS_UPDATE:
-      return Status::unimplemented("SnapDeals (SNAP_DEALS_UPDATE) proving is not built yet in zkpipe");
+    case cz::SNAP_DEALS_UPDATE: {
+      auto proof = fc::find_registered_update_proof(std::to_string(req.registered_proof()));
+      if (!proof.ok()) return Status::invalid_argument("registered_proof: " + proof.status().message());
+      if (req.sector_size() != 0 && req.sector_size() != proof->size.bytes) {
+        return Status::invalid_argument("sector_size " + std::to_string(req.sector_size()) + " is not " + proof->name +
+                                        "'s (" + std::to_string(proof->size.bytes) + ")");
+      }
+      const std::pair<const char*, const std::string*> comms[] = {
+          {"comm_r_old", &req.comm_r_old()}, {"comm_d_new", &req.comm_d_new()}, {"comm_r_new", &req.comm_r_new()}};
+      for (const auto& [name, bytes] : comms) {
+        if (bytes->size() != 32) {
+          return Status::invalid_argument(std::string(name) + " must be 32 bytes, not " + std::to_string(bytes->size()));
+        }
+      }
+      auto shape = fc::update_shape(proof->size.bytes);
+      if (!shape.ok()) return shape.status();
+      if (static_cast<std::size_t>(req.vanilla_proofs().size()) != shape->partitions) {
+        return Status::invalid_argument("vanilla_proofs has " + std::to_string(req.vanilla_proofs().size()) +
+                                        " partition proofs; a " + proof->name + " update has " +
+                                        std::to_string(shape->partitions));
+      }
+      // The engine's SnapDeals input (circuits/filecoin/update/update_input.hpp); the workload checks it.
+      std::string json = "{\"registered_proof\":" + std::to_string(proof->id);
+      for (const auto& [name, bytes] : comms) json += std::string(",\"") + name + "\":\"" + hex(*bytes) + "\"";
+      json += ",\"vanilla_proofs\":[";
+      for (int i = 0; i < req.vanilla_proofs().size(); ++i) {
+        const auto& v = req.vanilla_proofs(i);
+        json += (i ? ",\"" : "\"") +
+                base64_encode(std::span(reinterpret_cast<const std::uint8_t*>(v.data()), v.size())) + "\"";
+      }
+      json += "]}";
+      j.circuit = "snap-update";
+      j.shape = proof->size.name;
+      j.request.input.assign(json.begin(), json.end());
+      j.request.partitions = shape->partitions;
+      return j;
+    }
     default:
-      return Status::invalid_argument("proof_kind is required (POREP_SEAL_COMMIT, WINDOW_POST_PARTITION, WINNING_POST)");
+      return Status::invalid_argument(
+          "proof_kind is required (POREP_SEAL_COMMIT, WINDOW_POST_PARTITION, WINNING_POST, SNAP_DEALS_UPDATE)");
   }
 }
 

@@ -21,8 +21,9 @@ namespace cz = ::cuzk::v1;
 
 /// An engine job from a cuzk SubmitProofRequest: PoRep C2 (the C1 in `vanilla_proof`), WindowPoSt
 /// and WinningPoSt (bincode vanilla proofs, randomness, partition index, registered proof in the Go
-/// numbering); SnapDeals is UNIMPLEMENTED. Priority: the request's, else the kind's default
-/// (WinningPoSt CRITICAL, WindowPoSt HIGH, PoRep NORMAL).
+/// numbering), SnapDeals (every partition's bincode PartitionProof, the three 32-byte commitments,
+/// the registered update proof 0-4). Priority: the request's, else the kind's default
+/// (WinningPoSt CRITICAL, WindowPoSt HIGH, PoRep and SnapDeals NORMAL).
 struct CuzkJob {
   std::string circuit, shape;  // the registry's (circuit, shape)
   engine::JobRequest request;  // input, priority, request_id, partitions (circuit / shape: the registry's)
@@ -31,7 +32,7 @@ Result<CuzkJob> cuzk_job(const cz::SubmitProofRequest& req);
 /// cuzk's priority scale on the engine's (zkpipe.v1's default 0 is NORMAL).
 int cuzk_priority(cz::Priority p, cz::ProofKind kind);
 /// cuzk's circuit ids (porep-32g, wpost-32g, winning-32g, ... for every published size) as the
-/// registry's (circuit, shape); SnapDeals ids are UNIMPLEMENTED, others INVALID_ARGUMENT.
+/// registry's (circuit, shape) (snap-2k … snap-64g: snap-update); unknown ids INVALID_ARGUMENT.
 Result<std::pair<std::string, std::string>> cuzk_circuit(const std::string& circuit_id);
 
 class CuzkService final : public cz::ProvingEngine::CallbackService {

@@ -9,6 +9,10 @@ grpcio with stubs generated from proto/cuzk/v1/proving.proto, against `zkpipe se
       PreloadSRS / EvictSRS, a TIMEOUT answer, cancel, and malformed requests.
   curio_client.py STUB_DIR ADDRESS porep C1_WRAPPED SECTOR_SIZE OUT
       PoRep C2 with cuzk's wrapper payload, through Prove.
+  curio_client.py STUB_DIR ADDRESS snap UPDATE_JSON OUT
+      SnapDeals (SNAP_DEALS_UPDATE) from gen-vanilla --kind snap-update's input: raw bincode
+      partition proofs, the three commitments as 32 raw bytes; the proofs go to OUT. GetStatus
+      shows the snap-update queue and the snap-2k key; a 31-byte comm_r_new is refused by name.
 """
 import base64
 import json
@@ -92,7 +96,7 @@ if mode == "post":
     assert ev.was_loaded and ev.freed_bytes > 0, ev
     assert not stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id="wpost-2k"), timeout=60).already_loaded
     expect_error(lambda: stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id="snap-32g"), timeout=30),
-                 grpc.StatusCode.UNIMPLEMENTED, "SnapDeals")
+                 grpc.StatusCode.NOT_FOUND, "setup --kind snap-update")
     expect_error(lambda: stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id="bogus"), timeout=30),
                  grpc.StatusCode.INVALID_ARGUMENT, "porep-32g")
 
@@ -107,7 +111,7 @@ if mode == "post":
     bad.vanilla_proofs[0] = bad.vanilla_proofs[0][:100]
     expect_error(lambda: stub.SubmitProof(bad, timeout=30), grpc.StatusCode.INVALID_ARGUMENT, "vanilla_proofs[0]")
     expect_error(lambda: stub.SubmitProof(pb.SubmitProofRequest(proof_kind=pb.SNAP_DEALS_UPDATE), timeout=30),
-                 grpc.StatusCode.UNIMPLEMENTED, "SnapDeals")
+                 grpc.StatusCode.INVALID_ARGUMENT, "comm_r_old")
     expect_error(lambda: stub.SubmitProof(pb.SubmitProofRequest(), timeout=30),
                  grpc.StatusCode.INVALID_ARGUMENT, "proof_kind")
     expect_error(lambda: stub.AwaitProof(pb.AwaitProofRequest(job_id="12345"), timeout=30),
@@ -129,5 +133,25 @@ elif mode == "porep":
                                 registered_proof=5, vanilla_proof=b'{"SectorNum":7,"Phase1Out":"!!!","SectorSize":2048}')
     expect_error(lambda: stub.SubmitProof(bad, timeout=60), grpc.StatusCode.INVALID_ARGUMENT, "Phase1Out")
     print("curio client (porep): ok")
+elif mode == "snap":
+    update_json, out = sys.argv[4], sys.argv[5]
+    d = json.load(open(update_json))
+    req = pb.SubmitProofRequest(request_id="snap-1000-3", proof_kind=pb.SNAP_DEALS_UPDATE, sector_size=2048,
+                                registered_proof=d["registered_proof"], priority=pb.NORMAL,
+                                vanilla_proofs=[base64.b64decode(v) for v in d["vanilla_proofs"]],
+                                comm_r_old=bytes.fromhex(d["comm_r_old"]), comm_r_new=bytes.fromhex(d["comm_r_new"]),
+                                comm_d_new=bytes.fromhex(d["comm_d_new"]), sector_number=3, miner_id=1000)
+    res = stub.Prove(pb.ProveRequest(submit=req), timeout=1200).result
+    assert res.status == pb.AwaitProofResponse.COMPLETED, res
+    assert len(res.proof) == 192 * len(d["vanilla_proofs"]), len(res.proof)
+    open(out, "wb").write(res.proof)
+    st = stub.GetStatus(pb.GetStatusRequest(), timeout=30)
+    assert "snap-2k" in {s.circuit_id for s in st.loaded_srs}, st
+    bad = pb.SubmitProofRequest()
+    bad.CopyFrom(req)
+    bad.request_id = "snap-bad"
+    bad.comm_r_new = bad.comm_r_new[:31]
+    expect_error(lambda: stub.SubmitProof(bad, timeout=30), grpc.StatusCode.INVALID_ARGUMENT, "comm_r_new")
+    print("curio client (snap): ok")
 else:
     raise SystemExit("unknown mode " + mode)
