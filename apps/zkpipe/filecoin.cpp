@@ -667,7 +667,7 @@ int run_params_check(const ParamsCheckArgs& a) {
   Json files = Json::array();
   int present = 0, bad = 0;
   // Every published circuit zkpipe knows: PoRep per size, then WinningPoSt and WindowPoSt per size
-  // (Window V1 and V1_2 share their files).
+  // (Window V1 and V1_2 share their files), then SnapDeals per size.
   struct Circuit {
     std::string kind;
     fc::SectorSize size;
@@ -690,6 +690,21 @@ int run_params_check(const ParamsCheckArgs& a) {
                           if (f.num_inputs() > 1000) return std::nullopt;  // the 64 GiB window: minutes to count
                           r1cs::DensitySystem<fc::Fr> m;
                           if (!fc::synthesize_fallback(m, f, fc::FallbackWitness::blank(f)).ok()) return std::nullopt;
+                          m.finish_with_input_rows();
+                          std::uint64_t domain = 1;
+                          while (domain < m.num_constraints()) domain *= 2;
+                          return fc::KeySections{m.num_inputs(), domain - 1, m.num_aux(), m.num_inputs() + m.a_aux_density(),
+                                                 m.b_input_density() + m.b_aux_density()};
+                        }});
+  }
+  for (const auto& p : fc::registered_update_proofs()) {
+    auto stem = fc::update_params_stem(p.size);
+    auto shape = fc::update_shape(p.size.bytes);
+    if (!stem.ok() || !shape.ok()) continue;
+    circuits.push_back({"snap-update", p.size, *stem, shape->num_inputs(), [u = *shape]() -> std::optional<fc::KeySections> {
+                          if (u.nodes > (std::uint64_t{8} << 20) / 32) return std::nullopt;  // larger: minutes to count
+                          r1cs::DensitySystem<fc::Fr> m;
+                          if (!fc::synthesize_update(m, u, fc::UpdateWitness::blank(u)).ok()) return std::nullopt;
                           m.finish_with_input_rows();
                           std::uint64_t domain = 1;
                           while (domain < m.num_constraints()) domain *= 2;

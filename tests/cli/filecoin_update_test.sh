@@ -22,6 +22,8 @@ py() { python3 -c "$1" "$2"; }
 "$Z" setup --kind snap-update --sector-size 2KiB --out "$D/params" > /dev/null || fail "setup --kind snap-update"
 VK=$(ls "$D"/params/v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194.vk) \
     || fail "the published 2 KiB key name"
+"$Z" params check "$D/params" --no-digest > "$D/out" || fail "params check --no-digest: $(cat "$D/out")"
+grep -q "^snap-update 2KiB  *params  ok" "$D/out" || fail "params check: the 2 KiB SnapDeals params fit: $(cat "$D/out")"
 
 "$Z" gen-vanilla --kind snap-update --data-seed 5 --out "$D/u.json" --json > "$D/gen.json" || fail "gen-vanilla snap-update"
 get() { py "import json,sys; print(json.load(open(sys.argv[1]))['$1'])" "$D/gen.json"; }
