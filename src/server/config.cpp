@@ -15,6 +15,12 @@
 
 namespace zk::server {
 
+std::string default_params_dir() {
+  if (const char* d = std::getenv("FIL_PROOFS_PARAMETER_CACHE"); d != nullptr && *d != '\0') return d;
+  return "/var/tmp/filecoin-proof-parameters";
+}
+
+
 std::string default_listen() {
   if (const char* dir = std::getenv("XDG_RUNTIME_DIR"); dir != nullptr && *dir != '\0') {
     return std::string("unix://") + dir + "/zkpipe.sock";

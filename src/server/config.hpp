@@ -14,10 +14,14 @@
 
 namespace zk::server {
 
+/// Where Filecoin's software keeps its parameter files: $FIL_PROOFS_PARAMETER_CACHE, else
+/// /var/tmp/filecoin-proof-parameters (the daemon's default params_dir).
+std::string default_params_dir();
+
 struct DaemonConfig {
   // [daemon]
   std::string listen;      // "unix:///path" or "host:port"; empty: default_listen()
-  std::string params_dir = ".";
+  std::string params_dir = default_params_dir();
   std::string token;       // when set, every call must carry "authorization: Bearer <token>"
   std::uint64_t max_message_bytes = 256ull << 20;
   // What gRPC may hold for incoming messages over all connections (a grpc::ResourceQuota): a

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include <fstream>
 #include <sstream>
 
@@ -13,6 +15,7 @@ namespace zk::server {
 namespace {
 
 TEST(Config, TheExampleFileHoldsTheDefaults) {
+  ::unsetenv("FIL_PROOFS_PARAMETER_CACHE");  // the documented default is Filecoin's own directory
   auto c = load_config(std::string(ZK_SOURCE_DIR) + "/zkpipe.example.toml");
   ASSERT_TRUE(c.ok()) << c.status().to_string();
   const DaemonConfig d;
@@ -103,6 +106,13 @@ TEST(Config, Sizes) {
   EXPECT_FALSE(parse_size("8 parsecs").ok());
   EXPECT_FALSE(parse_size("-1GiB").ok());
   EXPECT_FALSE(parse_size("").ok());
+}
+
+TEST(Config, ParamsDirDefaultsToFilecoinsParameterCache) {
+  ::setenv("FIL_PROOFS_PARAMETER_CACHE", "/srv/fil-params", 1);
+  EXPECT_EQ(DaemonConfig{}.params_dir, "/srv/fil-params");
+  ::unsetenv("FIL_PROOFS_PARAMETER_CACHE");
+  EXPECT_EQ(DaemonConfig{}.params_dir, "/var/tmp/filecoin-proof-parameters");
 }
 
 }  // namespace
