@@ -60,13 +60,12 @@ Result<PoseidonFr> poseidon_hash(std::span<const PoseidonFr> inputs);
 /// The circuit version (neptune's constraint layout); returns the hash as a Num that is one
 /// allocated variable. Inputs are allocated numbers in Filecoin's circuits (an input that is a
 /// longer linear combination is used as it is, without an extra constraint).
+/// The same with explicit parameters (another domain tag: SnapDeals' gen-randomness hash);
+/// `inputs` holds p's arity (width - 1) numbers.
 template <class CS>
-Result<Num<PoseidonFr>> poseidon_gadget(CS& cs, std::span<const Num<PoseidonFr>> inputs) {
+Num<PoseidonFr> poseidon_gadget_with(CS& cs, const PoseidonParams& p, std::span<const Num<PoseidonFr>> inputs) {
   using F = PoseidonFr;
   using LC = r1cs::LinearCombination<F>;
-  auto params = poseidon_params(static_cast<unsigned>(inputs.size()));
-  if (!params.ok()) return params.status();
-  const PoseidonParams& p = **params;
   const unsigned t = p.width, half = p.full_rounds / 2;
   const auto& cc = p.compressed_constants;
   std::size_t next_key = 0;  // constants are consumed in order
@@ -153,6 +152,13 @@ Result<Num<PoseidonFr>> poseidon_gadget(CS& cs, std::span<const Num<PoseidonFr>>
     s = mix(s, p.mds);
   }
   return allocate(s[1]);  // "hash result"
+}
+
+template <class CS>
+Result<Num<PoseidonFr>> poseidon_gadget(CS& cs, std::span<const Num<PoseidonFr>> inputs) {
+  auto params = poseidon_params(static_cast<unsigned>(inputs.size()));
+  if (!params.ok()) return params.status();
+  return poseidon_gadget_with(cs, **params, inputs);
 }
 
 }  // namespace zk::gadgets

@@ -195,7 +195,7 @@ TEST(EmptySectorUpdateGadgets, GenRandomnessPoseidonIsNeptunesLayoutWithTheCusto
   }
   {
     const Num<Fr> in[] = {update::alloc_num(r2, "a", a), update::alloc_num(r2, "b", b)};
-    (void)update::poseidon_gadget_with(r2, **gadgets::poseidon_params(2), std::span<const Num<Fr>>(in));
+    (void)gadgets::poseidon_gadget_with(r2, **gadgets::poseidon_params(2), std::span<const Num<Fr>>(in));
   }
   EXPECT_EQ(r1.shape().num_constraints(), 311u);
   EXPECT_EQ(r1cs::shape_hash(r1.shape()), r1cs::shape_hash(r2.shape()));

@@ -1,130 +1,9 @@
 #include "circuits/filecoin/post/vanilla_post.hpp"
 
+#include "circuits/filecoin/bincode.hpp"
+
 namespace zk::circuits::filecoin {
-namespace {
-
-/// A bounds-checked little-endian reader; errors name the field and the offset.
-class BinReader {
- public:
-  explicit BinReader(std::span<const std::uint8_t> b) : b_(b) {}
-  std::size_t remaining() const { return b_.size() - off_; }
-  std::size_t offset() const { return off_; }
-  Status need(std::size_t n, const std::string& what) const {
-    if (remaining() < n) {
-      return Status::invalid_argument(what + ": truncated at byte " + std::to_string(off_) + " (" +
-                                      std::to_string(n) + " bytes needed, " + std::to_string(remaining()) + " left)");
-    }
-    return {};
-  }
-  Result<std::uint64_t> u64(const std::string& what) {
-    if (Status s = need(8, what); !s.ok()) return s;
-    std::uint64_t v = 0;
-    for (int i = 7; i >= 0; --i) v = (v << 8) | b_[off_ + static_cast<std::size_t>(i)];
-    off_ += 8;
-    return v;
-  }
-  Result<std::uint32_t> u32(const std::string& what) {
-    if (Status s = need(4, what); !s.ok()) return s;
-    std::uint32_t v = 0;
-    for (int i = 3; i >= 0; --i) v = (v << 8) | b_[off_ + static_cast<std::size_t>(i)];
-    off_ += 4;
-    return v;
-  }
-  Result<Bytes32> domain(const std::string& what) {
-    if (Status s = need(32, what); !s.ok()) return s;
-    Bytes32 out;
-    std::copy(b_.begin() + static_cast<std::ptrdiff_t>(off_), b_.begin() + static_cast<std::ptrdiff_t>(off_ + 32),
-              out.begin());
-    off_ += 32;
-    return out;
-  }
-  /// A length whose `min_element` bytes each must still be there.
-  Result<std::uint64_t> length(const std::string& what, std::size_t min_element, std::uint64_t max) {
-    auto n = u64(what + " length");
-    if (!n.ok()) return n;
-    if (*n > max || (min_element > 0 && *n > remaining() / min_element)) {
-      return Status::invalid_argument(what + ": length " + std::to_string(*n) + " at byte " + std::to_string(off_ - 8) +
-                                      " is more than the input can hold");
-    }
-    return n;
-  }
-
- private:
-  std::span<const std::uint8_t> b_;
-  std::size_t off_ = 0;
-};
-
-Result<std::vector<PathElement>> read_path(BinReader& r, const std::string& what) {
-  auto n = r.length(what, 16, 64);
-  if (!n.ok()) return n.status();
-  std::vector<PathElement> out;
-  for (std::uint64_t i = 0; i < *n; ++i) {
-    const std::string w = what + "[" + std::to_string(i) + "]";
-    auto h = r.length(w + ".hashes", 32, 16);
-    if (!h.ok()) return h.status();
-    PathElement e;
-    for (std::uint64_t k = 0; k < *h; ++k) {
-      auto d = r.domain(w + ".hashes");
-      if (!d.ok()) return d.status();
-      e.hashes.push_back(*d);
-    }
-    auto idx = r.u64(w + ".index");
-    if (!idx.ok()) return idx.status();
-    e.index = *idx;
-    out.push_back(std::move(e));
-  }
-  return out;
-}
-
-Result<MerkleProof> read_merkle(BinReader& r, const std::string& what) {
-  auto tag = r.u32(what + " variant");
-  if (!tag.ok()) return tag.status();
-  MerkleProof p;
-  auto take = [&](Bytes32& out, const char* f) -> Status {
-    auto d = r.domain(what + "." + f);
-    if (!d.ok()) return d.status();
-    out = *d;
-    return {};
-  };
-  auto path = [&](std::vector<PathElement>& out, const char* f) -> Status {
-    auto v = read_path(r, what + "." + f);
-    if (!v.ok()) return v.status();
-    out = std::move(*v);
-    return {};
-  };
-  if (*tag == 0) {  // Single { root, leaf, path }
-    p.kind = MerkleProof::Kind::kSingle;
-    for (Status s : {take(p.root, "root"), take(p.leaf, "leaf"), path(p.base, "path")}) {
-      if (!s.ok()) return s;
-    }
-  } else if (*tag == 1 || *tag == 2) {  // Sub { base, sub, root, leaf }, Top { base, sub, top, root, leaf }
-    p.kind = *tag == 1 ? MerkleProof::Kind::kSub : MerkleProof::Kind::kTop;
-    if (Status s = path(p.base, "base_proof"); !s.ok()) return s;
-    if (Status s = path(p.sub, "sub_proof"); !s.ok()) return s;
-    if (*tag == 2) {
-      if (Status s = path(p.top, "top_proof"); !s.ok()) return s;
-    }
-    if (Status s = take(p.root, "root"); !s.ok()) return s;
-    if (Status s = take(p.leaf, "leaf"); !s.ok()) return s;
-  } else {
-    return Status::invalid_argument(what + ": unknown proof variant " + std::to_string(*tag) + " (0 Single, 1 Sub, 2 Top)");
-  }
-  return p;
-}
-
-void put_u64(std::vector<std::uint8_t>& o, std::uint64_t v) {
-  for (int i = 0; i < 8; ++i) o.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-}
-void put_path(std::vector<std::uint8_t>& o, const std::vector<PathElement>& path) {
-  put_u64(o, path.size());
-  for (const auto& e : path) {
-    put_u64(o, e.hashes.size());
-    for (const auto& h : e.hashes) o.insert(o.end(), h.begin(), h.end());
-    put_u64(o, e.index);
-  }
-}
-
-}  // namespace
+using namespace bincode;  // NOLINT: this file is one bincode format
 
 Result<PostSectorProof> parse_post_sector_proof(std::span<const std::uint8_t> bytes) {
   BinReader r(bytes);
@@ -164,26 +43,12 @@ Result<PostSectorProof> parse_post_sector_proof(std::span<const std::uint8_t> by
 std::vector<std::uint8_t> post_sector_proof_bytes(const PostSectorProof& p) {
   std::vector<std::uint8_t> o;
   put_u64(o, p.sector_id);
-  o.insert(o.end(), p.comm_r.begin(), p.comm_r.end());
+  put_domain(o, p.comm_r);
   put_u64(o, 1);
   put_u64(o, p.inclusion_proofs.size());
-  for (const auto& m : p.inclusion_proofs) {
-    const std::uint32_t tag = m.kind == MerkleProof::Kind::kSingle ? 0 : m.kind == MerkleProof::Kind::kSub ? 1 : 2;
-    for (int i = 0; i < 4; ++i) o.push_back(static_cast<std::uint8_t>(tag >> (8 * i)));
-    if (m.kind == MerkleProof::Kind::kSingle) {
-      o.insert(o.end(), m.root.begin(), m.root.end());
-      o.insert(o.end(), m.leaf.begin(), m.leaf.end());
-      put_path(o, m.base);
-    } else {
-      put_path(o, m.base);
-      put_path(o, m.sub);
-      if (m.kind == MerkleProof::Kind::kTop) put_path(o, m.top);
-      o.insert(o.end(), m.root.begin(), m.root.end());
-      o.insert(o.end(), m.leaf.begin(), m.leaf.end());
-    }
-  }
-  o.insert(o.end(), p.comm_c.begin(), p.comm_c.end());
-  o.insert(o.end(), p.comm_r_last.begin(), p.comm_r_last.end());
+  for (const auto& m : p.inclusion_proofs) put_merkle(o, m);
+  put_domain(o, p.comm_c);
+  put_domain(o, p.comm_r_last);
   return o;
 }
 

@@ -1,140 +1,14 @@
 #include "circuits/filecoin/update/partition_proof.hpp"
 
+#include "circuits/filecoin/bincode.hpp"
+
 #include <algorithm>
 
 namespace zk::circuits::filecoin {
+
+using namespace bincode;  // NOLINT: this file is one bincode format
 namespace {
 
-// A bounds-checked little-endian reader and the MerkleProof reader / writer: the same as in
-// post/vanilla_post.cpp, whose copies are file-local there (they belong in a shared bincode header).
-class BinReader {
- public:
-  explicit BinReader(std::span<const std::uint8_t> b) : b_(b) {}
-  std::size_t remaining() const { return b_.size() - off_; }
-  std::size_t offset() const { return off_; }
-  Status need(std::size_t n, const std::string& what) const {
-    if (remaining() < n) {
-      return Status::invalid_argument(what + ": truncated at byte " + std::to_string(off_) + " (" + std::to_string(n) +
-                                      " bytes needed, " + std::to_string(remaining()) + " left)");
-    }
-    return {};
-  }
-  Result<std::uint64_t> uint(unsigned width, const std::string& what) {
-    if (Status s = need(width, what); !s.ok()) return s;
-    std::uint64_t v = 0;
-    for (unsigned i = width; i-- > 0;) v = (v << 8) | b_[off_ + i];
-    off_ += width;
-    return v;
-  }
-  Result<Bytes32> domain(const std::string& what) {
-    if (Status s = need(32, what); !s.ok()) return s;
-    Bytes32 out;
-    std::copy_n(b_.begin() + static_cast<std::ptrdiff_t>(off_), 32, out.begin());
-    off_ += 32;
-    return out;
-  }
-  /// A u64 length whose elements take at least `min_element` bytes each, at most `max`.
-  Result<std::uint64_t> length(const std::string& what, std::size_t min_element, std::uint64_t max) {
-    auto n = uint(8, what + " length");
-    if (!n.ok()) return n;
-    if (*n > max || (min_element > 0 && *n > remaining() / min_element)) {
-      return Status::invalid_argument(what + ": length " + std::to_string(*n) + " at byte " + std::to_string(off_ - 8) +
-                                      " is more than the input can hold");
-    }
-    return n;
-  }
-
- private:
-  std::span<const std::uint8_t> b_;
-  std::size_t off_ = 0;
-};
-
-Result<std::vector<PathElement>> read_path(BinReader& r, const std::string& what) {
-  auto n = r.length(what, 16, 64);
-  if (!n.ok()) return n.status();
-  std::vector<PathElement> out;
-  for (std::uint64_t i = 0; i < *n; ++i) {
-    const std::string w = what + "[" + std::to_string(i) + "]";
-    auto h = r.length(w + ".hashes", 32, 16);
-    if (!h.ok()) return h.status();
-    PathElement e;
-    for (std::uint64_t j = 0; j < *h; ++j) {
-      auto d = r.domain(w + ".hashes");
-      if (!d.ok()) return d.status();
-      e.hashes.push_back(*d);
-    }
-    auto idx = r.uint(8, w + ".index");
-    if (!idx.ok()) return idx.status();
-    e.index = *idx;
-    out.push_back(std::move(e));
-  }
-  return out;
-}
-
-Result<MerkleProof> read_merkle(BinReader& r, const std::string& what) {
-  const std::size_t at = r.offset();
-  auto tag = r.uint(4, what + " variant");
-  if (!tag.ok()) return tag.status();
-  MerkleProof p;
-  auto take = [&](Bytes32& out, const char* f) -> Status {
-    auto d = r.domain(what + "." + f);
-    if (!d.ok()) return d.status();
-    out = *d;
-    return {};
-  };
-  auto path = [&](std::vector<PathElement>& out, const char* f) -> Status {
-    auto v = read_path(r, what + "." + f);
-    if (!v.ok()) return v.status();
-    out = std::move(*v);
-    return {};
-  };
-  if (*tag == 0) {  // Single { root, leaf, path }
-    p.kind = MerkleProof::Kind::kSingle;
-    if (Status s = take(p.root, "root"); !s.ok()) return s;
-    if (Status s = take(p.leaf, "leaf"); !s.ok()) return s;
-    if (Status s = path(p.base, "path"); !s.ok()) return s;
-  } else if (*tag == 1 || *tag == 2) {  // Sub { base, sub, root, leaf }, Top { base, sub, top, root, leaf }
-    p.kind = *tag == 1 ? MerkleProof::Kind::kSub : MerkleProof::Kind::kTop;
-    if (Status s = path(p.base, "base_proof"); !s.ok()) return s;
-    if (Status s = path(p.sub, "sub_proof"); !s.ok()) return s;
-    if (*tag == 2) {
-      if (Status s = path(p.top, "top_proof"); !s.ok()) return s;
-    }
-    if (Status s = take(p.root, "root"); !s.ok()) return s;
-    if (Status s = take(p.leaf, "leaf"); !s.ok()) return s;
-  } else {
-    return Status::invalid_argument(what + ": unknown proof variant " + std::to_string(*tag) + " at byte " +
-                                    std::to_string(at) + " (0 Single, 1 Sub, 2 Top)");
-  }
-  return p;
-}
-
-void put_uint(std::vector<std::uint8_t>& o, std::uint64_t v, unsigned width) {
-  for (unsigned i = 0; i < width; ++i) o.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-}
-void put_domain(std::vector<std::uint8_t>& o, const Bytes32& d) { o.insert(o.end(), d.begin(), d.end()); }
-void put_path(std::vector<std::uint8_t>& o, const std::vector<PathElement>& path) {
-  put_uint(o, path.size(), 8);
-  for (const auto& e : path) {
-    put_uint(o, e.hashes.size(), 8);
-    for (const auto& h : e.hashes) put_domain(o, h);
-    put_uint(o, e.index, 8);
-  }
-}
-void put_merkle(std::vector<std::uint8_t>& o, const MerkleProof& m) {
-  put_uint(o, m.kind == MerkleProof::Kind::kSingle ? 0 : m.kind == MerkleProof::Kind::kSub ? 1 : 2, 4);
-  if (m.kind == MerkleProof::Kind::kSingle) {
-    put_domain(o, m.root);
-    put_domain(o, m.leaf);
-    put_path(o, m.base);
-  } else {
-    put_path(o, m.base);
-    put_path(o, m.sub);
-    if (m.kind == MerkleProof::Kind::kTop) put_path(o, m.top);
-    put_domain(o, m.root);
-    put_domain(o, m.leaf);
-  }
-}
 
 /// Sub and top levels of tree R (constants.rs validate_tree_r_shape: a sub arity for 1, 4, 8, 16
 /// KiB, 16 MiB and 32 GiB; sub and top for 32 KiB and 64 GiB). update_circuit.cpp's size table
