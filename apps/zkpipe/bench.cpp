@@ -18,6 +18,9 @@
 #include "engine/synthetic_workload.hpp"
 #include "circuits/filecoin/porep/sectors.hpp"
 #include "engine/filecoin_porep_workload.hpp"
+#include "engine/filecoin_post_workload.hpp"
+#include "engine/filecoin_update_workload.hpp"
+#include "circuits/filecoin/update/update_circuit.hpp"
 #include "engine/porep_workload.hpp"
 #include "engine/zkey_workload.hpp"
 #include "gpu/gpu.hpp"
@@ -443,7 +446,8 @@ int bench_zkey(BenchArgs a, const groth16::snarkjs::ZkeyInfo& info) {
 /// file, loaded through a ParamsCache that shares the engine's budget. `make(cache)` makes the
 /// workload (Filecoin's PoRep for a sector-size shape, the PoRep-shaped family for a preset).
 template <class W, class Make>
-int bench_porep_kind(BenchArgs a, const std::string& shape, std::size_t partitions, const std::string& what, Make make) {
+int bench_porep_kind(BenchArgs a, const std::string& shape, std::size_t partitions, const std::string& what, Make make,
+                     const std::string& kind = "porep") {
   auto text = groth16::read_file(a.input);
   if (!text.ok()) {
     std::fprintf(stderr, "zkpipe: %s\n", text.status().message().c_str());
@@ -457,7 +461,7 @@ int bench_porep_kind(BenchArgs a, const std::string& shape, std::size_t partitio
   }
   std::shared_ptr<engine::ParamsCache> cache;
   Target t;
-  t.kind = "porep";
+  t.kind = kind;
   t.partitions = partitions;
   t.what = what;
   t.attach = [&](engine::Engine& eng) -> Status {
@@ -476,7 +480,7 @@ int bench_porep_kind(BenchArgs a, const std::string& shape, std::size_t partitio
   };
   t.request = [&](std::size_t) {
     engine::JobRequest req;
-    req.circuit = "porep";
+    req.circuit = kind;
     req.shape = shape;
     req.input = *text;
     req.partitions = partitions;
@@ -507,9 +511,50 @@ int bench_porep(const BenchArgs& a) {
       [&](engine::ParamsCache& cache) { return std::make_shared<engine::PorepWorkload>(*shape, cache, a.params); });
 }
 
+/// Filecoin's PoSt and SnapDeals kinds: every job proves the same input (gen-vanilla's) with keys
+/// from a .params file, like the porep kinds.
+int bench_filecoin_kind(const BenchArgs& a) {
+  auto size = circuits::filecoin::find_sector_size(a.shape);
+  if (!size.ok()) {
+    std::fprintf(stderr, "zkpipe: --shape: %s\n", size.status().message().c_str());
+    return 2;
+  }
+  if (a.circuit == "snap-update") {
+    auto shape = circuits::filecoin::update_shape(size->bytes);
+    if (!shape.ok()) {
+      std::fprintf(stderr, "zkpipe: %s\n", shape.status().message().c_str());
+      return 2;
+    }
+    const std::size_t n = shape->partitions;
+    return bench_porep_kind<engine::FilecoinUpdateWorkload>(
+        a, size->name, n, std::to_string(n) + " partition" + (n == 1 ? "" : "s") + " of a " + size->name + " SnapDeals update",
+        [&](engine::ParamsCache& cache) { return std::make_shared<engine::FilecoinUpdateWorkload>(*size, cache, a.params); },
+        a.circuit);
+  }
+  const bool winning = a.circuit == "winning-post";
+  return bench_porep_kind<engine::FilecoinPostWorkload>(
+      a, size->name, 1, std::string("one ") + (winning ? "WinningPoSt" : "WindowPoSt partition") + " of " + size->name + " sectors",
+      [&](engine::ParamsCache& cache) {
+        return std::make_shared<engine::FilecoinPostWorkload>(winning, *size, cache, a.params);
+      },
+      a.circuit);
+}
+
 }  // namespace
 
 int run_bench(const BenchArgs& a) {
+  if (a.circuit == "window-post" || a.circuit == "winning-post" || a.circuit == "snap-update") {
+    if (a.shape.empty() || a.input.empty() || a.params.empty()) {
+      std::fprintf(stderr, "zkpipe: --circuit %s needs --shape (a sector size), --input FILE (zkpipe gen-vanilla's) "
+                           "and --params FILE.params\n", a.circuit.c_str());
+      return 2;
+    }
+    if (a.jobs == 0 || a.jobs > 10000) {
+      std::fprintf(stderr, "zkpipe: --jobs must be in [1, 10000]\n");
+      return 2;
+    }
+    return bench_filecoin_kind(a);
+  }
   if (a.circuit == "porep") {
     if (a.shape.empty() || a.input.empty() || a.params.empty()) {
       std::fprintf(stderr,

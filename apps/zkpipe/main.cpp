@@ -249,14 +249,17 @@ int main(int argc, char** argv) {
   zk::app::BenchArgs bench_args;
   auto* bench =
       app.add_subcommand("bench", "run the proving engine in-process (synthetic circuit or a zkey) and report throughput");
-  bench->add_option("--circuit", bench_args.circuit, "circuit kind: synthetic, porep or zkey")->capture_default_str();
+  bench->add_option("--circuit", bench_args.circuit,
+                    "circuit kind: synthetic, porep, window-post, winning-post, snap-update or zkey")
+      ->capture_default_str();
   bench->add_option("--zkey", bench_args.zkey, "zkey kind: the snarkjs Groth16 .zkey");
   bench->add_option("--witness", bench_args.witness, "zkey kind: the .wtns every job proves");
   bench->add_option("--shape", bench_args.shape,
-                    "porep kind: a Filecoin sector size (2KiB ... 64GiB) or a PoRep-shaped preset (tiny, small, bench)");
+                    "Filecoin kinds: a sector size (2KiB ... 64GiB); porep also a PoRep-shaped preset (tiny, small, bench)");
   bench->add_option("--input", bench_args.input,
-                    "porep kind: the C1 every job proves (Filecoin's C1 from gen-c1, or gen-input's for a preset)");
-  bench->add_option("--params", bench_args.params, "porep kind: the .params file");
+                    "Filecoin kinds: the input every job proves (porep: a C1 from gen-c1, or gen-input's for a preset; "
+                    "PoSt / snap-update: gen-vanilla's)");
+  bench->add_option("--params", bench_args.params, "Filecoin kinds: the .params file");
   bench->add_option("--constraints", bench_args.constraints, "constraints per partition")->capture_default_str();
   bench->add_option("--curve", bench_args.curve, "bls12-381 or bn254")->capture_default_str();
   bench->add_option("--jobs", bench_args.jobs, "jobs submitted at once")->capture_default_str();

@@ -69,6 +69,11 @@ DATA="$(dirname "$0")/../data/filecoin"
     --registered-proof 8 --sectors-per-partition 1 > "$D/out" || fail "check of Curio's 32 GiB sector: $(cat "$D/out")"
 grep -q "53333 constraints, satisfied; public inputs match" "$D/out" || fail "Curio's sector: $(cat "$D/out")"
 
+# The engine's pipeline in-process: 2 WindowPoSt jobs, each proof verified before the answer.
+WP=$(ls "$D"/params/*0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0.params)
+"$Z" bench --circuit window-post --shape 2KiB --input "$D/w.json" --params "$WP" --jobs 2 --verify > "$D/out" 2>&1 \
+    || fail "bench --circuit window-post: $(cat "$D/out")"
+
 # WinningPoSt: one sector, 66 challenges.
 "$Z" gen-vanilla --kind winning-post --first-sector 9 --data-seed 4 --out "$D/n.json" --json > "$D/gen.json" \
     || fail "gen-vanilla winning-post"
