@@ -46,7 +46,11 @@ Result<std::uint64_t> parse_size(std::string_view text) {
   if (it == units.end() || !(v >= 0) || std::isinf(v)) {
     return Status::invalid_argument("'" + s + "' is not a size (units: B, KiB, MiB, GiB, TiB, KB, MB, GB, TB)");
   }
-  return static_cast<std::uint64_t>(v * it->second);
+  const double bytes = v * it->second;
+  if (!(bytes < 18446744073709551616.0)) {  // 2^64: a larger value has no uint64 (and casting it is UB)
+    return Status::invalid_argument("'" + s + "' is larger than 16 EiB");
+  }
+  return static_cast<std::uint64_t>(bytes);
 }
 
 namespace {
