@@ -3,7 +3,7 @@
 # it has the CUDA toolkit but none of zkpipe's libraries, and nothing can be fetched there.
 #
 #   bash scripts/gpu-check.sh prepare [BUILD_DIR]   # here: build the GPU tests and benchmark (with
-#        # CUDA, sm_80 + sm_90) in BUILD_DIR (default build/ci) and copy them, stripped, with every
+#        # CUDA; build/ci compiles sm_90 only, the H200) in BUILD_DIR (default build/ci) and copy them, stripped, with every
 #        # shared library they need beyond glibc and the CUDA driver, into .gpu-carry/
 #   bash scripts/gpu-check.sh run                    # there (device tool, carry [".gpu-carry"]):
 #        # nvidia-smi, the kernels' differential tests (gpu_test), the device code on the CPU,
