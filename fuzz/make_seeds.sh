@@ -17,7 +17,6 @@ for curve in bls12-381 bn254; do
   cp "$T/proof-$curve.bin" "$S/bellman_proof/$curve.bin"
   cp "$T/public-$curve.json" "$S/public_json/$curve.json"
 done
-"$Z" gen-input --shape tiny --seed 1 --out "$S/porep_c1/tiny.json" > /dev/null 2>&1
 "$Z" gen-c1 --sector-size 2KiB --data-seed 1 --out "$S/filecoin_c1/2kib.json" > /dev/null
 "$Z" gen-c1 --sector-size 2KiB --data-seed 2 --wrap --out "$S/filecoin_c1/2kib-wrapped.json" > /dev/null
 mkdir -p "$S/filecoin_post_input"

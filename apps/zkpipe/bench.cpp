@@ -21,7 +21,6 @@
 #include "engine/filecoin_post_workload.hpp"
 #include "engine/filecoin_update_workload.hpp"
 #include "circuits/filecoin/update/update_circuit.hpp"
-#include "engine/porep_workload.hpp"
 #include "engine/zkey_workload.hpp"
 #include "gpu/gpu.hpp"
 #include "gpu/resident.hpp"
@@ -442,12 +441,12 @@ int bench_zkey(BenchArgs a, const groth16::snarkjs::ZkeyInfo& info) {
   return report(a, t, 0);
 }
 
-/// The porep kinds: every job proves the same input (all its partitions) with keys from a .params
+/// Filecoin's kinds: every job proves the same input (all its partitions) with keys from a .params
 /// file, loaded through a ParamsCache that shares the engine's budget. `make(cache)` makes the
-/// workload (Filecoin's PoRep for a sector-size shape, the PoRep-shaped family for a preset).
+/// workload.
 template <class W, class Make>
-int bench_porep_kind(BenchArgs a, const std::string& shape, std::size_t partitions, const std::string& what, Make make,
-                     const std::string& kind = "porep") {
+int bench_filecoin_workload(BenchArgs a, const std::string& shape, std::size_t partitions, const std::string& what,
+                            Make make, const std::string& kind) {
   auto text = groth16::read_file(a.input);
   if (!text.ok()) {
     std::fprintf(stderr, "zkpipe: %s\n", text.status().message().c_str());
@@ -490,34 +489,23 @@ int bench_porep_kind(BenchArgs a, const std::string& shape, std::size_t partitio
   return report(a, t, 0);
 }
 
-int bench_porep(const BenchArgs& a) {
-  if (auto size = circuits::filecoin::find_sector_size(a.shape); size.ok()) {
-    const auto n = size->partitions;
-    return bench_porep_kind<engine::FilecoinPorepWorkload>(
-        a, size->name, n,
-        std::to_string(n) + " partition" + (n == 1 ? "" : "s") + " of Filecoin's " + size->name + " PoRep",
-        [&](engine::ParamsCache& cache) {
-          return std::make_shared<engine::FilecoinPorepWorkload>(*size, cache, a.params);
-        });
-  }
-  auto shape = circuits::porep::preset(a.shape);
-  if (!shape.ok()) {
-    std::fprintf(stderr, "zkpipe: %s\n", shape.status().message().c_str());
-    return 2;
-  }
-  return bench_porep_kind<engine::PorepWorkload>(
-      a, shape->name, shape->partitions,
-      std::to_string(shape->partitions) + " partitions of porep " + shape->name,
-      [&](engine::ParamsCache& cache) { return std::make_shared<engine::PorepWorkload>(*shape, cache, a.params); });
-}
-
-/// Filecoin's PoSt and SnapDeals kinds: every job proves the same input (gen-vanilla's) with keys
-/// from a .params file, like the porep kinds.
+/// Filecoin's kinds: PoRep proves a C1 (gen-c1's or Filecoin's), PoSt and SnapDeals gen-vanilla's
+/// input.
 int bench_filecoin_kind(const BenchArgs& a) {
   auto size = circuits::filecoin::find_sector_size(a.shape);
   if (!size.ok()) {
     std::fprintf(stderr, "zkpipe: --shape: %s\n", size.status().message().c_str());
     return 2;
+  }
+  if (a.circuit == "porep") {
+    const auto n = size->partitions;
+    return bench_filecoin_workload<engine::FilecoinPorepWorkload>(
+        a, size->name, n,
+        std::to_string(n) + " partition" + (n == 1 ? "" : "s") + " of Filecoin's " + size->name + " PoRep",
+        [&](engine::ParamsCache& cache) {
+          return std::make_shared<engine::FilecoinPorepWorkload>(*size, cache, a.params);
+        },
+        a.circuit);
   }
   if (a.circuit == "snap-update") {
     auto shape = circuits::filecoin::update_shape(size->bytes);
@@ -526,13 +514,13 @@ int bench_filecoin_kind(const BenchArgs& a) {
       return 2;
     }
     const std::size_t n = shape->partitions;
-    return bench_porep_kind<engine::FilecoinUpdateWorkload>(
+    return bench_filecoin_workload<engine::FilecoinUpdateWorkload>(
         a, size->name, n, std::to_string(n) + " partition" + (n == 1 ? "" : "s") + " of a " + size->name + " SnapDeals update",
         [&](engine::ParamsCache& cache) { return std::make_shared<engine::FilecoinUpdateWorkload>(*size, cache, a.params); },
         a.circuit);
   }
   const bool winning = a.circuit == "winning-post";
-  return bench_porep_kind<engine::FilecoinPostWorkload>(
+  return bench_filecoin_workload<engine::FilecoinPostWorkload>(
       a, size->name, 1, std::string("one ") + (winning ? "WinningPoSt" : "WindowPoSt partition") + " of " + size->name + " sectors",
       [&](engine::ParamsCache& cache) {
         return std::make_shared<engine::FilecoinPostWorkload>(winning, *size, cache, a.params);
@@ -543,10 +531,12 @@ int bench_filecoin_kind(const BenchArgs& a) {
 }  // namespace
 
 int run_bench(const BenchArgs& a) {
-  if (a.circuit == "window-post" || a.circuit == "winning-post" || a.circuit == "snap-update") {
+  if (a.circuit == "porep" || a.circuit == "window-post" || a.circuit == "winning-post" ||
+      a.circuit == "snap-update") {
     if (a.shape.empty() || a.input.empty() || a.params.empty()) {
-      std::fprintf(stderr, "zkpipe: --circuit %s needs --shape (a sector size), --input FILE (zkpipe gen-vanilla's) "
-                           "and --params FILE.params\n", a.circuit.c_str());
+      std::fprintf(stderr, "zkpipe: --circuit %s needs --shape (a sector size such as 2KiB), --input FILE (%s) "
+                           "and --params FILE.params\n",
+                   a.circuit.c_str(), a.circuit == "porep" ? "a C1: zkpipe gen-c1's or Filecoin's" : "zkpipe gen-vanilla's");
       return 2;
     }
     if (a.jobs == 0 || a.jobs > 10000) {
@@ -554,19 +544,6 @@ int run_bench(const BenchArgs& a) {
       return 2;
     }
     return bench_filecoin_kind(a);
-  }
-  if (a.circuit == "porep") {
-    if (a.shape.empty() || a.input.empty() || a.params.empty()) {
-      std::fprintf(stderr,
-                   "zkpipe: --circuit porep needs --shape (a sector size such as 2KiB, or a preset), --input c1.json "
-                   "and --params FILE.params\n");
-      return 2;
-    }
-    if (a.jobs == 0 || a.jobs > 10000) {
-      std::fprintf(stderr, "zkpipe: --jobs must be in [1, 10000]\n");
-      return 2;
-    }
-    return bench_porep(a);
   }
   if (a.circuit == "zkey") {
     if (a.zkey.empty() || a.witness.empty()) {
@@ -585,7 +562,8 @@ int run_bench(const BenchArgs& a) {
     return info->curve == "bn128" ? bench_zkey<groth16::Bn254>(a, *info) : bench_zkey<groth16::Bls12_381>(a, *info);
   }
   if (a.circuit != "synthetic") {
-    std::fprintf(stderr, "zkpipe: unknown circuit '%s' (available: synthetic, porep, zkey)\n", a.circuit.c_str());
+    std::fprintf(stderr, "zkpipe: unknown circuit '%s' (available: synthetic, zkey, porep, window-post, winning-post, "
+                         "snap-update)\n", a.circuit.c_str());
     return 2;
   }
   if (a.constraints < 2 || a.constraints > (1u << 24) || a.jobs == 0 || a.partitions == 0 ||

@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <optional>
 #include <random>
 #include <sstream>
 
@@ -12,8 +11,6 @@
 
 #include "output.hpp"
 
-#include "circuits/porep.hpp"
-#include "circuits/porep_input.hpp"
 #include "circuits/synthetic.hpp"
 #include "engine/groth16_workload.hpp"
 #include "gpu/gate.hpp"
@@ -43,12 +40,10 @@ Status check_curve(const std::string& curve) {
 }
 
 Status check_synthetic(const std::string& circuit, std::size_t constraints, const std::string& curve) {
-  if (circuit == "porep") {
-    if (curve != "bls12-381") return Status::invalid_argument("the porep circuit is over BLS12-381 (--curve bls12-381)");
-    return {};
+  if (circuit != "synthetic") {
+    return Status::invalid_argument("unknown circuit '" + circuit +
+                                    "' (available: synthetic; Filecoin's circuits take --kind and --sector-size)");
   }
-  if (circuit != "synthetic")
-    return Status::invalid_argument("unknown circuit '" + circuit + "' (available: synthetic, porep)");
   if (constraints < 2) return Status::invalid_argument("--constraints must be at least 2");
   // QAP rows = constraints + 3 inputs; the domain must fit the field's two-adicity and this tool
   // keeps setups below 2^26 rows (about 30 GiB of keys).
@@ -64,48 +59,13 @@ std::string base_name(const std::string& curve, std::size_t constraints) {
   return "synthetic-" + curve + "-n" + std::to_string(constraints);
 }
 
-/// The porep preset named by --shape (with the circuit's usage in the error).
-Result<circuits::porep::Shape> porep_shape(const std::string& name) {
-  if (name.empty()) return Status::invalid_argument("--circuit porep needs --shape (tiny, small, bench or 32g)");
-  return circuits::porep::preset(name);
-}
-
-Result<std::string> read_text(const std::string& path) {
-  auto bytes = groth16::read_file(path);
-  if (!bytes.ok()) return bytes.status();
-  return std::string(bytes->begin(), bytes->end());
-}
-
-/// Reads and checks a C1 input file for `shape_name`.
-Result<circuits::porep::C1> read_c1(const std::string& path, const std::string& shape_name, bool check_openings) {
-  auto shape = porep_shape(shape_name);
-  if (!shape.ok()) return shape.status();
-  if (path.empty()) return Status::invalid_argument("--circuit porep needs --input c1.json (from zkpipe gen-input)");
-  auto text = read_text(path);
-  if (!text.ok()) return text.status();
-  auto c1 = circuits::porep::c1_from_json(*text, &*shape, check_openings);
-  if (!c1.ok()) return Status::invalid_argument(path + ": " + c1.status().message());
-  return c1;
-}
-
 template <class E>
 int setup(const SetupArgs& a) {
   using Fr = typename E::Fr;
   const auto t0 = Clock::now();
   r1cs::ShapeRecorder<Fr> rec;
-  std::string name = base_name(a.curve, a.constraints), title = "synthetic";
-  if (a.circuit == "porep") {
-    if constexpr (std::is_same_v<Fr, circuits::porep::Fr>) {
-      auto shape = porep_shape(a.shape);
-      if (!shape.ok()) return fail(shape.status().message(), a.json);
-      if (Status s = circuits::porep::synthesize(rec, *shape, circuits::porep::blank_public_inputs(*shape),
-                                                 circuits::porep::blank_witness(*shape));
-          !s.ok()) {
-        return fail(s.to_string(), a.json);
-      }
-      name = "porep-" + shape->name, title = "porep " + shape->name;
-    }
-  } else {
+  const std::string name = base_name(a.curve, a.constraints), title = "synthetic";
+  {
     circuits::SyntheticCircuit<Fr> circuit(a.constraints, a.seed);
     if (Status s = circuit.synthesize(rec); !s.ok()) return fail(s.to_string(), a.json);
   }
@@ -193,15 +153,7 @@ int prove(const ProveArgs& a) {
                 a.json);
   }
   const double load_ms = ms_since(t0);
-  // porep: the input file is read and checked before any proving work.
-  std::optional<circuits::porep::C1> c1;
-  std::size_t partitions = a.partitions;
-  if (a.circuit == "porep") {
-    auto r = read_c1(a.input, a.shape, /*check_openings=*/true);
-    if (!r.ok()) return fail(r.status().message(), a.json);
-    c1 = std::move(*r);
-    partitions = c1->shape.partitions;
-  }
+  const std::size_t partitions = a.partitions;
   std::random_device rd;
   std::vector<groth16::Proof<E>> proofs;
   std::vector<std::vector<Fr>> publics;
@@ -212,15 +164,7 @@ int prove(const ProveArgs& a) {
     const auto ts = Clock::now();
     r1cs::ProvingSystem<Fr> cs({.inputs = pk->vk.ic.size(), .aux = pk->l.size(), .constraints = a.constraints});
     std::vector<Fr> pub;
-    if (c1) {
-      if constexpr (std::is_same_v<Fr, circuits::porep::Fr>) {
-        auto p = c1->public_inputs(static_cast<std::uint32_t>(k));
-        if (!p.ok()) return fail(p.status().message(), a.json);
-        if (Status s = circuits::porep::synthesize(cs, c1->shape, *p, c1->partitions[k]); !s.ok())
-          return fail(s.to_string(), a.json);
-        pub = p->to_field();
-      }
-    } else {
+    {
       circuits::SyntheticCircuit<Fr> circuit(a.constraints, a.seed + k);
       if (Status s = circuit.synthesize(cs); !s.ok()) return fail(s.to_string(), a.json);
       pub = circuit.public_inputs();
@@ -310,28 +254,14 @@ int verify(const VerifyArgs& a) {
   if (!proof_bytes.ok()) return fail(proof_bytes.status().message(), a.json);
   auto proofs = groth16::read_proofs<E>(*proof_bytes);
   if (!proofs.ok()) return fail(a.proof + ": " + proofs.status().message(), a.json);
-  Result<std::vector<std::vector<Fr>>> publics = std::vector<std::vector<Fr>>{};
-  if (a.circuit == "porep") {
-    // The verifier's own public inputs: from the commitments and the seed, never from the openings.
-    if constexpr (std::is_same_v<Fr, circuits::porep::Fr>) {
-      auto c1 = read_c1(a.input, a.shape, /*check_openings=*/false);
-      if (!c1.ok()) return fail(c1.status().message(), a.json);
-      for (std::uint32_t k = 0; k < c1->shape.partitions; ++k) {
-        auto p = c1->public_inputs(k);
-        if (!p.ok()) return fail(p.status().message(), a.json);
-        publics->push_back(p->to_field());
-      }
-    } else {
-      return fail("the porep circuit is over BLS12-381", a.json);
-    }
-  } else {
-    if (a.public_inputs.empty()) return fail("verify needs --public (or --circuit porep with --input)", a.json);
-    auto pub_bytes = groth16::read_file(a.public_inputs);
-    if (!pub_bytes.ok()) return fail(pub_bytes.status().message(), a.json);
-    publics = groth16::public_inputs_from_json<Fr>(
-        std::string_view(reinterpret_cast<const char*>(pub_bytes->data()), pub_bytes->size()));
-    if (!publics.ok()) return fail(a.public_inputs + ": " + publics.status().message(), a.json);
+  if (a.public_inputs.empty()) {
+    return fail("verify needs --public (Filecoin's proofs: --kind with the sector's public values or --c1)", a.json);
   }
+  auto pub_bytes = groth16::read_file(a.public_inputs);
+  if (!pub_bytes.ok()) return fail(pub_bytes.status().message(), a.json);
+  auto publics = groth16::public_inputs_from_json<Fr>(
+      std::string_view(reinterpret_cast<const char*>(pub_bytes->data()), pub_bytes->size()));
+  if (!publics.ok()) return fail(a.public_inputs + ": " + publics.status().message(), a.json);
   if (publics->size() != proofs->size()) {
     return fail(a.proof + " holds " + std::to_string(proofs->size()) + " proofs but there are " +
                     std::to_string(publics->size()) + " public input sets",
@@ -574,8 +504,8 @@ int verify_snarkjs(const VerifyArgs& a, const std::string& vk_text) {
 int run_prove(const ProveArgs& a) {
   if (!a.zkey.empty() || !a.positional.empty()) return run_prove_zkey(a);
   if (a.params.empty() || a.out.empty()) {
-    return fail("prove needs --params and --out, with --constraints (synthetic) or --shape and --input (porep); "
-                "or --zkey and --witness",
+    return fail("prove needs --params and --out with --constraints (synthetic); or --zkey and --witness; "
+                "Filecoin's proofs take --kind (e.g. --kind porep --c1 c1.json --params-dir DIR)",
                 a.json);
   }
   if (Status s = check_curve(a.curve); !s.ok()) return fail(s.message(), a.json);
@@ -614,8 +544,6 @@ int run_devices(bool json) {
 
 int run_verify(const VerifyArgs& a) {
   if (Status s = check_curve(a.curve); !s.ok()) return fail(s.message(), a.json);
-  if (!a.circuit.empty() && a.circuit != "porep")
-    return fail("verify --circuit only knows porep (other circuits take --public)", a.json);
   // A snarkjs verification_key.json (JSON object) selects the snarkjs mode; its "curve" field says which.
   if (auto vk = groth16::read_file(a.vk); vk.ok() && !vk->empty() && (*vk)[0] == '{') {
     const std::string text(vk->begin(), vk->end());
@@ -645,75 +573,6 @@ int run_inspect(const std::string& path, bool json) {
   } else {
     for (auto& [k, v] : out.items())
       std::printf("%-16s %s\n", k.c_str(), v.is_string() ? v.get<std::string>().c_str() : v.dump().c_str());
-  }
-  return 0;
-}
-
-int run_gen_input(const GenInputArgs& a) {
-  auto shape = porep_shape(a.shape);
-  if (!shape.ok()) return fail(shape.status().message(), a.json);
-  if (a.out.empty()) return fail("gen-input needs --out FILE", a.json);
-  const auto t0 = Clock::now();
-  auto progress = [&](std::string_view stage, std::uint64_t done, std::uint64_t total) {
-    if (!a.json)
-      std::fprintf(stderr, "  %.*s %llu/%llu (%.1f s)\n", static_cast<int>(stage.size()), stage.data(),
-                   static_cast<unsigned long long>(done), static_cast<unsigned long long>(total), ms_since(t0) / 1e3);
-  };
-  auto c1 = circuits::porep::generate_c1(*shape, a.seed, progress);
-  if (!c1.ok()) return fail(c1.status().message(), a.json);
-  const std::string text = circuits::porep::c1_to_json(*c1);
-  if (Status s = groth16::write_file(a.out, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
-      !s.ok()) {
-    return fail(s.message(), a.json);
-  }
-  const double total = ms_since(t0);
-  if (a.json) {
-    std::printf("%s\n", Json{{"ok", true},
-                             {"shape", shape->name},
-                             {"out", a.out},
-                             {"bytes", text.size()},
-                             {"partitions", shape->partitions},
-                             {"ms", total}}
-                            .dump()
-                            .c_str());
-  } else {
-    std::printf("sealed a random %llu-node sector (shape %s, seed %llu) and opened %u partition(s) x %u challenge(s)\n",
-                static_cast<unsigned long long>(shape->nodes), shape->name.c_str(),
-                static_cast<unsigned long long>(a.seed), shape->partitions, shape->challenges);
-    std::printf("wrote %s (%zu bytes) in %.1f ms\n", a.out.c_str(), text.size(), total);
-  }
-  return 0;
-}
-
-int run_count(const CountArgs& a) {
-  if (a.circuit != "porep") return fail("count knows the porep circuit (--circuit porep)", a.json);
-  auto shape = porep_shape(a.shape);
-  if (!shape.ok()) return fail(shape.status().message(), a.json);
-  const auto t0 = Clock::now();
-  r1cs::MetricsSystem<circuits::porep::Fr> m;
-  if (Status s = circuits::porep::synthesize(m, *shape, circuits::porep::blank_public_inputs(*shape),
-                                             circuits::porep::blank_witness(*shape));
-      !s.ok()) {
-    return fail(s.to_string(), a.json);
-  }
-  const double ms = ms_since(t0);
-  const unsigned log = groth16::domain_log_size(m.num_constraints() + m.num_inputs());
-  if (a.json) {
-    std::printf("%s\n", Json{{"ok", true},
-                             {"shape", shape->name},
-                             {"constraints", m.num_constraints()},
-                             {"inputs", m.num_inputs()},
-                             {"aux", m.num_aux()},
-                             {"terms", m.num_terms()},
-                             {"domain_log", log},
-                             {"partitions", shape->partitions},
-                             {"ms", ms}}
-                            .dump()
-                            .c_str());
-  } else {
-    std::printf("porep %s, per partition: %zu constraints, %zu inputs (with ONE), %zu aux, %zu terms, domain 2^%u\n",
-                shape->name.c_str(), m.num_constraints(), m.num_inputs(), m.num_aux(), m.num_terms(), log);
-    std::printf("%u partitions; counted in %.1f s\n", shape->partitions, ms / 1e3);
   }
   return 0;
 }

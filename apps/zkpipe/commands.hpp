@@ -12,7 +12,6 @@ namespace zk::app {
 struct SetupArgs {
   std::string circuit = "synthetic";
   std::size_t constraints = 0;
-  std::string shape;  // porep
   std::string curve = "bls12-381";
   std::uint64_t seed = 1;
   std::string out_dir;
@@ -27,7 +26,6 @@ struct ProveArgs {
   std::string params;
   std::string circuit = "synthetic";
   std::size_t constraints = 0;
-  std::string shape, input;  // porep: the preset and the C1 input file
   std::string curve = "bls12-381";
   std::uint64_t seed = 1;
   std::size_t partitions = 1;
@@ -47,27 +45,11 @@ int run_devices(bool json);
 
 struct VerifyArgs {
   std::string vk, proof, public_inputs;
-  std::string circuit, shape, input;  // porep: public inputs derived from the C1 input file
   std::string curve = "bls12-381";
   bool json = false;
 };
 int run_verify(const VerifyArgs& a);
 
 int run_inspect(const std::string& path, bool json);
-
-struct GenInputArgs {
-  std::string shape, out;
-  std::uint64_t seed = 1;
-  bool json = false;
-};
-/// `zkpipe gen-input`: seals a random sector of a porep shape and writes the C1 input JSON.
-int run_gen_input(const GenInputArgs& a);
-
-struct CountArgs {
-  std::string circuit = "porep", shape;
-  bool json = false;
-};
-/// `zkpipe count`: constraints, inputs and aux variables of a circuit (metrics system only).
-int run_count(const CountArgs& a);
 
 }  // namespace zk::app

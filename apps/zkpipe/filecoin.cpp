@@ -86,6 +86,12 @@ int run_circuit_info(const CircuitInfoArgs& a) {
   if (!porep && !snap && a.kind != "window-post" && a.kind != "winning-post") {
     return fail("circuit-info --kind: porep, window-post, winning-post or snap-update", a.json);
   }
+  if (!a.api_version.empty()) {
+    if (!porep) return fail("--api-version is for --kind porep", a.json);
+    if (a.api_version != "1.0" && a.api_version != "1.1" && a.api_version != "1.2") {
+      return fail("--api-version: 1.0, 1.1 or 1.2", a.json);
+    }
+  }
   Result<fc::UpdateShape> update = Status::internal("unused");
   if (snap) {
     update = fc::update_shape(size->bytes);
@@ -121,7 +127,10 @@ int run_circuit_info(const CircuitInfoArgs& a) {
   std::string params_file = porep && size->published ? fc::stacked_params_stem(*size) + ".params" : std::string();
   if (snap && fc::update_params_stem(*size).ok()) params_file = *fc::update_params_stem(*size) + ".params";
   if (a.json) {
-    Json shape = porep ? Json{{"layers", s.layers}, {"challenges_per_partition", s.challenges}, {"partitions", size->partitions}}
+    // The StackedCircuit is one circuit for API 1.0, 1.1 and 1.2 (they differ in the parent graph
+    // and the public inputs, not in the constraints), so one key per sector size serves them all.
+    Json shape = porep ? Json{{"layers", s.layers}, {"challenges_per_partition", s.challenges}, {"partitions", size->partitions},
+                              {"api_versions", Json::array({"1.0", "1.1", "1.2"})}}
                  : snap ? Json{{"partitions", update->partitions}, {"challenges_per_partition", update->challenges},
                                {"h", fc::update_h_default(*update)}}
                        : Json{{"registered_proof", post->name}, {"sectors_per_partition", post->sector_count},
@@ -561,10 +570,9 @@ int run_gen_c1(const GenC1Args& a) {
     for (auto& x : b) x = static_cast<std::uint8_t>(rng.next());
     return b;
   };
-  circuits::sdr::SealInputs in;
+  fc::SealInputs in;
   in.porep_id = proof->porep_id();
   in.sector_id = a.sector_number;
-  in.layers = proof->size.layers;
   in.prover_id = fc::prover_id_from_miner(a.miner_id);
   if (!a.prover_id.empty()) {
     auto p = hex32("prover-id", a.prover_id);
@@ -1174,10 +1182,9 @@ int gen_vanilla_update(const GenVanillaArgs& a) {
     return b;
   };
   const auto t0 = std::chrono::steady_clock::now();
-  circuits::sdr::SealInputs si;
+  fc::SealInputs si;
   si.porep_id = seal_proof->porep_id();
   si.sector_id = a.first_sector;
-  si.layers = seal_proof->size.layers;
   si.prover_id = fc::prover_id_from_miner(a.miner_id);
   si.ticket = random32();
   std::vector<circuits::sdr::Bytes32> data(ctx->shape.nodes);
@@ -1288,10 +1295,9 @@ int run_gen_vanilla(const GenVanillaArgs& a) {
   const auto t0 = std::chrono::steady_clock::now();
   Json sectors = Json::array();
   for (std::uint64_t i = 0; i < a.sectors; ++i) {
-    circuits::sdr::SealInputs si;
+    fc::SealInputs si;
     si.porep_id = seal_proof->porep_id();
     si.sector_id = a.first_sector + i;
-    si.layers = seal_proof->size.layers;
     si.prover_id = fc::prover_id_from_miner(a.miner_id);
     si.ticket = random32();
     std::vector<circuits::sdr::Bytes32> data(ctx->shape.nodes);

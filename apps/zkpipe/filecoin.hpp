@@ -14,6 +14,7 @@ namespace zk::app {
 struct CircuitInfoArgs {
   std::string kind = "porep";
   std::string sector_size;
+  std::string api_version;  // porep: 1.0, 1.1 or 1.2 (checked; the circuit is the same for each)
   bool json = false;
 };
 int run_circuit_info(const CircuitInfoArgs& a);

@@ -1,6 +1,6 @@
 // zkpipe: the command-line entry point. Subcommands arrive with the issues that build them; today:
-// selftest, version, devices, the Groth16 commands setup, prove, verify and inspect, the porep
-// helpers gen-input and count (commands.cpp), bench and plan, and the daemon's serve and clients.
+// selftest, version, devices, the Groth16 commands setup, prove, verify and inspect (commands.cpp),
+// Filecoin's commands (filecoin.cpp), bench and plan, and the daemon's serve and clients.
 
 #include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_sinks.h>
@@ -33,9 +33,8 @@ int main(int argc, char** argv) {
   zk::app::SetupArgs setup_args;
   auto* setup = app.add_subcommand(
       "setup", "DEVELOPMENT (insecure) Groth16 setup for a built-in circuit: writes .params and .vk");
-  setup->add_option("--circuit", setup_args.circuit, "circuit kind: synthetic or porep")->capture_default_str();
+  setup->add_option("--circuit", setup_args.circuit, "built-in circuit: synthetic (Filecoin's: --kind)")->capture_default_str();
   setup->add_option("--constraints", setup_args.constraints, "synthetic: number of constraints");
-  setup->add_option("--shape", setup_args.shape, "porep: tiny, small, bench or 32g");
   setup->add_option("--curve", setup_args.curve, "bls12-381 or bn254")->capture_default_str();
   setup->add_option("--seed", setup_args.seed, "derives the trapdoor (development only)")->capture_default_str();
   setup->add_option("--out", setup_args.out_dir, "output directory (built-in circuits)");
@@ -53,10 +52,8 @@ int main(int argc, char** argv) {
   auto* prove =
       app.add_subcommand("prove", "prove a built-in circuit with a .params file; prints the time of every stage");
   prove->add_option("--params", prove_args.params, "parameter file from `zkpipe setup`");
-  prove->add_option("--circuit", prove_args.circuit, "circuit kind: synthetic or porep")->capture_default_str();
+  prove->add_option("--circuit", prove_args.circuit, "built-in circuit: synthetic (Filecoin's: --kind)")->capture_default_str();
   prove->add_option("--constraints", prove_args.constraints, "synthetic: number of constraints (as at setup)");
-  prove->add_option("--shape", prove_args.shape, "porep: the shape (as at setup)");
-  prove->add_option("--input", prove_args.input, "porep: the input file from `zkpipe gen-input`");
   prove->add_option("--curve", prove_args.curve, "bls12-381 or bn254")->capture_default_str();
   prove->add_option("--seed", prove_args.seed, "witness seed; partition k uses seed + k")->capture_default_str();
   prove->add_option("--partitions", prove_args.partitions, "number of partitions (proofs concatenated)")
@@ -107,9 +104,6 @@ int main(int argc, char** argv) {
       ->required();
   verify->add_option("--proof", verify_args.proof, "proof file (one proof per partition)")->required();
   verify->add_option("--public", verify_args.public_inputs, "public inputs JSON (an array per partition)");
-  verify->add_option("--circuit", verify_args.circuit, "porep: derive the public inputs from --input");
-  verify->add_option("--shape", verify_args.shape, "porep: the shape");
-  verify->add_option("--input", verify_args.input, "porep: the input file (its commitments and seed)");
   verify->add_option("--curve", verify_args.curve, "bls12-381 or bn254")->capture_default_str();
   verify->add_flag("--json", verify_args.json, "machine-readable output");
   // Filecoin proofs, checked from the sector's public values (docs/filecoin-porep.md).
@@ -143,6 +137,8 @@ int main(int argc, char** argv) {
   auto* circuit_info = app.add_subcommand("circuit-info", "the size of one partition of a Filecoin circuit");
   circuit_info->add_option("--kind", info_args.kind, "porep, window-post, winning-post or snap-update")->capture_default_str();
   circuit_info->add_option("--sector-size", info_args.sector_size, "2KiB, 8MiB, 512MiB, 32GiB, 64GiB, ...")->required();
+  circuit_info->add_option("--api-version", info_args.api_version,
+                           "porep: 1.0, 1.1 or 1.2 (one circuit and key serve all three)");
   circuit_info->add_flag("--json", info_args.json, "machine-readable output");
 
   std::string inspect_path;
@@ -150,14 +146,6 @@ int main(int argc, char** argv) {
   auto* inspect = app.add_subcommand("inspect", "what a params/vk/proof file holds");
   inspect->add_option("file", inspect_path, "file to inspect")->required();
   inspect->add_flag("--json", inspect_json, "machine-readable output");
-
-  zk::app::GenInputArgs gen_args;
-  auto* gen_input = app.add_subcommand(
-      "gen-input", "porep: seal a random sector and write every partition's openings (the C1 input JSON)");
-  gen_input->add_option("--shape", gen_args.shape, "tiny, small or bench")->required();
-  gen_input->add_option("--seed", gen_args.seed, "derives the data, ids and challenge seed")->capture_default_str();
-  gen_input->add_option("--out", gen_args.out, "output JSON file")->required();
-  gen_input->add_flag("--json", gen_args.json, "machine-readable output");
 
   zk::app::GenC1Args gen_c1_args;
   auto* gen_c1 = app.add_subcommand(
@@ -240,12 +228,6 @@ int main(int argc, char** argv) {
   synthesize->add_option("--partition", synth_args.partition, "which partition")->capture_default_str();
   synthesize->add_flag("--json", synth_args.json, "machine-readable output");
 
-  zk::app::CountArgs count_args;
-  auto* count = app.add_subcommand("count", "constraints, inputs and aux variables per partition of a circuit shape");
-  count->add_option("--circuit", count_args.circuit, "circuit kind")->capture_default_str();
-  count->add_option("--shape", count_args.shape, "porep: tiny, small, bench or 32g")->required();
-  count->add_flag("--json", count_args.json, "machine-readable output");
-
   zk::app::BenchArgs bench_args;
   auto* bench =
       app.add_subcommand("bench", "run the proving engine in-process (synthetic circuit or a zkey) and report throughput");
@@ -255,9 +237,9 @@ int main(int argc, char** argv) {
   bench->add_option("--zkey", bench_args.zkey, "zkey kind: the snarkjs Groth16 .zkey");
   bench->add_option("--witness", bench_args.witness, "zkey kind: the .wtns every job proves");
   bench->add_option("--shape", bench_args.shape,
-                    "Filecoin kinds: a sector size (2KiB ... 64GiB); porep also a PoRep-shaped preset (tiny, small, bench)");
+                    "Filecoin kinds: a sector size (2KiB ... 64GiB)");
   bench->add_option("--input", bench_args.input,
-                    "Filecoin kinds: the input every job proves (porep: a C1 from gen-c1, or gen-input's for a preset; "
+                    "Filecoin kinds: the input every job proves (porep: a C1 from gen-c1 or Filecoin's; "
                     "PoSt / snap-update: gen-vanilla's)");
   bench->add_option("--params", bench_args.params, "Filecoin kinds: the .params file");
   bench->add_option("--constraints", bench_args.constraints, "constraints per partition")->capture_default_str();
@@ -389,13 +371,12 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "zkpipe: cannot read %s\n", prove_args.witness.c_str());
         return 2;
       }
-    } else if (prove_args.circuit == "porep") {
-      r.job.circuit = "porep", r.job.shape = prove_args.shape;
-      if (prove_args.shape.empty() || r.out.empty() || !input(prove_args.input)) {
-        std::fprintf(stderr, "zkpipe: prove --addr --circuit porep needs --shape, a readable --input and --out\n");
+    } else {
+      if (prove_args.circuit != "synthetic") {
+        std::fprintf(stderr, "zkpipe: unknown circuit '%s' (synthetic; Filecoin's proofs take --kind)\n",
+                     prove_args.circuit.c_str());
         return 2;
       }
-    } else {
       r.job.circuit = "synthetic";
       r.job.shape = prove_args.curve + "-n" + std::to_string(prove_args.constraints);
       r.job.partitions = static_cast<std::uint32_t>(prove_args.partitions);
@@ -424,8 +405,6 @@ int main(int argc, char** argv) {
   if (*verify) return zk::app::run_verify(verify_args);
   if (*circuit_info) return zk::app::run_circuit_info(info_args);
   if (*inspect) return zk::app::run_inspect(inspect_path, inspect_json);
-  if (*gen_input) return zk::app::run_gen_input(gen_args);
-  if (*count) return zk::app::run_count(count_args);
   if (*plan) return zk::app::run_plan(plan_args);
   if (*bench && !bench_client.addr.empty()) {
     zk::app::RemoteJob job;
@@ -447,7 +426,7 @@ int main(int argc, char** argv) {
     } else if (job.circuit == "porep") {
       job.shape = bench_args.shape;
       if (!input(bench_args.input)) {
-        std::fprintf(stderr, "zkpipe: bench --addr --circuit porep needs --shape and a readable --input\n");
+        std::fprintf(stderr, "zkpipe: bench --addr --circuit porep needs --shape SECTOR-SIZE and a readable --input C1\n");
         return 2;
       }
     } else {

@@ -30,7 +30,7 @@ class ParentGraph {
  public:
   /// `legacy_v1_0`: the V1_0 graph (registered proofs 0..4). Filecoin's degrees are 6 and 8; other
   /// degrees (base >= 2, expansion >= 1) run the same algorithms with base - 1 sampled DRG parents
-  /// and `expansion` Feistel draws per node, for the reduced shapes of docs/porep.md.
+  /// and `expansion` Feistel draws per node (reduced graphs for tests).
   static Result<ParentGraph> create(std::uint64_t nodes, const Bytes32& porep_id, bool legacy_v1_0,
                                     unsigned base_degree = kBaseDegree, unsigned expansion_degree = kExpansionDegree);
 

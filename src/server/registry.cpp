@@ -5,11 +5,9 @@
 
 #include "circuits/filecoin/parameter_files.hpp"
 #include "circuits/filecoin/porep/sectors.hpp"
-#include "circuits/porep.hpp"
 #include "engine/filecoin_porep_workload.hpp"
 #include "engine/filecoin_post_workload.hpp"
 #include "engine/filecoin_update_workload.hpp"
-#include "engine/porep_workload.hpp"
 #include "engine/synthetic_workload.hpp"
 #include "engine/zkey_workload.hpp"
 #include "gpu/gpu.hpp"
@@ -111,9 +109,11 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
       s->set_device(device_, gate_, resident_);
       w = s;
     }
-  } else if (circuit == "porep" && circuits::filecoin::find_sector_size(shape).ok()) {
+  } else if (circuit == "porep") {
     // Filecoin's PoRep: Filecoin's parameter file (or development keys under its name).
-    const auto size = *circuits::filecoin::find_sector_size(shape);
+    auto found = circuits::filecoin::find_sector_size(shape);
+    if (!found.ok()) return found.status();
+    const auto size = *found;
     if (!size.published) {
       return Status::invalid_argument(std::string("Filecoin publishes no PoRep parameters for ") + size.name +
                                       " sectors (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)");
@@ -180,18 +180,6 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
     auto fw = std::make_shared<engine::FilecoinUpdateWorkload>(*size, *caches_[e.cache], e.r.params_path);
     fw->set_device(device_, gate_, resident_);
     w = fw;
-  } else if (circuit == "porep") {
-    auto s = circuits::porep::preset(shape);
-    if (!s.ok()) return Status::invalid_argument(s.status().message());
-    const fs::path p = fs::path(dir_) / ("porep-" + shape + ".params");
-    if (Status st = need(p, "zkpipe setup --circuit porep --shape " + shape + " --out " + dir_); !st.ok()) return st;
-    e.r.params_path = p.string();
-    e.r.job_shape = shape;
-    e.r.partitions = s->partitions;
-    e.cache = kBellmanBls;
-    auto pw = std::make_shared<engine::PorepWorkload>(*s, *caches_[e.cache], e.r.params_path);
-    pw->set_device(device_, gate_, resident_);
-    w = pw;
   } else if (circuit == "zkey") {
     const fs::path p = fs::path(dir_) / shape;
     if (Status st = need(p, "copy the .zkey there, or make one with zkpipe setup --r1cs"); !st.ok()) return st;

@@ -7,8 +7,8 @@
 //   synthetic  "<curve>-n<N>"     synthetic-<curve>-n<N>.params   input: 8-byte seed
 //   porep      "2KiB" ... "64GiB" v28-stacked-proof-of-replication-…params (Filecoin's name)
 //                                                                input: Filecoin's C1 (or cuzk's wrapper)
-//   porep      "tiny|small|bench" porep-<shape>.params             input: zkpipe gen-input's JSON (the
-//                                                                PoRep-shaped development circuit)
+//   window-post / winning-post / snap-update  "2KiB" ... "64GiB"  Filecoin's names; input: gen-vanilla's
+//                                                                (or Curio's) vanilla proofs
 //   zkey       "<name>.zkey"      <name>.zkey                      input: .wtns
 
 #include <map>

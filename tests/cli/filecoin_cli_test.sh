@@ -15,6 +15,10 @@ fail() { echo "FAIL: $*"; exit 1; }
 "$Z" circuit-info --kind porep --sector-size 2KiB --json > "$D/info.json" || fail "circuit-info"
 grep -q '"constraints":2687921' "$D/info.json" || fail "2 KiB constraints"
 grep -q '"inputs":40' "$D/info.json" || fail "2 KiB inputs"
+"$Z" circuit-info --kind porep --sector-size 2KiB --api-version 1.0 --json > "$D/info10.json" || fail "--api-version 1.0"
+grep -q '"constraints":2687921' "$D/info10.json" || fail "API 1.0: the same circuit"
+"$Z" circuit-info --kind porep --sector-size 2KiB --api-version 2.0 > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "api-version" "$D/err" || fail "an unknown API version must exit 2 naming the option"
 "$Z" circuit-info --sector-size 3KiB > /dev/null 2> "$D/err"
 [ $? -eq 2 ] && grep -q "unknown sector size" "$D/err" || fail "unknown sector size must exit 2"
 

@@ -18,10 +18,4 @@ node "$NOBLE/verify_groth16.mjs" "$D/synthetic-bls12-381-n700.vk" "$D/proof.bin"
 sed 's/"12"/"13"/' "$D/public.json" > "$D/wrong.json"
 node "$NOBLE/verify_groth16.mjs" "$D/synthetic-bls12-381-n700.vk" "$D/proof.bin" "$D/wrong.json" > /dev/null
 [ $? -eq 1 ] || { echo "FAIL: noble accepts a wrong public input"; exit 1; }
-# A porep partition proof (tiny preset).
-"$Z" gen-input --shape tiny --seed 2 --out "$D/c1.json" > /dev/null 2>&1 || { echo "FAIL: gen-input"; exit 1; }
-"$Z" setup --circuit porep --shape tiny --out "$D" > /dev/null || { echo "FAIL: porep setup"; exit 1; }
-"$Z" prove --params "$D/porep-tiny.params" --circuit porep --shape tiny --input "$D/c1.json" \
-    --out "$D/porep.bin" --public-out "$D/porep.json" > /dev/null || { echo "FAIL: porep prove"; exit 1; }
-node "$NOBLE/verify_groth16.mjs" "$D/porep-tiny.vk" "$D/porep.bin" "$D/porep.json" || { echo "FAIL: noble rejects porep proofs"; exit 1; }
 echo "noble verifier agrees"

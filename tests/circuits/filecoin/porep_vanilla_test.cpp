@@ -21,6 +21,39 @@ namespace {
 
 StackedShape two_kib() { return stacked_shape(*find_sector_size("2KiB")); }
 
+// Replica nodes and Poseidon roots are canonical Fr values, not Fr32: read them without masking.
+Fr as_field(const Bytes32& b) { return *Fr::from_bytes(b, field::Endian::kLittle); }
+
+TEST(PorepVanilla, SealingIsConsistentDecodesAndRefusesBadData) {
+  auto rng = zk::test::rng(120);
+  auto sealed = test::seal_random_two_kib(rng, 42);
+  ASSERT_TRUE(sealed.sector.has_value());
+  const Replica& r = sealed.sector->replica;
+  const auto& in = sealed.in;
+  EXPECT_EQ(r.labels.size(), sealed.shape.layers);
+  EXPECT_EQ(r.replica_id, sdr::replica_id(in.prover_id, 42, in.ticket, r.comm_d, in.porep_id));
+  EXPECT_EQ(r.labels, sdr::label_layers(*sealed.graph, r.replica_id, sealed.shape.layers));
+  EXPECT_EQ(r.comm_d[31] & 0xc0, 0);  // tree D's root is an Fr32
+  for (std::size_t i = 0; i < r.data.size(); ++i) {  // decoding: data = replica - key (the last layer)
+    EXPECT_EQ(as_field(r.replica[i]) - gadgets::fr32_to_field(r.labels.back()[i]), gadgets::fr32_to_field(r.data[i]))
+        << i;
+  }
+  const Fr pair[2] = {as_field(r.comm_c), as_field(r.comm_r_last)};
+  EXPECT_EQ(as_field(r.comm_r), *gadgets::poseidon_hash(pair));
+  EXPECT_EQ(as_field(r.comm_c), sealed.sector->tree_c.root());
+  EXPECT_EQ(as_field(r.comm_r_last), sealed.sector->tree_r.root());
+  // Another sector id changes the replica id, hence every label and comm_r, but not comm_d.
+  auto again = seal_in_memory(sealed.shape, *sealed.graph, r.data, SealInputs{in.prover_id, in.ticket, in.porep_id, 43});
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->replica.comm_d, r.comm_d);
+  EXPECT_NE(again->replica.comm_r, r.comm_r);
+  // Bad data: a node that is not Fr32, the wrong number of nodes.
+  auto bad = r.data;
+  bad[3][31] |= 0x80;
+  EXPECT_FALSE(seal_in_memory(sealed.shape, *sealed.graph, bad, in).ok());
+  EXPECT_FALSE(seal_in_memory(sealed.shape, *sealed.graph, std::vector<Bytes32>(8), in).ok());
+}
+
 TEST(PorepVanilla, ASealedTwoKibSectorSatisfiesTheCircuit) {
   auto rng = zk::test::rng(121);
   const auto sealed_two_kib = test::seal_random_two_kib(rng, 4);

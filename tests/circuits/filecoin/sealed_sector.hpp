@@ -15,7 +15,7 @@ namespace zk::circuits::filecoin::test {
 
 struct SealedTwoKib {
   StackedShape shape = stacked_shape(*find_sector_size("2KiB"));
-  sdr::SealInputs in;
+  SealInputs in;
   std::optional<sdr::ParentGraph> graph;
   std::optional<SealedSector> sector;
 };
@@ -33,7 +33,6 @@ inline SealedTwoKib seal_random_two_kib(Rng& rng, std::uint64_t sector_id) {
   out.in.sector_id = sector_id;
   out.in.ticket.fill(static_cast<std::uint8_t>(sector_id + 1));
   out.in.prover_id.fill(9);
-  out.in.layers = out.shape.layers;
   auto graph = sdr::ParentGraph::create(out.shape.nodes, out.in.porep_id, false);
   if (!graph.ok()) {
     ADD_FAILURE() << graph.status().to_string();

@@ -148,30 +148,43 @@ Result<std::vector<Fr>> porep_public_inputs(const StackedShape& shape, const sdr
 }
 
 Result<SealedSector> seal_in_memory(const StackedShape& shape, const sdr::ParentGraph& graph,
-                                    std::vector<Bytes32> data, const sdr::SealInputs& in) {
-  if (in.layers != shape.layers) return Status::invalid_argument("seal: layers differ from the circuit's");
-  auto r = sdr::replicate(graph, std::move(data), in);
-  if (!r.ok()) return r.status();
-  std::vector<Fr> d, columns, replica;
-  std::vector<Fr> column(shape.layers);
-  for (std::size_t i = 0; i < r->data.size(); ++i) {
-    d.push_back(gadgets::fr32_to_field(r->data[i]));
-    for (unsigned l = 0; l < shape.layers; ++l) column[l] = gadgets::fr32_to_field(r->labels[l][i]);
-    columns.push_back(*gadgets::poseidon_hash(column));
-    replica.push_back(general_field(r->replica[i]));
+                                    std::vector<Bytes32> data, const SealInputs& in) {
+  if (data.size() != graph.nodes() || graph.nodes() != shape.nodes) {
+    return Status::invalid_argument("seal: " + std::to_string(data.size()) + " data nodes for a graph of " +
+                                    std::to_string(graph.nodes()) + " and a sector of " + std::to_string(shape.nodes));
+  }
+  std::vector<Fr> d(data.size());
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    if ((data[i][31] & 0xc0) != 0) return Status::invalid_argument("seal: data node " + std::to_string(i) + " is not Fr32");
+    d[i] = gadgets::fr32_to_field(data[i]);
   }
   auto tree_d = gadgets::FilecoinTree::build(shape.tree_d, std::move(d));
   if (!tree_d.ok()) return tree_d.status();
+  Replica r;
+  r.comm_d = gadgets::field_to_fr32(tree_d->root());
+  r.replica_id = sdr::replica_id(in.prover_id, in.sector_id, in.ticket, r.comm_d, in.porep_id);
+  r.labels = sdr::label_layers(graph, r.replica_id, shape.layers);
+  std::vector<Fr> columns(data.size()), replica(data.size());
+  std::vector<Fr> column(shape.layers);
+  r.replica.resize(data.size());
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    for (unsigned l = 0; l < shape.layers; ++l) column[l] = gadgets::fr32_to_field(r.labels[l][i]);
+    auto c = gadgets::poseidon_hash(column);
+    if (!c.ok()) return c.status();
+    columns[i] = *c;
+    replica[i] = gadgets::fr32_to_field(data[i]) + column.back();  // the last layer's label is the key
+    r.replica[i] = gadgets::field_to_fr32(replica[i]);
+  }
   auto tree_c = gadgets::FilecoinTree::build(shape.tree_c, std::move(columns));
   if (!tree_c.ok()) return tree_c.status();
   auto tree_r = gadgets::FilecoinTree::build(shape.tree_c, std::move(replica));
   if (!tree_r.ok()) return tree_r.status();
-  // The roots of the generic trees must be the sealer's commitments (two implementations agree).
-  if (tree_d->root() != gadgets::fr32_to_field(r->comm_d) || tree_c->root() != general_field(r->comm_c) ||
-      tree_r->root() != general_field(r->comm_r_last)) {
-    return Status::internal("seal: tree roots disagree with the sealer's commitments");
-  }
-  return SealedSector{std::move(*r), std::move(*tree_d), std::move(*tree_c), std::move(*tree_r)};
+  r.comm_c = gadgets::field_to_fr32(tree_c->root());
+  r.comm_r_last = gadgets::field_to_fr32(tree_r->root());
+  const Fr pair[2] = {tree_c->root(), tree_r->root()};
+  r.comm_r = gadgets::field_to_fr32(*gadgets::poseidon_hash(pair));
+  r.data = std::move(data);
+  return SealedSector{std::move(r), std::move(*tree_d), std::move(*tree_c), std::move(*tree_r)};
 }
 
 Result<MerkleProof> replica_merkle_proof(const StackedShape& shape, const SealedSector& sector, std::uint64_t node) {

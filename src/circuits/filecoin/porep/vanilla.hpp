@@ -16,7 +16,7 @@
 #include "base/status.hpp"
 #include "circuits/filecoin/porep/sectors.hpp"
 #include "circuits/filecoin/porep/stacked_circuit.hpp"
-#include "circuits/replicate.hpp"
+#include "gadgets/merkle.hpp"
 #include "circuits/sdr.hpp"
 
 namespace zk::circuits::filecoin {
@@ -94,13 +94,33 @@ struct VanillaProof {
   std::uint64_t challenge() const { return labeling_proofs.empty() ? 0 : labeling_proofs.front().node; }
 };
 
-/// A sector sealed in memory with every tree kept (tests, gen-c1 for small sectors).
+/// The ids a sector is sealed under (the replica id derives from them and comm_d).
+struct SealInputs {
+  Bytes32 prover_id{}, ticket{}, porep_id{};
+  std::uint64_t sector_id = 0;
+};
+
+/// What sealing produces, in Filecoin's byte forms: the data and replica nodes, the label layers,
+/// the replica id and the commitments (comm_d, comm_c, comm_r_last, comm_r = Poseidon-2(comm_c,
+/// comm_r_last)).
+struct Replica {
+  std::vector<Bytes32> data, replica;        // data: Fr32 nodes; replica_i = data_i + label_L[i] in Fr
+  std::vector<std::vector<Bytes32>> labels;  // layers x nodes
+  Bytes32 replica_id{};
+  Bytes32 comm_d{}, comm_c{}, comm_r_last{}, comm_r{};
+};
+
+/// A sector sealed in memory with every tree kept (tests, gen-c1 and gen-vanilla for small sectors).
 struct SealedSector {
-  sdr::Replica replica;
+  Replica replica;
   gadgets::FilecoinTree tree_d, tree_c, tree_r;
 };
+/// zkpipe's sealer (docs/porep-spec.md sections 5-6): tree D (binary SHA-256) over `data` (the
+/// sector's Fr32 nodes, one per graph node), the replica id, the shape's SDR label layers, column
+/// hashes Poseidon-L(label_1[i] .. label_L[i]) into tree C, the encoding replica_i = data_i +
+/// label_L[i] into tree R-last, and comm_r. Everything in memory: 2 KiB and 8 MiB sectors.
 Result<SealedSector> seal_in_memory(const StackedShape& shape, const sdr::ParentGraph& graph,
-                                    std::vector<Bytes32> data, const sdr::SealInputs& in);
+                                    std::vector<Bytes32> data, const SealInputs& in);
 
 /// The vanilla proof of one challenge of a sector sealed in memory.
 Result<VanillaProof> vanilla_proof(const StackedShape& shape, const sdr::ParentGraph& graph, const SealedSector& sector,
