@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <optional>
 #include <fstream>
 #include <functional>
 #include <memory>
@@ -190,14 +191,15 @@ Result<fc::C1Input> read_c1_file(const std::string& path) {
 
 /// Proof file checks shared by the ways of naming the public values.
 Result<std::vector<groth16::Proof<groth16::Bls12_381>>> read_partition_proofs(const std::string& path,
-                                                                             const fc::SectorSize& size) {
+                                                                             const fc::SectorSize& size,
+                                                                             std::size_t partitions) {
   auto bytes = read_file(path, std::uint64_t{1} << 20);
   if (!bytes.ok()) return bytes.status();
   auto proofs = groth16::read_proofs<groth16::Bls12_381>(*bytes);
   if (!proofs.ok()) return Status::invalid_argument(path + ": " + proofs.status().message());
-  if (proofs->size() != size.partitions) {
-    return Status::invalid_argument(path + " holds " + std::to_string(proofs->size()) + " proofs; a " + size.name +
-                                    " PoRep has " + std::to_string(size.partitions) + " partitions");
+  if (proofs->size() != partitions) {
+    return Status::invalid_argument(path + " holds " + std::to_string(proofs->size()) + " proofs; this " + size.name +
+                                    " PoRep has " + std::to_string(partitions) + " partitions");
   }
   return proofs;
 }
@@ -215,10 +217,10 @@ Result<groth16::VerifyingKey<groth16::Bls12_381>> read_porep_vk(const std::strin
 
 /// Verifies every partition; `inputs(k)` gives partition k's public inputs.
 template <class Inputs>
-int verify_partitions(const FilecoinVerifyArgs& a, const fc::SectorSize& size, Inputs&& inputs) {
+int verify_partitions(const FilecoinVerifyArgs& a, const fc::SectorSize& size, std::size_t partitions, Inputs&& inputs) {
   auto vk = read_porep_vk(a.vk, size);
   if (!vk.ok()) return fail(vk.status().message(), a.json);
-  auto proofs = read_partition_proofs(a.proof, size);
+  auto proofs = read_partition_proofs(a.proof, size, partitions);
   if (!proofs.ok()) return fail(proofs.status().message(), a.json);
   const auto pvk = groth16::prepare_verifying_key(*vk);
   std::vector<bool> valid;
@@ -367,12 +369,9 @@ int run_verify_filecoin(const FilecoinVerifyArgs& a) {
         return fail(a.c1 + " is a " + c1.registered_proof.name + " C1, not " + size->name, a.json);
       }
     }
-    if (c1.registered_proof.challenges != fc::PorepChallenges::kInteractive) {
-      return fail(c1.registered_proof.name + ": only interactive PoRep is verified so far", a.json);
-    }
     auto ctx = fc::c1_context(c1.registered_proof);
     if (!ctx.ok()) return fail(ctx.status().message(), a.json);
-    return verify_partitions(a, c1.registered_proof.size,
+    return verify_partitions(a, c1.registered_proof.size, c1.registered_proof.partitions(),
                              [&](std::size_t k) { return fc::c1_public_inputs(c1, *ctx, k); });
   }
   auto size = fc::find_sector_size(a.sector_size);
@@ -380,11 +379,18 @@ int run_verify_filecoin(const FilecoinVerifyArgs& a) {
   const fc::StackedShape s = fc::stacked_shape(*size);
   circuits::sdr::Bytes32 porep_id{};
   bool legacy = false;
+  std::optional<fc::RegisteredSealProof> proof;  // with --registered-proof: its challenge mode
   if (a.registered_proof >= 0) {
     if (a.registered_proof > 19) return fail("--registered-proof: Filecoin's seal proofs are numbered 0..19", a.json);
     if (!a.porep_id.empty()) return fail("give --registered-proof or --porep-id, not both", a.json);
-    porep_id = circuits::sdr::porep_id(static_cast<std::uint64_t>(a.registered_proof));
-    legacy = a.registered_proof <= 4;  // StackedDrg*V1: API 1.0, the legacy expander graph
+    proof = fc::registered_seal_proofs()[static_cast<std::size_t>(a.registered_proof)];
+    if (proof->size.bytes != size->bytes) {
+      return fail("--registered-proof " + std::to_string(a.registered_proof) + " is " + proof->name + ", not a " +
+                      size->name + " proof",
+                  a.json);
+    }
+    porep_id = proof->porep_id();
+    legacy = proof->legacy_graph();  // StackedDrg*V1: API 1.0, the legacy expander graph
   } else {
     auto p = hex32("porep-id", a.porep_id.empty() ? std::string(64, '0') : a.porep_id);
     if (!p.ok()) return fail(p.status().message(), a.json);
@@ -407,10 +413,20 @@ int run_verify_filecoin(const FilecoinVerifyArgs& a) {
   auto r = fc::parse_commitment(a.comm_r, fc::CommitmentKind::kSealed);
   if (!r.ok()) return fail("--comm-r: " + r.status().message(), a.json);
   comm_d = *d, comm_r = *r;
+  const auto replica_id = circuits::sdr::replica_id(prover, a.sector_number, ticket, comm_d, porep_id);
+  if (proof) {
+    // The registered proof decides how the challenges are drawn (interactive, synthetic, NI).
+    fc::C1 pub;
+    pub.registered_proof = *proof, pub.replica_id = replica_id, pub.comm_d = comm_d, pub.comm_r = comm_r;
+    pub.seed = seed, pub.ticket = ticket;
+    auto ctx = fc::c1_context(*proof);
+    if (!ctx.ok()) return fail(ctx.status().message(), a.json);
+    return verify_partitions(a, *size, proof->partitions(),
+                             [&](std::size_t k) { return fc::c1_public_inputs(pub, *ctx, k); });
+  }
   auto graph = circuits::sdr::ParentGraph::create(s.nodes, porep_id, legacy);
   if (!graph.ok()) return fail(graph.status().message(), a.json);
-  const auto replica_id = circuits::sdr::replica_id(prover, a.sector_number, ticket, comm_d, porep_id);
-  return verify_partitions(a, *size, [&](std::size_t k) {
+  return verify_partitions(a, *size, size->partitions, [&](std::size_t k) {
     const auto ch = circuits::sdr::challenges(replica_id, seed, s.nodes, static_cast<std::uint32_t>(k), s.challenges);
     return fc::porep_public_inputs(s, *graph, {replica_id, comm_d, comm_r}, ch);
   });
@@ -877,7 +893,7 @@ Result<FilecoinJob> filecoin_job(const FilecoinProveArgs& a) {
     auto in = fc::parse_c1(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
     if (!in.ok()) return Status::invalid_argument(a.c1 + ": " + in.status().message());
     const auto& size = in->c1.registered_proof.size;
-    return FilecoinJob{"porep", size.name, size.partitions, std::move(*bytes)};
+    return FilecoinJob{"porep", size.name, in->c1.registered_proof.partitions(), std::move(*bytes)};
   }
   if (a.kind == "snap-update") {
     if (a.update_input.empty()) return Status::invalid_argument("--kind snap-update needs --update-input FILE");

@@ -1,9 +1,15 @@
 #include "circuits/sdr.hpp"
 
+#include <openssl/core_names.h>
 #include <openssl/evp.h>
+#include <openssl/params.h>
 #include <openssl/sha.h>
 
+#include <algorithm>
 #include <cstring>
+#include <span>
+#include <string_view>
+#include <vector>
 #include <string>
 
 namespace zk::circuits::sdr {
@@ -228,6 +234,19 @@ Bytes32 replica_id(const Bytes32& prover_id, std::uint64_t sector_id, const Byte
   return out;
 }
 
+namespace {
+
+/// A challenge from 32 hash bytes: (the bytes as a little-endian integer) mod (nodes - 1), plus 1
+/// (node 0 is never challenged); Horner from the top byte.
+std::uint64_t node_of(const Bytes32& h, std::uint64_t nodes) {
+  const u128 mod = nodes - 1;
+  u128 r = 0;
+  for (int b = 31; b >= 0; --b) r = ((r << 8) | h[static_cast<std::size_t>(b)]) % mod;
+  return static_cast<std::uint64_t>(r) + 1;
+}
+
+}  // namespace
+
 std::vector<std::uint64_t> challenges(const Bytes32& replica_id, const Bytes32& seed, std::uint64_t nodes,
                                       std::uint32_t partition, std::uint32_t cpp) {
   std::vector<std::uint64_t> out;
@@ -237,13 +256,132 @@ std::vector<std::uint64_t> challenges(const Bytes32& replica_id, const Bytes32& 
     std::memcpy(buf, replica_id.data(), 32);
     std::memcpy(buf + 32, seed.data(), 32);
     for (int b = 0; b < 4; ++b) buf[64 + b] = static_cast<std::uint8_t>(j >> (8 * b));
-    const Bytes32 h = sha256(buf, sizeof(buf));
-    // (h as a 256-bit little-endian integer) mod (nodes - 1), by Horner from the top byte.
-    const u128 mod = nodes - 1;
-    u128 r = 0;
-    for (int b = 31; b >= 0; --b) r = ((r << 8) | h[static_cast<std::size_t>(b)]) % mod;
-    out.push_back(static_cast<std::uint64_t>(r) + 1);
+    out.push_back(node_of(sha256(buf, sizeof(buf)), nodes));
   }
+  return out;
+}
+
+std::vector<std::uint64_t> ni_challenges(const Bytes32& replica_id, const Bytes32& comm_r, std::uint64_t nodes,
+                                         std::uint32_t partition, std::uint32_t cpp) {
+  static constexpr std::string_view kTag = "filecoin.io|PoRep|1|NonInteractive|1";
+  std::vector<std::uint64_t> out;
+  for (std::uint32_t i = 0; i < cpp; ++i) {
+    const std::uint32_t j = cpp * partition + i;
+    std::uint8_t buf[kTag.size() + 68];
+    std::memcpy(buf, kTag.data(), kTag.size());
+    std::memcpy(buf + kTag.size(), replica_id.data(), 32);
+    std::memcpy(buf + kTag.size() + 32, comm_r.data(), 32);
+    for (int b = 0; b < 4; ++b) buf[kTag.size() + 64 + b] = static_cast<std::uint8_t>(j >> (8 * b));
+    out.push_back(node_of(sha256(buf, sizeof(buf)), nodes));
+  }
+  return out;
+}
+
+namespace {
+
+/// BLAKE2b with a 32-byte digest, keyed (RFC 7693's key, not personalization) with `key`, of a || b.
+Result<Bytes32> blake2b256_keyed(std::string_view key, const Bytes32& a, const Bytes32& b) {
+  Bytes32 out{};
+  EVP_MAC* mac = EVP_MAC_fetch(nullptr, "BLAKE2BMAC", nullptr);
+  EVP_MAC_CTX* ctx = mac != nullptr ? EVP_MAC_CTX_new(mac) : nullptr;
+  std::size_t size = 32, len = 0;
+  OSSL_PARAM params[] = {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size), OSSL_PARAM_construct_end()};
+  const bool ok = ctx != nullptr &&
+                  EVP_MAC_init(ctx, reinterpret_cast<const unsigned char*>(key.data()), key.size(), params) == 1 &&
+                  EVP_MAC_update(ctx, a.data(), a.size()) == 1 && EVP_MAC_update(ctx, b.data(), b.size()) == 1 &&
+                  EVP_MAC_final(ctx, out.data(), &len, out.size()) == 1 && len == out.size();
+  EVP_MAC_CTX_free(ctx);
+  EVP_MAC_free(mac);
+  if (!ok) return Status::internal("OpenSSL's BLAKE2BMAC is unavailable (synthetic PoRep needs keyed BLAKE2b)");
+  return out;
+}
+
+/// One 64-byte RFC 8439 ChaCha20 block: key, 32-bit block counter, 96-bit nonce.
+void chacha20_block(const Bytes32& key, std::uint32_t counter, const std::uint8_t (&nonce)[12], std::uint8_t (&out)[64]) {
+  auto le32 = [](const std::uint8_t* p) {
+    return std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8 | std::uint32_t{p[2]} << 16 | std::uint32_t{p[3]} << 24;
+  };
+  std::uint32_t st[16] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};
+  for (int i = 0; i < 8; ++i) st[4 + i] = le32(key.data() + 4 * i);
+  st[12] = counter;
+  for (int i = 0; i < 3; ++i) st[13 + i] = le32(nonce + 4 * i);
+  std::uint32_t x[16];
+  std::memcpy(x, st, sizeof(x));
+  auto rotl = [](std::uint32_t v, int c) { return (v << c) | (v >> (32 - c)); };
+  auto quarter = [&](int a, int b, int c, int d) {
+    x[a] += x[b], x[d] = rotl(x[d] ^ x[a], 16);
+    x[c] += x[d], x[b] = rotl(x[b] ^ x[c], 12);
+    x[a] += x[b], x[d] = rotl(x[d] ^ x[a], 8);
+    x[c] += x[d], x[b] = rotl(x[b] ^ x[c], 7);
+  };
+  for (int round = 0; round < 10; ++round) {
+    quarter(0, 4, 8, 12), quarter(1, 5, 9, 13), quarter(2, 6, 10, 14), quarter(3, 7, 11, 15);
+    quarter(0, 5, 10, 15), quarter(1, 6, 11, 12), quarter(2, 7, 8, 13), quarter(3, 4, 9, 14);
+  }
+  for (int i = 0; i < 16; ++i) {
+    const std::uint32_t v = x[i] + st[i];
+    for (int b = 0; b < 4; ++b) out[4 * i + b] = static_cast<std::uint8_t>(v >> (8 * b));
+  }
+}
+
+/// `out.size()` bytes of the ChaCha20 keystream under `key` with the nonce "synth-porep\0", from
+/// byte `offset` (block counter 0 at byte 0).
+void synth_keystream(const Bytes32& key, std::uint64_t offset, std::span<std::uint8_t> out) {
+  static constexpr std::uint8_t kNonce[12] = {'s', 'y', 'n', 't', 'h', '-', 'p', 'o', 'r', 'e', 'p', 0};
+  std::uint8_t block[64];
+  for (std::size_t done = 0; done < out.size();) {
+    const std::uint64_t at = offset + done;
+    chacha20_block(key, static_cast<std::uint32_t>(at / 64), kNonce, block);
+    const std::size_t skip = static_cast<std::size_t>(at % 64), n = std::min(out.size() - done, 64 - skip);
+    std::memcpy(out.data() + done, block + skip, n);
+    done += n;
+  }
+}
+
+constexpr std::string_view kSynthGeneration = "filecoin.io|PoRep|1|Synthetic|1|Generation";
+constexpr std::string_view kSynthSelection = "filecoin.io|PoRep|1|Synthetic|1|Selection";
+constexpr std::uint64_t kSynthChallengeCount = std::uint64_t{1} << 18;
+
+}  // namespace
+
+Result<SyntheticChallenges> SyntheticChallenges::create(const Bytes32& replica_id, const Bytes32& comm_r,
+                                                        std::uint64_t nodes, std::uint64_t count) {
+  if (nodes < 2) return Status::invalid_argument("synthetic challenges need at least 2 nodes");
+  if (count == 0) count = std::min(nodes, kSynthChallengeCount);
+  auto key = blake2b256_keyed(kSynthGeneration, replica_id, comm_r);
+  if (!key.ok()) return key.status();
+  SyntheticChallenges out;
+  out.replica_id_ = replica_id, out.generation_key_ = *key, out.nodes_ = nodes, out.count_ = count;
+  return out;
+}
+
+std::uint64_t SyntheticChallenges::at(std::uint64_t i) const {
+  Bytes32 x{};
+  synth_keystream(generation_key_, 32 * i, x);
+  return node_of(x, nodes_);
+}
+
+Result<std::vector<std::uint64_t>> SyntheticChallenges::selected_indices(const Bytes32& seed, std::uint32_t partition,
+                                                                         std::uint32_t cpp) const {
+  auto key = blake2b256_keyed(kSynthSelection, replica_id_, seed);
+  if (!key.ok()) return key.status();
+  std::vector<std::uint8_t> bytes(std::size_t{4} * cpp);
+  synth_keystream(*key, std::uint64_t{4} * cpp * partition, bytes);
+  std::vector<std::uint64_t> out;
+  for (std::uint32_t i = 0; i < cpp; ++i) {
+    std::uint32_t v = 0;
+    for (int b = 3; b >= 0; --b) v = (v << 8) | bytes[4 * i + static_cast<std::size_t>(b)];
+    out.push_back(v % count_);
+  }
+  return out;
+}
+
+Result<std::vector<std::uint64_t>> SyntheticChallenges::select(const Bytes32& seed, std::uint32_t partition,
+                                                               std::uint32_t cpp) const {
+  auto indices = selected_indices(seed, partition, cpp);
+  if (!indices.ok()) return indices.status();
+  std::vector<std::uint64_t> out;
+  for (const std::uint64_t i : *indices) out.push_back(at(i));
   return out;
 }
 

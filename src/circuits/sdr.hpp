@@ -77,4 +77,35 @@ Bytes32 replica_id(const Bytes32& prover_id, std::uint64_t sector_id, const Byte
 std::vector<std::uint64_t> challenges(const Bytes32& replica_id, const Bytes32& seed, std::uint64_t nodes,
                                       std::uint32_t partition, std::uint32_t challenges_per_partition);
 
+/// Non-interactive PoRep (registered proofs 15-19): the same reduction of SHA-256("filecoin.io|PoRep|1|
+/// NonInteractive|1" || replica_id || comm_r || u32 LE(cpp k + i)); no seed.
+std::vector<std::uint64_t> ni_challenges(const Bytes32& replica_id, const Bytes32& comm_r, std::uint64_t nodes,
+                                         std::uint32_t partition, std::uint32_t challenges_per_partition);
+
+/// Synthetic PoRep (registered proofs 10-14). The sealer commits to a set of `count` synthetic
+/// challenges, set[i] = (bytes 32i..32i+31 of a ChaCha20 keystream (RFC 8439, 96-bit nonce
+/// "synth-porep\0", block counter from 0) under the key BLAKE2b-256 keyed with "filecoin.io|PoRep|1|
+/// Synthetic|1|Generation" of replica_id || comm_r, as a little-endian integer mod (nodes - 1)) + 1;
+/// the interactive seed then selects C2's challenges from the set, with replacement: challenge j =
+/// set[u32 LE(bytes 4j..4j+3 of the keystream under the key keyed with "…|Selection" of replica_id
+/// || seed) mod count], j = cpp k + i. `count` = min(nodes, 2^18).
+class SyntheticChallenges {
+ public:
+  /// `count` 0: Filecoin's set size, min(nodes, 2^18) (rust-fil-proofs' test vector uses 21).
+  static Result<SyntheticChallenges> create(const Bytes32& replica_id, const Bytes32& comm_r, std::uint64_t nodes,
+                                            std::uint64_t count = 0);
+  std::uint64_t count() const { return count_; }
+  /// Element i of the synthetic set.
+  std::uint64_t at(std::uint64_t i) const;
+  /// The set indices the seed selects for partition k.
+  Result<std::vector<std::uint64_t>> selected_indices(const Bytes32& seed, std::uint32_t partition,
+                                                      std::uint32_t cpp) const;
+  /// The challenges the seed selects for partition k (set[index] for each selected index).
+  Result<std::vector<std::uint64_t>> select(const Bytes32& seed, std::uint32_t partition, std::uint32_t cpp) const;
+
+ private:
+  Bytes32 replica_id_{}, generation_key_{};
+  std::uint64_t nodes_ = 0, count_ = 0;
+};
+
 }  // namespace zk::circuits::sdr

@@ -30,12 +30,14 @@ Status FilecoinPorepWorkload::validate(const JobRequest& job) {
     return Status::invalid_argument(std::string("this workload proves ") + size_.name + " PoRep, not '" +
                                     bounded_message(job.shape, 64) + "'");
   }
-  if (job.partitions != size_.partitions) {
-    return Status::invalid_argument(std::string("a ") + size_.name + " PoRep job has " +
-                                    std::to_string(size_.partitions) + " partitions, not " +
-                                    std::to_string(job.partitions));
+  auto parsed = input(job);
+  if (!parsed.ok()) return parsed.status();
+  const auto& proof = (*parsed)->input.c1.registered_proof;
+  if (job.partitions != proof.partitions()) {
+    return Status::invalid_argument("a " + proof.name + " job has " + std::to_string(proof.partitions()) +
+                                    " partitions, not " + std::to_string(job.partitions));
   }
-  return input(job).status();
+  return {};
 }
 
 Result<std::unique_ptr<Synthesized>> FilecoinPorepWorkload::synthesize(const JobRequest& job, std::size_t partition) {

@@ -2,7 +2,7 @@
 
 // Filecoin's PoRep C2 as an engine workload (circuits/filecoin/porep): shape = a sector size name
 // ("2KiB" ... "64GiB"), input = the C1 (filecoin-proofs-api's SealCommitPhase1Output JSON or cuzk's
-// wrapper), one job = the registered proof's partitions (1 for the test sizes, 10 at 32/64 GiB),
+// wrapper), one job = the registered proof's partitions (1 for the test sizes, 10 at 32/64 GiB; non-interactive PoRep 13 / 126),
 // proofs = the 192-byte partition proofs concatenated, as Filecoin expects. The C1 is parsed and
 // checked natively once, at submit (check_c1: every vanilla proof, the challenges from the seed);
 // partitions reuse the parsed input (a few recent jobs' are kept, keyed by the input's SHA-256).

@@ -125,6 +125,7 @@ Result<CuzkJob> cuzk_job(const cz::SubmitProofRequest& req) {
       j.circuit = "porep";
       j.shape = proof->size.name;
       j.request.input.assign(req.vanilla_proof().begin(), req.vanilla_proof().end());
+      j.request.partitions = proof->partitions();  // NI-PoRep: 13 or 126 (the workload checks the C1 agrees)
       return j;
     }
     case cz::WINDOW_POST_PARTITION:

@@ -87,6 +87,48 @@ TEST(Sdr, LabelsMatchRustFilProofsTestCreateLabels) {
   }
 }
 
+// rust-fil-proofs' own vector (storage-proofs-porep/src/stacked/vanilla/challenges.rs,
+// test_synth_challenges_against_hardcoded, commit 87348a74): 1024 nodes, replica_id = Fr(55),
+// comm_r = Fr(101), a set of 21, seed [1; 32], 10 challenges of partition 0 (one drawn twice).
+TEST(Sdr, SyntheticChallengesMatchRustFilProofsHardcodedVector) {
+  Bytes32 replica{}, comm_r{}, seed;
+  replica[0] = 55, comm_r[0] = 101;
+  seed.fill(1);
+  auto synth = SyntheticChallenges::create(replica, comm_r, 1024, 21);
+  ASSERT_TRUE(synth.ok()) << synth.status().to_string();
+  const std::vector<std::uint64_t> set = {178, 297, 869, 211, 875, 477, 94, 781, 124, 332, 856,
+                                          801, 176, 692, 429, 691, 290, 204, 986, 210, 973};
+  for (std::uint64_t i = 0; i < set.size(); ++i) EXPECT_EQ(synth->at(i), set[i]) << i;
+  auto picked = synth->select(seed, 0, 10);
+  ASSERT_TRUE(picked.ok());
+  EXPECT_EQ(*picked, (std::vector<std::uint64_t>{176, 781, 801, 986, 290, 211, 692, 856, 986, 332}));
+  // Partition k continues the selection stream: partitions of 5 give the same 10.
+  auto first = synth->select(seed, 0, 5), second = synth->select(seed, 1, 5);
+  ASSERT_TRUE(first.ok() && second.ok());
+  first->insert(first->end(), second->begin(), second->end());
+  EXPECT_EQ(*first, *picked);
+  // Filecoin's set size: min(nodes, 2^18).
+  EXPECT_EQ(SyntheticChallenges::create(replica, comm_r, 64)->count(), 64u);
+  EXPECT_EQ(SyntheticChallenges::create(replica, comm_r, std::uint64_t{1} << 30)->count(), std::uint64_t{1} << 18);
+}
+
+TEST(Sdr, NonInteractiveChallengesComeFromCommRNotTheSeed) {
+  Bytes32 replica, comm_r;
+  replica.fill(3), comm_r.fill(4);
+  const auto a = ni_challenges(replica, comm_r, std::uint64_t{1} << 30, 0, 36);
+  ASSERT_EQ(a.size(), 36u);
+  for (auto c : a) EXPECT_TRUE(c >= 1 && c < (std::uint64_t{1} << 30));
+  // Partitions are consecutive slices of one stream.
+  auto b = ni_challenges(replica, comm_r, std::uint64_t{1} << 30, 0, 18);
+  const auto c = ni_challenges(replica, comm_r, std::uint64_t{1} << 30, 1, 18);
+  b.insert(b.end(), c.begin(), c.end());
+  EXPECT_EQ(a, b);
+  comm_r[0] ^= 1;
+  EXPECT_NE(ni_challenges(replica, comm_r, std::uint64_t{1} << 30, 0, 36), a);
+  // Not the interactive derivation under any seed-like reading of comm_r.
+  EXPECT_NE(challenges(replica, comm_r, std::uint64_t{1} << 30, 0, 36), a);
+}
+
 TEST(Sdr, ChallengesNeverHitNodeZero) {
   Bytes32 replica, seed;
   replica.fill(0x09);

@@ -78,7 +78,7 @@ p["inclusion_proof"]["data"]["Single"]["path"]["path"][1]["hashes"][2][5] ^= 1
 json.dump(c1, open(sys.argv[3], "w"), separators=(",", ":"))
 PY
 "$Z" prove --kind porep --c1 "$D/bad-seed.json" --params-dir "$D/params" --out "$D/x.bin" > /dev/null 2> "$D/err"
-[ $? -eq 2 ] && grep -q "the seed challenges node" "$D/err" || fail "a changed seed must exit 2: $(cat "$D/err")"
+[ $? -eq 2 ] && grep -q "the challenge drawn for it is node" "$D/err" || fail "a changed seed must exit 2: $(cat "$D/err")"
 "$Z" prove --kind porep --c1 "$D/bad-path.json" --params-dir "$D/params" --out "$D/x.bin" > /dev/null 2> "$D/err"
 [ $? -eq 2 ] && grep -q "challenge 1: exp_parents\[3\].inclusion_proof" "$D/err" \
     || fail "a changed path hash must exit 2 naming it: $(cat "$D/err")"

@@ -141,12 +141,12 @@ TEST(C1, DamageIsRefusedWithTheFieldNamed) {
       {text + "x", "trailing data"},
       {replace_after(text, "\"registered_proof\":\"", "StackedDrg2KiBV1_1", "StackedDrg2KiBV9"), "unknown registered"},
       {replace_after(text, "\"registered_proof\":\"", "StackedDrg2KiBV1_1", "StackedDrg8MiBV1_1"), "does not match"},
-      {replace_after(text, "\"seed\":[", "7,", "8,"), "the seed challenges node"},
+      {replace_after(text, "\"seed\":[", "7,", "8,"), "the challenge drawn for it is node"},
       {replace_after(text, "\"seed\":[", "7,", "300,"), "seed: byte 0 is 300"},
       {replace_after(text, "\"ticket\":[", ",", ",1,"), "ticket: more than 32 bytes"},
       {replace_after(text, "\"drg_parents\":[{", "\"hashes\":[[", "\"hashes\":[[1,"), "more than 32 bytes"},
       {bump_first_byte(text, "\"comm_r\":["), "comm_r is not Poseidon"},
-      {bump_first_byte(text, "\"replica_id\":["), "but the seed challenges node"},
+      {bump_first_byte(text, "\"replica_id\":["), "but the challenge drawn for it is node"},
       {replace_after(text, "\"replica_column_proofs\"", "\"index\":", "\"index\":1"), "c_x: column of node"},
       {replace_after(text, "\"exp_parents\":[", "\"inclusion_proof\":{\"data\":{\"Single\":{\"root\":[", "\"inclusion_proof\":{\"data\":{\"Single\":{\"root\":[1,"), ""},
       {replace_after(text, "\"labeling_proofs\":[", "\"layer_index\":1", "\"layer_index\":2"), "labeling_proofs[0]"},
@@ -171,7 +171,7 @@ TEST(C1, DamageIsRefusedWithTheFieldNamed) {
   }
 }
 
-TEST(C1, ZeroCommitmentsAWrongPartitionCountAndUnsupportedProofsAreRefused) {
+TEST(C1, ZeroCommitmentsAWrongPartitionCountAndOtherChallengesAreRefused) {
   const auto& f = fixture();
   auto refuse = [&](C1 c1, const std::string& expect) {
     const Status st = check_c1(c1, *f.ctx);
@@ -190,13 +190,67 @@ TEST(C1, ZeroCommitmentsAWrongPartitionCountAndUnsupportedProofsAreRefused) {
   c1 = f.c1;
   c1.vanilla_proofs[0].pop_back();
   refuse(c1, "1 challenge proofs");
+  // The same proofs under another challenge mode (same graph here): other challenges.
   c1 = f.c1;
   c1.registered_proof = *find_registered_seal_proof("StackedDrg2KiBV1_1_Feat_SyntheticPoRep");
-  refuse(c1, "interactive PoRep");
+  refuse(c1, "the challenge drawn for it is node");
   // The comm_r of another sector: its proofs no longer hash to it.
   c1 = f.c1;
   c1.comm_r[0] ^= 1;
   refuse(c1, "comm_r is not Poseidon");
+}
+
+// Synthetic (10-14) and non-interactive (15-19) PoRep: the same circuit and keys, their own porep
+// id (hence graph and replica id), challenges and (NI) partition count. A 2 KiB sector sealed
+// under each gives a C1 that checks, round-trips, and whose partitions satisfy the circuit with
+// the public inputs of the public values.
+TEST(C1, SyntheticAndNonInteractiveSectorsProveWithTheirOwnChallenges) {
+  for (const char* name : {"StackedDrg2KiBV1_1_Feat_SyntheticPoRep", "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep"}) {
+    SCOPED_TRACE(name);
+    const auto proof = *find_registered_seal_proof(name);
+    auto rng = zk::test::rng(proof.id);
+    auto sealed = test::seal_random_two_kib(rng, 42, proof.porep_id());
+    ASSERT_TRUE(sealed.sector.has_value());
+    auto ctx = c1_context(proof);
+    ASSERT_TRUE(ctx.ok());
+    Bytes32 seed;
+    seed.fill(1);  // what the chain passes for NI-PoRep
+    auto c1 = make_c1(proof, *ctx, *sealed.sector, seed, sealed.in.ticket);
+    ASSERT_TRUE(c1.ok()) << c1.status().to_string();
+    const bool ni = proof.challenges == PorepChallenges::kNonInteractive;
+    EXPECT_EQ(c1->vanilla_proofs.size(), ni ? 13u : 1u);
+    ASSERT_TRUE(check_c1(*c1, *ctx).ok()) << check_c1(*c1, *ctx).to_string();
+    auto back = parse_c1(c1_json(*c1));
+    ASSERT_TRUE(back.ok()) << back.status().to_string();
+    EXPECT_EQ(back->c1.registered_proof.id, proof.id);
+    // The challenges: synthetic ones come from the set the seed selects from; NI ones ignore the seed.
+    auto drawn = ctx->challenges(*c1, ni ? 12 : 0);
+    ASSERT_TRUE(drawn.ok());
+    if (ni) {
+      EXPECT_EQ(*drawn, sdr::ni_challenges(c1->replica_id, c1->comm_r, 64, 12, 2));
+      C1 other = *c1;
+      other.seed.fill(9);
+      EXPECT_EQ(*ctx->challenges(other, 12), *drawn);
+    } else {
+      auto synth = sdr::SyntheticChallenges::create(c1->replica_id, c1->comm_r, 64);
+      ASSERT_TRUE(synth.ok());
+      EXPECT_EQ(*drawn, *synth->select(seed, 0, 2));
+    }
+    const std::size_t k = ni ? 12 : 0;
+    auto w = c1_witness(*c1, *ctx, k);
+    ASSERT_TRUE(w.ok()) << w.status().to_string();
+    r1cs::TestSystem<Fr> cs;
+    ASSERT_TRUE(synthesize_stacked(cs, ctx->shape, *w).ok());
+    EXPECT_TRUE(cs.is_satisfied()) << cs.which_is_unsatisfied().value_or("");
+    auto pub = c1_public_inputs(*c1, *ctx, k);
+    ASSERT_TRUE(pub.ok());
+    ASSERT_EQ(cs.inputs().size(), pub->size() + 1);
+    for (std::size_t i = 0; i < pub->size(); ++i) EXPECT_EQ(cs.inputs()[i + 1], (*pub)[i]) << "input " << i;
+    // Relabelled as interactive V1_1 (another porep id, graph and challenges), it is refused.
+    C1 relabelled = *c1;
+    relabelled.registered_proof = *find_registered_seal_proof("StackedDrg2KiBV1_1");
+    EXPECT_FALSE(check_c1(relabelled, *c1_context(relabelled.registered_proof)).ok());
+  }
 }
 
 TEST(C1, TheLegacyV1GraphIsCheckedWithItsOwnParents) {

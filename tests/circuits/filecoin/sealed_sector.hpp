@@ -20,16 +20,16 @@ struct SealedTwoKib {
   std::optional<SealedSector> sector;
 };
 
-/// Seals random data (registered proof 5, StackedDrg2KiBV1_1) with the given sector id; ADD_FAILURE
-/// and empty optionals on error.
-inline SealedTwoKib seal_random_two_kib(Rng& rng, std::uint64_t sector_id) {
+/// Seals random data with the given sector id under `porep_id` (default registered proof 5,
+/// StackedDrg2KiBV1_1); ADD_FAILURE and empty optionals on error.
+inline SealedTwoKib seal_random_two_kib(Rng& rng, std::uint64_t sector_id, const sdr::Bytes32& porep_id = sdr::porep_id(5)) {
   SealedTwoKib out;
   std::vector<sdr::Bytes32> data(out.shape.nodes);
   for (auto& d : data) {
     for (auto& b : d) b = static_cast<std::uint8_t>(rng.next());
     d[31] &= 0x3f;  // Fr32 data
   }
-  out.in.porep_id = sdr::porep_id(5);
+  out.in.porep_id = porep_id;
   out.in.sector_id = sector_id;
   out.in.ticket.fill(static_cast<std::uint8_t>(sector_id + 1));
   out.in.prover_id.fill(9);

@@ -473,8 +473,20 @@ std::string c1_wrapper_json(const C1& c1, std::uint64_t sector_num) {
          "\",\"SectorSize\":" + std::to_string(c1.registered_proof.size.bytes) + "}";
 }
 
-std::vector<std::uint64_t> C1Context::challenges(const C1& c1, std::size_t partition) const {
-  return sdr::challenges(c1.replica_id, c1.seed, shape.nodes, static_cast<std::uint32_t>(partition), shape.challenges);
+Result<std::vector<std::uint64_t>> C1Context::challenges(const C1& c1, std::size_t partition) const {
+  const auto k = static_cast<std::uint32_t>(partition);
+  switch (c1.registered_proof.challenges) {
+    case PorepChallenges::kInteractive:
+      return sdr::challenges(c1.replica_id, c1.seed, shape.nodes, k, shape.challenges);
+    case PorepChallenges::kNonInteractive:
+      return sdr::ni_challenges(c1.replica_id, c1.comm_r, shape.nodes, k, shape.challenges);
+    case PorepChallenges::kSynthetic: {
+      auto synth = sdr::SyntheticChallenges::create(c1.replica_id, c1.comm_r, shape.nodes);
+      if (!synth.ok()) return synth.status();
+      return synth->select(c1.seed, k, shape.challenges);
+    }
+  }
+  return Status::internal("unknown challenge mode");
 }
 
 Result<C1Context> c1_context(const RegisteredSealProof& proof) {
@@ -486,10 +498,6 @@ Result<C1Context> c1_context(const RegisteredSealProof& proof) {
 
 Status check_c1(const C1& c1, const C1Context& ctx) {
   const auto& p = c1.registered_proof;
-  if (p.challenges != PorepChallenges::kInteractive) {
-    return Status::invalid_argument(p.name + ": synthetic and non-interactive PoRep derive their challenges differently; "
-                                    "zkpipe proves interactive PoRep (StackedDrg*V1 and V1_1) only so far");
-  }
   const Bytes32 zero{};
   if (c1.comm_d == zero) return Status::invalid_argument("C1: comm_d is all zeros");
   if (c1.comm_r == zero) return Status::invalid_argument("C1: comm_r is all zeros");
@@ -499,14 +507,15 @@ Status check_c1(const C1& c1, const C1Context& ctx) {
   if (!Fr::from_bytes(c1.comm_r, field::Endian::kLittle).ok()) {
     return Status::invalid_argument("C1: comm_r is not a canonical field element");
   }
-  if (c1.vanilla_proofs.size() != p.size.partitions) {
+  if (c1.vanilla_proofs.size() != p.partitions()) {
     return Status::invalid_argument("C1: " + std::to_string(c1.vanilla_proofs.size()) + " partitions of vanilla proofs, " +
-                                    p.name + " has " + std::to_string(p.size.partitions));
+                                    p.name + " has " + std::to_string(p.partitions()));
   }
   const PorepPublic pub{c1.replica_id, c1.comm_d, c1.comm_r};
   for (std::size_t k = 0; k < c1.vanilla_proofs.size(); ++k) {
     const auto challenges = ctx.challenges(c1, k);
-    Status st = verify_vanilla_partition(ctx.shape, ctx.graph, pub, c1.vanilla_proofs[k], challenges);
+    if (!challenges.ok()) return challenges.status();
+    Status st = verify_vanilla_partition(ctx.shape, ctx.graph, pub, c1.vanilla_proofs[k], *challenges);
     if (!st.ok()) return Status::invalid_argument("C1 partition " + std::to_string(k) + ": " + st.message());
   }
   return {};
@@ -518,11 +527,12 @@ Result<StackedWitness> c1_witness(const C1& c1, const C1Context& ctx, std::size_
 }
 
 Result<std::vector<Fr>> c1_public_inputs(const C1& c1, const C1Context& ctx, std::size_t partition) {
-  if (partition >= c1.registered_proof.size.partitions) {
+  if (partition >= c1.registered_proof.partitions()) {
     return Status::invalid_argument("C1: no partition " + std::to_string(partition));
   }
   const auto challenges = ctx.challenges(c1, partition);
-  return porep_public_inputs(ctx.shape, ctx.graph, {c1.replica_id, c1.comm_d, c1.comm_r}, challenges);
+  if (!challenges.ok()) return challenges.status();
+  return porep_public_inputs(ctx.shape, ctx.graph, {c1.replica_id, c1.comm_d, c1.comm_r}, *challenges);
 }
 
 Result<C1> make_c1(const RegisteredSealProof& proof, const C1Context& ctx, const SealedSector& sector,
@@ -534,9 +544,11 @@ Result<C1> make_c1(const RegisteredSealProof& proof, const C1Context& ctx, const
   c1.replica_id = sector.replica.replica_id;
   c1.seed = seed;
   c1.ticket = ticket;
-  for (std::size_t k = 0; k < proof.size.partitions; ++k) {
+  for (std::size_t k = 0; k < proof.partitions(); ++k) {
     std::vector<VanillaProof> partition;
-    for (const std::uint64_t c : ctx.challenges(c1, k)) {
+    auto challenges = ctx.challenges(c1, k);
+    if (!challenges.ok()) return challenges.status();
+    for (const std::uint64_t c : *challenges) {
       auto v = vanilla_proof(ctx.shape, ctx.graph, sector, c);
       if (!v.ok()) return v.status();
       partition.push_back(std::move(*v));

@@ -42,16 +42,18 @@ std::string c1_wrapper_json(const C1& c1, std::uint64_t sector_num);
 struct C1Context {
   StackedShape shape;
   sdr::ParentGraph graph;
-  /// The nodes partition k must prove (interactive PoRep: from replica_id and the seed).
-  std::vector<std::uint64_t> challenges(const C1& c1, std::size_t partition) const;
+  /// The nodes partition k must prove, as the registered proof draws them: interactive from
+  /// replica_id and the seed, synthetic from the synthetic set (replica_id, comm_r) the seed
+  /// selects from, non-interactive from replica_id and comm_r (sdr.hpp).
+  Result<std::vector<std::uint64_t>> challenges(const C1& c1, std::size_t partition) const;
 };
 Result<C1Context> c1_context(const RegisteredSealProof& proof);
 
 /// Everything a C2 needs, checked natively before proving: no zero commitment or seed, replica_id
 /// and comm_d Fr32, the partition and challenge counts of the registered proof, and every
-/// partition's vanilla proofs (verify_vanilla_partition) against the challenges the seed derives.
-/// Synthetic and non-interactive PoRep are refused (UNIMPLEMENTED-style INVALID_ARGUMENT: their
-/// challenge derivation is not implemented yet).
+/// partition's vanilla proofs (verify_vanilla_partition) against the challenges the registered
+/// proof derives (the seed must be non-zero for non-interactive PoRep too, as rust-fil-proofs
+/// requires, although it draws nothing).
 Status check_c1(const C1& c1, const C1Context& ctx);
 
 /// Partition k's witness and public inputs (after check_c1).

@@ -67,6 +67,11 @@ std::array<std::uint8_t, 32> RegisteredSealProof::porep_id() const {
 
 std::string RegisteredSealProof::vanilla_variant() const { return std::string("StackedDrg") + size.name + "V1"; }
 
+unsigned RegisteredSealProof::partitions() const {
+  if (challenges != PorepChallenges::kNonInteractive) return size.partitions;
+  return size.bytes >= (std::uint64_t{32} << 30) ? 126 : 13;
+}
+
 Result<RegisteredSealProof> find_registered_seal_proof(const std::string& name_or_number) {
   const auto& all = registered_seal_proofs();
   if (!name_or_number.empty() && name_or_number.size() <= 3 &&

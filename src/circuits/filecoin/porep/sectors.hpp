@@ -30,7 +30,8 @@ const std::vector<SectorSize>& sector_sizes();
 /// By name ("32GiB", case-insensitive, "32g" and "34359738368" accepted too).
 Result<SectorSize> find_sector_size(const std::string& name);
 
-/// How a registered proof draws its challenges (the circuit is the same for all three).
+/// How a registered proof draws its challenges (the circuit and its keys are the same for all three;
+/// sdr.hpp has the derivations).
 enum class PorepChallenges { kInteractive, kSynthetic, kNonInteractive };
 
 /// filecoin-proofs-api's RegisteredSealProof (Curio's Go numbering is the same): 0-4 StackedDrg*V1
@@ -47,6 +48,9 @@ struct RegisteredSealProof {
   std::array<std::uint8_t, 32> porep_id() const;
   /// The VanillaSealProof variant its C1 uses ("StackedDrg2KiBV1" for every proof of that size).
   std::string vanilla_variant() const;
+  /// Partitions of a C2: the size's (1, or 10 at 32/64 GiB), or for non-interactive PoRep 13, or
+  /// 126 at 32/64 GiB (rust-fil-proofs' constants; challenges per partition are the size's either way).
+  unsigned partitions() const;
 };
 const std::vector<RegisteredSealProof>& registered_seal_proofs();
 /// By number ("5") or name ("StackedDrg2KiBV1_1", case-insensitive).

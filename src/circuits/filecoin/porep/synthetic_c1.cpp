@@ -91,6 +91,12 @@ MerkleProof merkle_proof(const SparseTree& t, const SectorSize& size, bool colum
 Result<C1> synthetic_c1(const RegisteredSealProof& proof, const C1Context& ctx, std::uint64_t seed) {
   const StackedShape& s = ctx.shape;
   const SectorSize& size = proof.size;
+  if (proof.challenges != PorepChallenges::kInteractive) {
+    // Its comm_r comes from the challenged columns' paths, so challenges drawn from comm_r
+    // (synthetic and non-interactive PoRep) would be circular.
+    return Status::invalid_argument(proof.name + ": synthetic C1s are made for interactive PoRep only (V1, V1_1): "
+                                    "synthetic and non-interactive PoRep draw their challenges from comm_r");
+  }
   for (std::uint64_t attempt = 0; attempt < 16; ++attempt) {
     const std::uint64_t salt = seed * 0x100 + attempt;
     C1 c1;
@@ -103,7 +109,9 @@ Result<C1> synthetic_c1(const RegisteredSealProof& proof, const C1Context& ctx, 
     std::set<std::uint64_t> challenged, parents;
     std::map<std::uint64_t, std::pair<std::vector<std::uint64_t>, std::vector<std::uint64_t>>> graph;
     for (std::size_t k = 0; k < size.partitions; ++k) {
-      challenges.push_back(ctx.challenges(c1, k));
+      auto drawn = ctx.challenges(c1, k);
+      if (!drawn.ok()) return drawn.status();
+      challenges.push_back(std::move(*drawn));
       for (const auto c : challenges.back()) {
         challenged.insert(c);
         auto& g = graph[c];

@@ -256,8 +256,8 @@ Status verify_vanilla_partition(const StackedShape& shape, const sdr::ParentGrap
     }
     const std::uint64_t c = v.challenge();
     if (c != challenges[i]) {
-      return Status::invalid_argument(at + ": proves node " + std::to_string(c) + ", but the seed challenges node " +
-                                      std::to_string(challenges[i]));
+      return Status::invalid_argument(at + ": proves node " + std::to_string(c) + ", but the challenge drawn for it is node " +
+                                      std::to_string(challenges[i]) + " (another seed, replica id or comm_r?)");
     }
     // Tree D.
     auto d = open_merkle_proof(shape.tree_d, MerkleProof::Kind::kSingle, v.comm_d_proofs, at + ": comm_d_proofs");
