@@ -375,6 +375,14 @@ int main(int argc, char** argv) {
     setup_args.seed_given = setup->count("--seed") > 0;
     return zk::app::run_setup(setup_args);
   }
+  // The TLS options only mean something for a daemon: without --addr they are an error, not ignored.
+  for (const auto& [cmd, c] : {std::pair{prove, &prove_client}, std::pair{bench, &bench_client}}) {
+    if (*cmd && c->addr.empty() && (c->tls || !c->tls_ca.empty() || !c->tls_cert.empty() || !c->tls_key.empty())) {
+      std::fprintf(stderr, "zkpipe: %s: --tls, --tls-ca, --tls-cert and --tls-key need --addr (a daemon)\n",
+                   cmd->get_name().c_str());
+      return 2;
+    }
+  }
   if (*prove && !prove_client.addr.empty()) {
     zk::app::RemoteProveArgs r;
     r.timeout_ms = prove_timeout_ms;

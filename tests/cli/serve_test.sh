@@ -145,6 +145,8 @@ ZKPIPE_TOKEN=tls-token "$Z" prove --addr "$TCP" $MTLS --constraints $N --seed 4 
 [ $? -eq 2 ] && grep -q -- "--tls-ca" "$D/err" || fail "a missing --tls-ca file must exit 2 naming it: $(cat "$D/err")"
 "$Z" status --addr "$ADDR" --tls-ca "$P/ca.pem" > /dev/null 2> "$D/err"
 [ $? -eq 2 ] && grep -q "unix socket" "$D/err" || fail "TLS to a unix socket must exit 2: $(cat "$D/err")"
+"$Z" prove --constraints $N --out "$D/x.bin" --tls-ca "$P/ca.pem" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "need --addr" "$D/err" || fail "TLS flags without --addr must exit 2: $(cat "$D/err")"
 kill -TERM $SERVE_PID
 wait $SERVE_PID || fail "the TLS daemon must exit 0"
 SERVE_PID=""
