@@ -18,6 +18,18 @@
 #include "selftest.hpp"
 #include "serve.hpp"
 
+namespace {
+
+/// The TLS options of every command that talks to a daemon (prove/bench --addr, status, metrics, cancel).
+void add_tls_client_options(CLI::App* c, zk::app::ClientArgs& client) {
+  c->add_flag("--tls", client.tls, "connect with TLS, trusting the system's CA roots");
+  c->add_option("--tls-ca", client.tls_ca, "connect with TLS, trusting this PEM CA (the one that signed the daemon's certificate)");
+  c->add_option("--tls-cert", client.tls_cert, "mutual TLS: this client's PEM certificate (with --tls-key)");
+  c->add_option("--tls-key", client.tls_key, "mutual TLS: this client's PEM private key");
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   // Library log lines (e.g. a key cache being built) go to stderr: stdout is the commands' output
   // (--json documents, proofs). `serve` installs its own logger (--log-level, --log-format).
@@ -72,6 +84,7 @@ int main(int argc, char** argv) {
                     "prove through a daemon (unix:///path or host:port); with --zkey, NAME is the zkey's name in "
                     "the daemon's params directory");
   prove->add_option("--token", prove_client.token, "the daemon's token (default: $ZKPIPE_TOKEN)");
+  add_tls_client_options(prove, prove_client);
   prove->add_option("--timeout-ms", prove_timeout_ms, "with --addr: give up waiting after this long (0: never)");
   prove->add_option("--device", prove_args.device, "prove_start on: auto (GPU if present), cpu or gpu")
       ->capture_default_str();
@@ -265,6 +278,7 @@ int main(int argc, char** argv) {
   std::size_t bench_clients = 1;
   bench->add_option("--addr", bench_client.addr, "bench a daemon instead (keys from its params directory)");
   bench->add_option("--token", bench_client.token, "the daemon's token (default: $ZKPIPE_TOKEN)");
+  add_tls_client_options(bench, bench_client);
   bench->add_option("-j,--clients", bench_clients, "with --addr: concurrent clients")->capture_default_str();
 
   zk::app::ServeArgs serve_args;
@@ -273,6 +287,12 @@ int main(int argc, char** argv) {
   serve->add_option("--listen", serve_args.listen, "unix:///path or host:port (overrides daemon.listen)");
   serve->add_option("--params-dir", serve_args.params_dir, "where keys are found (overrides daemon.params_dir)");
   serve->add_option("--token", serve_args.token, "require this shared secret on every call (overrides daemon.token)");
+  serve->add_option("--tls-cert", serve_args.tls_cert, "TLS on TCP: the server's PEM certificate chain (daemon.tls_cert)");
+  serve->add_option("--tls-key", serve_args.tls_key, "TLS on TCP: its PEM private key (daemon.tls_key)");
+  serve->add_option("--tls-client-ca", serve_args.tls_client_ca,
+                    "mutual TLS: accept only clients with a certificate this PEM CA signed (daemon.tls_client_ca)");
+  serve->add_flag("--allow-token-over-plaintext", serve_args.allow_token_over_plaintext,
+                  "allow a token on TCP without TLS (it travels in clear; daemon.allow_token_over_plaintext)");
   serve->add_option("--log-level", serve_args.log_level, "trace, debug, info, warn, error or off");
   serve->add_option("--log-format", serve_args.log_format, "text or json");
 
@@ -280,6 +300,7 @@ int main(int argc, char** argv) {
   auto add_client = [&](CLI::App* c) {
     c->add_option("--addr", client.addr, "the daemon (default: the default unix socket)");
     c->add_option("--token", client.token, "the daemon's token (default: $ZKPIPE_TOKEN)");
+    add_tls_client_options(c, client);
     c->add_flag("--json", client.json, "machine-readable output");
   };
   auto* status = app.add_subcommand("status", "a daemon's queues, workers, memory, cached keys and totals");
@@ -335,6 +356,14 @@ int main(int argc, char** argv) {
     setup_args.curve_given = setup->count("--curve") > 0;
     setup_args.seed_given = setup->count("--seed") > 0;
     return zk::app::run_setup(setup_args);
+  }
+  // The TLS options only mean something for a daemon: without --addr they are an error, not ignored.
+  for (const auto& [cmd, c] : {std::pair{prove, &prove_client}, std::pair{bench, &bench_client}}) {
+    if (*cmd && c->addr.empty() && (c->tls || !c->tls_ca.empty() || !c->tls_cert.empty() || !c->tls_key.empty())) {
+      std::fprintf(stderr, "zkpipe: %s: --tls, --tls-ca, --tls-cert and --tls-key need --addr (a daemon)\n",
+                   cmd->get_name().c_str());
+      return 2;
+    }
   }
   if (*prove && !prove_client.addr.empty()) {
     zk::app::RemoteProveArgs r;

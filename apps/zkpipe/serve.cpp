@@ -24,6 +24,7 @@
 #include "groth16/snarkjs.hpp"
 #include "server/config.hpp"
 #include "server/daemon.hpp"
+#include "server/tls.hpp"
 #include "zkpipe/v1/proving.grpc.pb.h"
 
 namespace zk::app {
@@ -36,16 +37,36 @@ using Clock = std::chrono::steady_clock;
 
 std::string fmt_bytes(std::uint64_t b) { return engine::format_bytes(b); }
 
+std::string client_address(const ClientArgs& c) {
+  std::string addr = c.addr.empty() ? server::default_listen() : c.addr;
+  // gRPC reads "unix://relative/path" as an authority: make socket paths absolute.
+  if (const std::string path = server::unix_socket_path(addr); !path.empty() && path.front() != '/') {
+    addr = "unix://" + std::filesystem::absolute(path).string();
+  }
+  return addr;
+}
+
+/// Plain for a unix socket, TLS (and a client certificate) as the TLS options say; their files
+/// are read and checked here, once per command.
+Result<std::shared_ptr<grpc::ChannelCredentials>> client_credentials(const ClientArgs& c) {
+  const server::ClientTlsFiles files{.tls = c.tls, .ca = c.tls_ca, .cert = c.tls_cert, .key = c.tls_key};
+  if (!files.enabled()) return grpc::InsecureChannelCredentials();
+  const std::string addr = client_address(c);
+  if (!server::unix_socket_path(addr).empty()) {
+    return Status::invalid_argument("--tls, --tls-ca, --tls-cert and --tls-key are for a daemon on TCP (host:port); " +
+                                    addr + " is a unix socket");
+  }
+  return server::client_tls_credentials(files);
+}
+
 struct Client {
   std::string addr, token;
+  bool tls = false;
   std::shared_ptr<grpc::Channel> channel;
   std::unique_ptr<pb::ProvingEngine::Stub> stub;
-  explicit Client(const ClientArgs& c) {
-    addr = c.addr.empty() ? server::default_listen() : c.addr;
-    // gRPC reads "unix://relative/path" as an authority: make socket paths absolute.
-    if (const std::string path = server::unix_socket_path(addr); !path.empty() && path.front() != '/') {
-      addr = "unix://" + std::filesystem::absolute(path).string();
-    }
+  Client(const ClientArgs& c, const std::shared_ptr<grpc::ChannelCredentials>& credentials) {
+    addr = client_address(c);
+    tls = server::ClientTlsFiles{.tls = c.tls, .ca = c.tls_ca, .cert = c.tls_cert, .key = c.tls_key}.enabled();
     token = c.token;
     if (token.empty()) {
       if (const char* t = std::getenv("ZKPIPE_TOKEN")) token = t;
@@ -53,7 +74,9 @@ struct Client {
     grpc::ChannelArguments args;
     args.SetMaxReceiveMessageSize(1 << 30);
     args.SetMaxSendMessageSize(1 << 30);
-    channel = grpc::CreateCustomChannel(addr, grpc::InsecureChannelCredentials(), args);
+    // Its own connection, even beside another Client with the same credentials (bench's clients).
+    args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+    channel = grpc::CreateCustomChannel(addr, credentials, args);
     stub = pb::ProvingEngine::NewStub(channel);
   }
   void prepare(grpc::ClientContext& ctx, std::chrono::milliseconds deadline = std::chrono::hours(24 * 365)) const {
@@ -63,8 +86,13 @@ struct Client {
   std::string explain(const grpc::Status& s) const {
     if (s.error_code() == grpc::StatusCode::UNAVAILABLE && s.error_message().find("shutting down") == std::string::npos &&
         s.error_message().find("stopping") == std::string::npos) {
-      return "cannot reach a zkpipe daemon at " + addr + " (" + s.error_message() +
-             "); start one with `zkpipe serve`, or pass --addr";
+      std::string hint = "start one with `zkpipe serve`, or pass --addr";
+      if (server::unix_socket_path(addr).empty()) {
+        hint += tls ? "; with TLS: --tls-ca must name the CA that signed the daemon's certificate, and a daemon "
+                      "with a client CA wants --tls-cert and --tls-key"
+                    : "; a daemon serving TLS wants --tls-ca (or --tls)";
+      }
+      return "cannot reach a zkpipe daemon at " + addr + " (" + s.error_message() + "); " + hint;
     }
     static const char* names[] = {"OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
                                   "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
@@ -108,6 +136,10 @@ int run_serve(const ServeArgs& a) {
   if (!a.listen.empty()) cfg.listen = a.listen;
   if (!a.params_dir.empty()) cfg.params_dir = a.params_dir;
   if (!a.token.empty()) cfg.token = a.token;
+  if (!a.tls_cert.empty()) cfg.tls_cert = a.tls_cert;
+  if (!a.tls_key.empty()) cfg.tls_key = a.tls_key;
+  if (!a.tls_client_ca.empty()) cfg.tls_client_ca = a.tls_client_ca;
+  if (a.allow_token_over_plaintext) cfg.allow_token_over_plaintext = true;
   if (!a.log_level.empty()) cfg.log_level = a.log_level;
   if (!a.log_format.empty()) cfg.log_format = a.log_format;
   if (Status s = server::configure_logging(cfg.log_level, cfg.log_format); !s.ok()) return fail(s.message(), false);
@@ -145,7 +177,9 @@ int run_serve(const ServeArgs& a) {
 }
 
 int run_status(const ClientArgs& c) {
-  Client cl(c);
+  auto credentials = client_credentials(c);
+  if (!credentials.ok()) return fail(credentials.status().message(), c.json);
+  Client cl(c, *credentials);
   grpc::ClientContext ctx;
   cl.prepare(ctx, std::chrono::seconds(30));
   pb::GetStatusResponse st;
@@ -195,7 +229,9 @@ int run_status(const ClientArgs& c) {
 }
 
 int run_metrics(const ClientArgs& c) {
-  Client cl(c);
+  auto credentials = client_credentials(c);
+  if (!credentials.ok()) return fail(credentials.status().message(), c.json);
+  Client cl(c, *credentials);
   grpc::ClientContext ctx;
   cl.prepare(ctx, std::chrono::seconds(30));
   pb::GetMetricsResponse m;
@@ -206,7 +242,9 @@ int run_metrics(const ClientArgs& c) {
 }
 
 int run_cancel(const ClientArgs& c, std::uint64_t job) {
-  Client cl(c);
+  auto credentials = client_credentials(c);
+  if (!credentials.ok()) return fail(credentials.status().message(), c.json);
+  Client cl(c, *credentials);
   grpc::ClientContext ctx;
   cl.prepare(ctx, std::chrono::seconds(30));
   pb::CancelProofRequest req;
@@ -254,7 +292,9 @@ Status write_snarkjs(const pb::ProofResult& r, const std::string& proof_json, co
 }  // namespace
 
 int run_remote_prove(const ClientArgs& c, const RemoteProveArgs& a) {
-  Client cl(c);
+  auto credentials = client_credentials(c);
+  if (!credentials.ok()) return fail(credentials.status().message(), c.json);
+  Client cl(c, *credentials);
   grpc::ClientContext ctx;
   cl.prepare(ctx);
   pb::ProveRequest req;
@@ -315,7 +355,9 @@ int run_remote_prove(const ClientArgs& c, const RemoteProveArgs& a) {
 
 int run_remote_bench(const ClientArgs& c, const RemoteJob& job, std::size_t jobs, std::size_t clients) {
   if (jobs == 0 || clients == 0 || clients > 1000) return fail("--jobs and -j must be at least 1 (-j at most 1000)", c.json);
-  Client probe(c);
+  auto credentials = client_credentials(c);
+  if (!credentials.ok()) return fail(credentials.status().message(), c.json);
+  Client probe(c, *credentials);
   {
     grpc::ClientContext ctx;
     probe.prepare(ctx, std::chrono::seconds(30));
@@ -331,7 +373,7 @@ int run_remote_bench(const ClientArgs& c, const RemoteJob& job, std::size_t jobs
   std::vector<std::thread> threads;
   for (std::size_t i = 0; i < clients; ++i) {
     threads.emplace_back([&] {
-      Client cl(c);  // one connection per client
+      Client cl(c, *credentials);  // one connection per client
       for (std::size_t k = next++; k < jobs; k = next++) {
         grpc::ClientContext ctx;
         cl.prepare(ctx);

@@ -13,6 +13,8 @@ namespace zk::app {
 struct ServeArgs {
   std::string config;  // TOML file; empty: defaults
   std::string listen, params_dir, token;
+  std::string tls_cert, tls_key, tls_client_ca;  // override daemon.tls_*
+  bool allow_token_over_plaintext = false;       // sets daemon.allow_token_over_plaintext
   std::string log_level, log_format;
 };
 int run_serve(const ServeArgs& a);
@@ -20,6 +22,10 @@ int run_serve(const ServeArgs& a);
 struct ClientArgs {
   std::string addr;   // empty: the default socket
   std::string token;  // empty: $ZKPIPE_TOKEN
+  // TLS to a TCP daemon: --tls (the system's CA roots), --tls-ca (the CA that signed the daemon's
+  // certificate; implies --tls), --tls-cert / --tls-key (a client certificate, for mutual TLS).
+  bool tls = false;
+  std::string tls_ca, tls_cert, tls_key;
   bool json = false;
 };
 int run_status(const ClientArgs& c);

@@ -155,7 +155,8 @@ Result<DaemonConfig> parse_config(std::string_view text) {
   }
   const Reader r(root);
   if (Status s = r.check_known({"daemon", "engine", "log"},
-                               {"daemon.listen", "daemon.params_dir", "daemon.token", "daemon.max_message_bytes",
+                               {"daemon.listen", "daemon.params_dir", "daemon.token", "daemon.tls_cert", "daemon.tls_key",
+                                "daemon.tls_client_ca", "daemon.allow_token_over_plaintext", "daemon.max_message_bytes",
                                 "daemon.max_receive_bytes", "daemon.admission_workers",
                                 "daemon.max_active_jobs", "daemon.shutdown_grace_s", "engine.budget",
                                 "engine.budget_fraction", "engine.synthesis_workers", "engine.prover_workers",
@@ -169,7 +170,9 @@ Result<DaemonConfig> parse_config(std::string_view text) {
   std::string budget = "auto";
   std::uint64_t budget_bytes = 0;
   for (Status s : {r.string("daemon", "listen", c.listen), r.string("daemon", "params_dir", c.params_dir),
-                   r.string("daemon", "token", c.token),
+                   r.string("daemon", "token", c.token), r.string("daemon", "tls_cert", c.tls_cert),
+                   r.string("daemon", "tls_key", c.tls_key), r.string("daemon", "tls_client_ca", c.tls_client_ca),
+                   r.boolean("daemon", "allow_token_over_plaintext", c.allow_token_over_plaintext),
                    r.size("daemon", "max_message_bytes", c.max_message_bytes),
                    r.size("daemon", "max_receive_bytes", c.max_receive_bytes),
                    r.integer("daemon", "admission_workers", c.admission_workers, 1, 64),

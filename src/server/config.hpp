@@ -23,6 +23,12 @@ struct DaemonConfig {
   std::string listen;      // "unix:///path" or "host:port"; empty: default_listen()
   std::string params_dir = default_params_dir();
   std::string token;       // when set, every call must carry "authorization: Bearer <token>"
+  // TLS on a TCP listener (PEM files): the server's certificate chain and its key, both or neither;
+  // with tls_client_ca, every client must present a certificate that CA signed (mutual TLS).
+  std::string tls_cert, tls_key, tls_client_ca;
+  // A token on a TCP listener without TLS travels in clear: the daemon refuses to start unless this
+  // is set (unix sockets need no TLS).
+  bool allow_token_over_plaintext = false;
   std::uint64_t max_message_bytes = 256ull << 20;
   // What gRPC may hold for incoming messages over all connections (a grpc::ResourceQuota): a
   // message is received whole before its handler can check the token. 0: 2 x max_message_bytes.

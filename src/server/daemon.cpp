@@ -16,6 +16,8 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "server/tls.hpp"
+
 namespace zk::server {
 namespace {
 
@@ -166,6 +168,30 @@ Status configure_logging(const std::string& level, const std::string& format) {
   return {};
 }
 
+Result<std::shared_ptr<grpc::ServerCredentials>> listener_credentials(const DaemonConfig& config,
+                                                                      const std::string& listen, bool unix_socket) {
+  const bool tls = !config.tls_cert.empty() || !config.tls_key.empty() || !config.tls_client_ca.empty();
+  if (unix_socket) {
+    if (tls) {
+      return Status::invalid_argument("daemon.tls_cert / tls_key / tls_client_ca are for a TCP listener; " + listen +
+                                      " is a unix socket (owner-only, it needs no TLS): listen on host:port, or "
+                                      "remove the TLS settings");
+    }
+    return grpc::InsecureServerCredentials();
+  }
+  if (tls) {
+    return server_tls_credentials({.cert = config.tls_cert, .key = config.tls_key, .client_ca = config.tls_client_ca});
+  }
+  if (!config.token.empty() && !config.allow_token_over_plaintext) {
+    return Status::invalid_argument(
+        "daemon.token is set but " + listen +
+        " is plain TCP: the token would travel in clear. Serve TLS (daemon.tls_cert and daemon.tls_key, or "
+        "--tls-cert/--tls-key), listen on a unix socket, or, on a trusted network only, set "
+        "daemon.allow_token_over_plaintext = true (--allow-token-over-plaintext)");
+  }
+  return grpc::InsecureServerCredentials();
+}
+
 Result<std::unique_ptr<Daemon>> Daemon::start(const DaemonConfig& config) {
   std::unique_ptr<Daemon> d(new Daemon());
   d->config_ = config;
@@ -173,6 +199,12 @@ Result<std::unique_ptr<Daemon>> Daemon::start(const DaemonConfig& config) {
   if (listen.rfind("unix:", 0) == 0 && unix_socket_path(listen).empty())
     return Status::invalid_argument("--listen " + listen + ": no socket path");
   d->socket_path_ = unix_socket_path(listen);
+  if (d->socket_path_.empty() && listen.find(':') == std::string::npos) {
+    return Status::invalid_argument("--listen " + listen + ": expected unix:///path or host:port");
+  }
+  // Checked before anything is created or listens: a refused setting leaves no trace.
+  auto credentials = listener_credentials(config, listen, !d->socket_path_.empty());
+  if (!credentials.ok()) return credentials.status();
   if (!d->socket_path_.empty()) {
     if (d->socket_path_.front() != '/') d->socket_path_ = std::filesystem::absolute(d->socket_path_).string();
     // Directory checked (and made) first, then the lock, then the stale-socket probe under it.
@@ -182,8 +214,6 @@ Result<std::unique_ptr<Daemon>> Daemon::start(const DaemonConfig& config) {
     d->lock_fd_ = *lock;
     if (Status s = prepare_socket(d->socket_path_); !s.ok()) return s;
     listen = "unix://" + d->socket_path_;
-  } else if (listen.find(':') == std::string::npos) {
-    return Status::invalid_argument("--listen " + listen + ": expected unix:///path or host:port");
   }
   std::error_code ec;
   if (!std::filesystem::is_directory(config.params_dir, ec)) {
@@ -206,7 +236,7 @@ Result<std::unique_ptr<Daemon>> Daemon::start(const DaemonConfig& config) {
                      .version = "zkpipe 0.1.0"});
   grpc::ServerBuilder b;
   int port = 0;
-  b.AddListeningPort(listen, grpc::InsecureServerCredentials(), &port);
+  b.AddListeningPort(listen, *credentials, &port);
   b.SetMaxReceiveMessageSize(static_cast<int>(config.max_message_bytes));
   b.SetMaxSendMessageSize(static_cast<int>(config.max_message_bytes));
   // gRPC reads a unary message whole before any handler (or interceptor) sees the call, so the
@@ -230,16 +260,26 @@ Result<std::unique_ptr<Daemon>> Daemon::start(const DaemonConfig& config) {
     ::chmod(d->socket_path_.c_str(), 0600);
     d->address_ = listen;
   } else {
-    if (config.token.empty()) {
-      spdlog::warn("listening on TCP {} without a token: anyone who can reach this port can submit jobs and read "
-                   "results (set daemon.token / --token, and use TCP only on a trusted network)",
+    if (config.token.empty() && config.tls_client_ca.empty()) {
+      spdlog::warn("listening on TCP {} without a token or client certificates: anyone who can reach this port can "
+                   "submit jobs and read results (set daemon.token / --token, or daemon.tls_client_ca for mutual "
+                   "TLS, or use TCP only on a trusted network)",
+                   listen);
+    }
+    if (!config.token.empty() && config.tls_cert.empty()) {
+      spdlog::warn("the token travels in clear on TCP {} (daemon.allow_token_over_plaintext is set): anyone on the "
+                   "path can read it",
                    listen);
     }
     d->address_ = listen.substr(0, listen.rfind(':')) + ":" + std::to_string(port);
   }
-  spdlog::info("zkpipe daemon listening on {} (params {}, budget {}, prove_start on the {}, {} prover workers, {} "
+  const char* transport = !d->socket_path_.empty()         ? "unix socket"
+                          : !config.tls_client_ca.empty() ? "mutual TLS"
+                          : !config.tls_cert.empty()      ? "TLS"
+                                                          : "plain TCP";
+  spdlog::info("zkpipe daemon listening on {} ({}; params {}, budget {}, prove_start on the {}, {} prover workers, {} "
                "admission workers, gRPC receive quota {})",
-               d->address_, config.params_dir, engine::format_bytes(d->engine_->config().budget_bytes), d->device_,
+               d->address_, transport, config.params_dir, engine::format_bytes(d->engine_->config().budget_bytes), d->device_,
                d->engine_->config().prover_workers, config.admission_workers,
                engine::format_bytes(receive_bytes(config)));
   return d;

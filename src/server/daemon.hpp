@@ -61,6 +61,13 @@ class Daemon {
 /// daemon.max_receive_bytes, or twice daemon.max_message_bytes when it is 0.
 std::uint64_t receive_bytes(const DaemonConfig& config);
 
+/// What the listener speaks: plain (a unix socket; TCP without a token, or with
+/// daemon.allow_token_over_plaintext), TLS, or mutual TLS (daemon.tls_*). A token on plain TCP
+/// without that setting, TLS settings on a unix socket, or a bad certificate file is an error
+/// naming the setting.
+Result<std::shared_ptr<grpc::ServerCredentials>> listener_credentials(const DaemonConfig& config,
+                                                                      const std::string& listen, bool unix_socket);
+
 /// The path of a "unix:" address, or "" for TCP.
 std::string unix_socket_path(const std::string& address);
 

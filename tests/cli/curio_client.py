@@ -13,17 +13,50 @@ grpcio with stubs generated from proto/cuzk/v1/proving.proto, against `zkpipe se
       SnapDeals (SNAP_DEALS_UPDATE) from gen-vanilla --kind snap-update's input: raw bincode
       partition proofs, the three commitments as 32 raw bytes; the proofs go to OUT. GetStatus
       shows the snap-update queue and the snap-2k key; a 31-byte comm_r_new is refused by name.
+  curio_client.py STUB_DIR ADDRESS load WINDOW_JSON SHAPE CLIENTS CUZK_CLIENTS OUT_DIR
+      Load on both protocols at once: CLIENTS concurrent clients, each on its own connection,
+      CUZK_CLIENTS of them on cuzk.v1 (a WindowPoSt partition each through Prove, its own request
+      id) and the rest on zkpipe.v1 (a synthetic job of SHAPE, seed = its index; STUB_DIR must hold
+      zkpipe.v1's stubs too), all released together; while they run, zkpipe.v1 GetStatus is read
+      again and again and the budget's use must never pass its total. Every call answered once,
+      COMPLETED, distinct job ids; the engine's totals moved by exactly CLIENTS; the buffer ledger
+      back to zero (cached keys aside); cuzk.v1 GetStatus lists wpost-2k. Proofs to OUT_DIR
+      (load-cuzk-I.bin; load-zkpipe.bin + load-zkpipe.json: every synthetic proof as one partition
+      of a file `zkpipe verify` checks at once).
+
+Options before the positional arguments: --tls-ca CA.pem (TLS, trusting that CA), --tls-cert
+CERT.pem --tls-key KEY.pem (a client certificate, for mutual TLS).
 """
 import base64
 import json
 import sys
+import threading
+
+args = sys.argv[1:]
+tls = {}
+while args and args[0] in ("--tls-ca", "--tls-cert", "--tls-key"):
+    tls[args[0]] = open(args[1], "rb").read()
+    args = args[2:]
+sys.argv = [sys.argv[0]] + args
 
 sys.path.insert(0, sys.argv[1])
 import grpc  # noqa: E402
 from cuzk.v1 import proving_pb2 as pb, proving_pb2_grpc  # noqa: E402
 
 address, mode = sys.argv[2], sys.argv[3]
-stub = proving_pb2_grpc.ProvingEngineStub(grpc.insecure_channel(address))
+
+
+def channel():
+    """A new connection (a local subchannel pool: never shared with another channel)."""
+    options = [("grpc.use_local_subchannel_pool", 1)]
+    if not tls:
+        return grpc.insecure_channel(address, options=options)
+    creds = grpc.ssl_channel_credentials(root_certificates=tls.get("--tls-ca"), private_key=tls.get("--tls-key"),
+                                         certificate_chain=tls.get("--tls-cert"))
+    return grpc.secure_channel(address, creds, options=options)
+
+
+stub = proving_pb2_grpc.ProvingEngineStub(channel())
 
 
 def expect_error(call, code, needle):
@@ -153,5 +186,100 @@ elif mode == "snap":
     bad.comm_r_new = bad.comm_r_new[:31]
     expect_error(lambda: stub.SubmitProof(bad, timeout=30), grpc.StatusCode.INVALID_ARGUMENT, "comm_r_new")
     print("curio client (snap): ok")
+elif mode == "load":
+    from zkpipe.v1 import proving_pb2 as zpb, proving_pb2_grpc as zgrpc  # noqa: E402
+    window_json, shape, clients, cuzk_clients, out_dir = sys.argv[4], sys.argv[5], int(sys.argv[6]), int(sys.argv[7]), \
+        sys.argv[8]
+    zstub = zgrpc.ProvingEngineStub(channel())
+    # Both keys loaded first (each on its protocol): the clients then contend for the budget with
+    # their partitions only.
+    zstub.PreloadParams(zpb.ParamsRequest(circuit="synthetic", shape=shape), timeout=60)
+    stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id="wpost-2k"), timeout=60)
+    before = zstub.GetStatus(zpb.GetStatusRequest(), timeout=30)
+    start = threading.Barrier(clients + 1)
+    results, errors, over_budget = {}, [], []
+    lock = threading.Lock()
+
+    def cuzk_client(i):
+        s = proving_pb2_grpc.ProvingEngineStub(channel())
+        req = post_request(window_json, pb.WINDOW_POST_PARTITION, pb.HIGH, "load-wdpost-%d" % i)
+        start.wait()
+        r = s.Prove(pb.ProveRequest(submit=req), timeout=900).result
+        assert r.status == pb.AwaitProofResponse.COMPLETED, r
+        return r.job_id, r.proof
+
+    def zkpipe_client(i):
+        s = zgrpc.ProvingEngineStub(channel())
+        seed = i.to_bytes(8, "little")
+        req = zpb.ProveRequest(submit=zpb.SubmitProofRequest(circuit="synthetic", shape=shape, input=seed, partitions=1))
+        start.wait()
+        r = s.Prove(req, timeout=900)
+        assert r.status == zpb.JOB_STATUS_COMPLETED, r
+        return str(r.job_id), (r.proof, list(r.public_inputs[0].values))
+
+    def run(i):
+        try:
+            out = (cuzk_client if i < cuzk_clients else zkpipe_client)(i)
+            with lock:
+                assert i not in results, "answered twice"
+                results[i] = out
+        except Exception as e:  # noqa: BLE001 (reported below)
+            start.abort()  # a client that failed before the start must not hold the others
+            with lock:
+                errors.append("client %d: %r" % (i, e))
+
+    done = threading.Event()
+
+    def watch():
+        # The budget, read while the load runs: never more used than there is.
+        try:
+            while not done.is_set():
+                b = zstub.GetStatus(zpb.GetStatusRequest(), timeout=30).budget
+                if b.used_bytes > b.total_bytes or b.high_water_bytes > b.total_bytes:
+                    over_budget.append((b.used_bytes, b.high_water_bytes, b.total_bytes))
+                done.wait(0.02)
+        except Exception as e:  # noqa: BLE001 (reported below)
+            with lock:
+                errors.append("status watcher: %r" % e)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(clients)]
+    for t in threads:
+        t.start()
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        start.wait()
+    except threading.BrokenBarrierError:
+        pass  # a client failed before the start: reported with the errors
+    for t in threads:
+        t.join()
+    done.set()
+    watcher.join()
+    assert not errors, errors
+    assert not over_budget, over_budget
+    assert len(results) == clients, len(results)
+    ids = [job for job, _ in results.values()]
+    assert len(set(ids)) == clients, "every client its own job: %s" % ids
+    after = zstub.GetStatus(zpb.GetStatusRequest(), timeout=30)
+    assert after.totals.submitted - before.totals.submitted == clients, (before.totals, after.totals)
+    assert after.totals.completed - before.totals.completed == clients, (before.totals, after.totals)
+    assert after.totals.active == 0, after.totals
+    assert after.budget.high_water_bytes <= after.budget.total_bytes, after.budget
+    for entry in after.ledger:
+        assert entry.name == "params" or (entry.bytes == 0 and entry.buffers == 0), entry
+    proofs, publics = b"", []
+    for i, (_, out) in sorted(results.items()):
+        if i < cuzk_clients:
+            open("%s/load-cuzk-%d.bin" % (out_dir, i), "wb").write(out)
+        else:
+            proofs += out[0]
+            publics.append(out[1])
+    open(out_dir + "/load-zkpipe.bin", "wb").write(proofs)
+    json.dump(publics, open(out_dir + "/load-zkpipe.json", "w"))
+    st = stub.GetStatus(pb.GetStatusRequest(), timeout=30)
+    assert "wpost-2k" in {s.circuit_id for s in st.loaded_srs}, st
+    assert all(q.pending + q.in_progress == 0 for q in st.queues), st.queues
+    print("curio client (load): %d clients (%d on cuzk.v1, %d on zkpipe.v1) answered, budget high water %d of %d bytes"
+          % (clients, cuzk_clients, clients - cuzk_clients, after.budget.high_water_bytes, after.budget.total_bytes))
 else:
     raise SystemExit("unknown mode " + mode)

@@ -5,7 +5,9 @@
 # sends them) for a randomness; `prove --kind` proves the partition (checked, synthesized,
 # self-verified), also from raw --vanilla files; `verify --kind` accepts the proof from the public
 # values alone (randomness, sector numbers, comm_r) and refuses changed ones; a vanilla proof for
-# another randomness exits 2 naming the sector; then the same through `zkpipe serve`.
+# another randomness exits 2 naming the sector; then the same through `zkpipe serve`: a Curio-like
+# client on cuzk.v1 over the unix socket, then over mutual TLS on 127.0.0.1 as 50 concurrent
+# clients on cuzk.v1 and zkpipe.v1 at once.
 # Usage: filecoin_post_test.sh path/to/zkpipe
 set -u
 Z="$1"
@@ -110,8 +112,9 @@ ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
     || fail "python3-grpcio and grpc_python_plugin are needed (scripts/install-deps.sh installs them)"
 mkdir -p "$D/stubs"
 protoc --proto_path="$ROOT/proto" --python_out="$D/stubs" --grpc_out="$D/stubs" \
-    --plugin=protoc-gen-grpc="$(command -v grpc_python_plugin)" "$ROOT/proto/cuzk/v1/proving.proto" || fail "protoc"
-touch "$D/stubs/cuzk/__init__.py" "$D/stubs/cuzk/v1/__init__.py"
+    --plugin=protoc-gen-grpc="$(command -v grpc_python_plugin)" "$ROOT/proto/cuzk/v1/proving.proto" \
+    "$ROOT/proto/zkpipe/v1/proving.proto" || fail "protoc"
+touch "$D/stubs/cuzk/__init__.py" "$D/stubs/cuzk/v1/__init__.py" "$D/stubs/zkpipe/__init__.py" "$D/stubs/zkpipe/v1/__init__.py"
 /usr/bin/python3 "$ROOT/tests/cli/curio_client.py" "$D/stubs" "unix://$SOCK" post "$D/w.json" "$D/n.json" "$D" > "$D/out" 2>&1 \
     || fail "curio client: $(cat "$D/out")"
 # shellcheck disable=SC2086
@@ -121,6 +124,48 @@ R=$(py "import json,sys; print(json.load(open(sys.argv[1]))['randomness'])" "$D/
 "$Z" verify --kind window-post --registered-proof 10 --vk "$WVK" --proof "$D/window.bin" --randomness "$R" \
     $(py "import json,sys,base64,struct; d=json.load(open(sys.argv[1])); print(' '.join('--sector %d:%s' % (struct.unpack('<Q', base64.b64decode(v)[:8])[0], base64.b64decode(v)[8:40].hex()) for v in d['vanilla_proofs']))" "$D/w.json") \
     > /dev/null || fail "the WindowPoSt proof made through cuzk.v1 must verify"
+kill "$SERVE_PID"
+wait "$SERVE_PID" 2> /dev/null
+SERVE_PID=
+
+# The Curio-like client over mutual TLS on 127.0.0.1 (an ephemeral port; a throwaway CA made here:
+# the daemon's certificate for 127.0.0.1, a client certificate the CA signed), as a load on both
+# protocols at once (one engine, one budget): 50 concurrent clients, 4 with a WindowPoSt partition
+# on cuzk.v1 and 46 with a tiny synthetic job on zkpipe.v1 (few PoSt proofs: each costs ~2 s of
+# CPU); every call answered once with its own job, the budget never past its total
+# (curio_client.py load) — a 48 MiB budget, which the keys (~12 MiB) and the partitions fill: the
+# clients wait for it; every proof verified here.
+sh "$ROOT/tests/cli/make_test_ca.sh" "$D/pki" || fail "make_test_ca.sh (openssl)"
+"$Z" setup --circuit synthetic --constraints 200 --out "$D/params" > /dev/null || fail "setup synthetic"
+printf '[engine]\nbudget = "48MiB"\n' > "$D/load.toml"
+"$Z" serve --config "$D/load.toml" --listen 127.0.0.1:0 --params-dir "$D/params" --tls-cert "$D/pki/server.pem" \
+    --tls-key "$D/pki/server.key" --tls-client-ca "$D/pki/ca.pem" > "$D/serve.out" 2> "$D/serve.log" &
+SERVE_PID=$!
+i=0
+while ! grep -q "serving on" "$D/serve.out" 2> /dev/null; do
+  i=$((i + 1)); [ $i -gt 300 ] && fail "TLS daemon did not start"; sleep 0.1
+done
+TCP=$(sed -n 's/^zkpipe serving on //p' "$D/serve.out")
+mkdir -p "$D/load"
+/usr/bin/python3 "$ROOT/tests/cli/curio_client.py" --tls-ca "$D/pki/ca.pem" --tls-cert "$D/pki/client.pem" \
+    --tls-key "$D/pki/client.key" "$D/stubs" "$TCP" load "$D/w.json" bls12-381-n200 50 4 "$D/load" > "$D/out" 2>&1 \
+    || fail "load on both protocols over mutual TLS: $(cat "$D/out")"
+"$Z" verify --vk "$D/params/synthetic-bls12-381-n200.vk" --proof "$D/load/load-zkpipe.bin" --public "$D/load/load-zkpipe.json" \
+    > "$D/out" || fail "the load's zkpipe.v1 proofs must verify: $(cat "$D/out")"
+grep -q "46 partitions" "$D/out" || fail "46 zkpipe.v1 proofs: $(cat "$D/out")"
+WSECTORS=$(py "import json,sys,base64,struct; d=json.load(open(sys.argv[1])); print(' '.join('--sector %d:%s' % (struct.unpack('<Q', base64.b64decode(v)[:8])[0], base64.b64decode(v)[8:40].hex()) for v in d['vanilla_proofs']))" "$D/w.json")
+n=0
+for f in "$D"/load/load-cuzk-*.bin; do
+  # shellcheck disable=SC2086
+  "$Z" verify --kind window-post --registered-proof 10 --vk "$WVK" --proof "$f" --randomness "$R" $WSECTORS > /dev/null \
+      || fail "the load's cuzk.v1 proof $f must verify"
+  n=$((n + 1))
+done
+[ $n -eq 4 ] || fail "4 cuzk.v1 proofs, found $n"
+# Without a client certificate the handshake fails: no call gets through.
+/usr/bin/python3 "$ROOT/tests/cli/curio_client.py" --tls-ca "$D/pki/ca.pem" "$D/stubs" "$TCP" load "$D/w.json" \
+    bls12-381-n200 1 0 "$D/load" > "$D/out" 2>&1 && fail "a client without a certificate must be refused"
+grep -q "UNAVAILABLE" "$D/out" || fail "refused handshake: $(cat "$D/out")"
 kill "$SERVE_PID"
 wait "$SERVE_PID" 2> /dev/null
 SERVE_PID=

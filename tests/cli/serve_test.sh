@@ -98,4 +98,56 @@ assert all('UNAVAILABLE' in e or 'cannot reach' in e for e in j['errors']), j['e
 assert j['partitions'] >= 2, j" "$D/drain.json" || fail "drain: accepted jobs must complete"
 [ ! -e "$SOCK" ] || fail "socket must be removed at exit"
 grep -q "zkpipe daemon stopped" "$D/serve.log" || fail "stop logged"
+
+# A token on plain TCP is refused (exit 2, naming the setting that allows it); TLS settings on a
+# unix socket too.
+"$Z" serve --listen 127.0.0.1:0 --params-dir "$D/keys" --token t > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "daemon.allow_token_over_plaintext" "$D/err" || fail "token over plain TCP must exit 2: $(cat "$D/err")"
+sh "$ROOT/tests/cli/make_test_ca.sh" "$D/pki" || fail "make_test_ca.sh (openssl)"
+P="$D/pki"
+"$Z" serve --listen "$ADDR" --params-dir "$D/keys" --tls-cert "$P/server.pem" --tls-key "$P/server.key" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "is a unix socket" "$D/err" || fail "TLS on a unix socket must exit 2: $(cat "$D/err")"
+"$Z" serve --listen 127.0.0.1:0 --params-dir "$D/keys" --tls-cert "$P/server.pem" --tls-key "$P/client.key" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "daemon.tls_key" "$D/err" || fail "a key that is not the certificate's must exit 2: $(cat "$D/err")"
+
+# zkpipe's clients over mutual TLS on 127.0.0.1 with a token (a throwaway CA made here).
+printf '[daemon]\nlisten = "127.0.0.1:0"\ntoken = "tls-token"\ntls_cert = "%s"\ntls_key = "%s"\ntls_client_ca = "%s"\n' \
+  "$P/server.pem" "$P/server.key" "$P/ca.pem" > "$D/tls.toml"
+"$Z" serve --config "$D/tls.toml" --params-dir "$D/keys" > "$D/serve.out" 2> "$D/serve.log" &
+SERVE_PID=$!
+i=0
+while ! grep -q "serving on" "$D/serve.out" 2> /dev/null; do
+  i=$((i + 1)); [ $i -gt 300 ] && fail "TLS daemon did not start"; sleep 0.1
+done
+TCP=$(sed -n 's/^zkpipe serving on //p' "$D/serve.out")
+grep -q "mutual TLS" "$D/serve.log" || fail "the log says mutual TLS"
+MTLS="--tls-ca $P/ca.pem --tls-cert $P/client.pem --tls-key $P/client.key"
+# shellcheck disable=SC2086
+ZKPIPE_TOKEN=tls-token "$Z" prove --addr "$TCP" $MTLS --constraints $N --seed 4 --out "$D/t.bin" --public-out "$D/t.json" \
+  > /dev/null || fail "prove --addr over mutual TLS"
+"$Z" verify --vk "$D/keys/synthetic-bls12-381-n$N.vk" --proof "$D/t.bin" --public "$D/t.json" > /dev/null \
+  || fail "the proof made over TLS must verify"
+# shellcheck disable=SC2086
+"$Z" status --addr "$TCP" $MTLS --token tls-token > /dev/null || fail "status over mutual TLS"
+"$Z" status --addr "$TCP" --token tls-token > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "wants --tls-ca" "$D/err" || fail "a plain client must fail with a hint: $(cat "$D/err")"
+"$Z" status --addr "$TCP" --tls-ca "$P/ca.pem" --token tls-token > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "cannot reach" "$D/err" || fail "mutual TLS without a client certificate must fail: $(cat "$D/err")"
+"$Z" status --addr "$TCP" --tls-ca "$P/ca.pem" --tls-cert "$P/stranger.pem" --tls-key "$P/stranger.key" --token tls-token \
+  > /dev/null 2> "$D/err"
+[ $? -eq 2 ] || fail "a client certificate from another CA must fail: $(cat "$D/err")"
+"$Z" status --addr "$TCP" --tls-ca "$P/other-ca.pem" --tls-cert "$P/client.pem" --tls-key "$P/client.key" \
+  --token tls-token > /dev/null 2> "$D/err"
+[ $? -eq 2 ] || fail "a client that does not trust the daemon's CA must fail: $(cat "$D/err")"
+"$Z" status --addr "$TCP" --tls-ca "$P/ca.pem" --tls-cert "$P/client.pem" --token tls-token > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "both --tls-cert and --tls-key" "$D/err" || fail "--tls-cert alone must exit 2: $(cat "$D/err")"
+"$Z" status --addr "$TCP" --tls-ca "$P/missing.pem" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q -- "--tls-ca" "$D/err" || fail "a missing --tls-ca file must exit 2 naming it: $(cat "$D/err")"
+"$Z" status --addr "$ADDR" --tls-ca "$P/ca.pem" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "unix socket" "$D/err" || fail "TLS to a unix socket must exit 2: $(cat "$D/err")"
+"$Z" prove --constraints $N --out "$D/x.bin" --tls-ca "$P/ca.pem" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "need --addr" "$D/err" || fail "TLS flags without --addr must exit 2: $(cat "$D/err")"
+kill -TERM $SERVE_PID
+wait $SERVE_PID || fail "the TLS daemon must exit 0"
+SERVE_PID=""
 echo "serve ok"

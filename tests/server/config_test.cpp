@@ -22,6 +22,10 @@ TEST(Config, TheExampleFileHoldsTheDefaults) {
   EXPECT_EQ(c->listen, d.listen);
   EXPECT_EQ(c->params_dir, d.params_dir);
   EXPECT_EQ(c->token, d.token);
+  EXPECT_EQ(c->tls_cert, d.tls_cert);
+  EXPECT_EQ(c->tls_key, d.tls_key);
+  EXPECT_EQ(c->tls_client_ca, d.tls_client_ca);
+  EXPECT_EQ(c->allow_token_over_plaintext, d.allow_token_over_plaintext);
   EXPECT_EQ(c->max_message_bytes, d.max_message_bytes);
   EXPECT_EQ(c->max_receive_bytes, d.max_receive_bytes);
   EXPECT_EQ(c->admission_workers, d.admission_workers);
@@ -46,6 +50,10 @@ TEST(Config, ValuesApply) {
 listen = "127.0.0.1:0"
 params_dir = "/keys"
 token = "s3cret"
+tls_cert = "/etc/zkpipe/server.pem"
+tls_key = "/etc/zkpipe/server.key"
+tls_client_ca = "/etc/zkpipe/clients-ca.pem"
+allow_token_over_plaintext = true
 max_message_bytes = 1048576
 max_receive_bytes = "4MiB"
 admission_workers = 3
@@ -62,6 +70,10 @@ format = "json"
   EXPECT_EQ(c->listen, "127.0.0.1:0");
   EXPECT_EQ(c->params_dir, "/keys");
   EXPECT_EQ(c->token, "s3cret");
+  EXPECT_EQ(c->tls_cert, "/etc/zkpipe/server.pem");
+  EXPECT_EQ(c->tls_key, "/etc/zkpipe/server.key");
+  EXPECT_EQ(c->tls_client_ca, "/etc/zkpipe/clients-ca.pem");
+  EXPECT_TRUE(c->allow_token_over_plaintext);
   EXPECT_EQ(c->max_message_bytes, 1048576u);
   EXPECT_EQ(c->max_receive_bytes, 4u << 20);
   EXPECT_EQ(c->admission_workers, 3u);
@@ -86,6 +98,8 @@ TEST(Config, MistakesAreErrorsThatNameTheKey) {
       {"[daemon]\nmax_message_bytes = 10\n", "daemon.max_message_bytes"},
       {"[daemon]\nmax_receive_bytes = \"1MiB\"\n", "daemon.max_receive_bytes"},  // below max_message_bytes
       {"[daemon]\nadmission_workers = 0\n", "daemon.admission_workers"},
+      {"[daemon]\nallow_token_over_plaintext = \"yes\"\n", "daemon.allow_token_over_plaintext"},
+      {"[daemon]\ntls_cert = 1\n", "daemon.tls_cert"},
       {"[daemon\nlisten = 1\n", "line"},
       {"listen = \"x\"\n", "listen"},
   };

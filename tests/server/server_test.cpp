@@ -16,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -30,6 +31,7 @@
 #include "groth16/verifier.hpp"
 #include "server/daemon.hpp"
 #include "test_util.hpp"
+#include "server/throwaway_ca.hpp"
 #include "zkpipe/v1/proving.grpc.pb.h"
 
 namespace zk::server {
@@ -514,11 +516,13 @@ TEST_F(ServerTest, TokenIsCheckedOnEveryCall) {
   }
 }
 
-// TCP with port 0: the bound port is reported, the token is required, a proof comes back.
+// TCP with port 0: the bound port is reported, the token is required, a proof comes back. (A token
+// over plain TCP has to be allowed explicitly: TokenOverPlainTcpIsRefusedUnlessAllowed.)
 TEST_F(ServerTest, TcpWithTokenAndAPickedPort) {
   DaemonConfig cfg;
   cfg.listen = "127.0.0.1:0";
   cfg.token = "tcp-secret";
+  cfg.allow_token_over_plaintext = true;
   cfg.params_dir = keys().dir.string();
   cfg.engine.budget_bytes = 1 << 28;
   auto d = Daemon::start(cfg);
@@ -540,6 +544,192 @@ TEST_F(ServerTest, TcpWithTokenAndAPickedPort) {
   ASSERT_TRUE(stub->Prove(&ctx, req, &r).ok());
   expect_valid(r);
   (*d)->stop(std::chrono::milliseconds(0));
+}
+
+// TLS on 127.0.0.1 with a throwaway PKI made here (never committed): a CA, the daemon's certificate,
+// a client certificate the CA signed, and another CA with a client certificate of its own.
+class TlsTest : public ServerTest {
+ protected:
+  void SetUp() override {
+    pki_ = private_dir("pki");
+    ca_ = test_pki::issue("zkpipe test CA", "ca", nullptr, 1);
+    const auto server = test_pki::issue("zkpipe daemon", "server", &ca_, 2);
+    client_ = test_pki::issue("curio", "client", &ca_, 3);
+    other_ca_ = test_pki::issue("another CA", "ca", nullptr, 4);
+    stranger_ = test_pki::issue("stranger", "client", &other_ca_, 5);
+    write("ca.pem", ca_.cert_pem);
+    write("server.pem", server.cert_pem);
+    write("server.key", server.key_pem);
+    write("garbage.pem", "-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n");
+  }
+  void TearDown() override {
+    ServerTest::TearDown();
+    fs::remove_all(pki_);
+  }
+  std::string write(const std::string& name, const std::string& text) {
+    std::ofstream(pki_ / name) << text;
+    return path(name);
+  }
+  std::string path(const std::string& name) const { return (pki_ / name).string(); }
+
+  /// `with_keys` false: a params directory without keys (tests that prove nothing skip making them).
+  DaemonConfig tls_config(bool with_keys = true) const {
+    DaemonConfig cfg;
+    cfg.listen = "127.0.0.1:0";
+    cfg.params_dir = with_keys ? keys().dir.string() : pki_.string();
+    cfg.engine.budget_bytes = 1 << 28;
+    cfg.tls_cert = path("server.pem");
+    cfg.tls_key = path("server.key");
+    return cfg;
+  }
+  /// A stub for `addr`: TLS trusting `ca_pem` (empty: the system's roots) with an optional client
+  /// certificate, or plain (`tls` false).
+  static std::unique_ptr<pb::ProvingEngine::Stub> stub(const std::string& addr, bool tls, const std::string& ca_pem = "",
+                                                        const test_pki::Issued* client = nullptr) {
+    std::shared_ptr<grpc::ChannelCredentials> creds = grpc::InsecureChannelCredentials();
+    if (tls) {
+      grpc::SslCredentialsOptions o;
+      o.pem_root_certs = ca_pem;
+      if (client != nullptr) {
+        o.pem_cert_chain = client->cert_pem;
+        o.pem_private_key = client->key_pem;
+      }
+      creds = grpc::SslCredentials(o);
+    }
+    return pb::ProvingEngine::NewStub(grpc::CreateChannel(addr, creds));
+  }
+  /// GetStatus with a deadline (a refused handshake must fail, never hang the test).
+  static grpc::Status status(pb::ProvingEngine::Stub& s, const std::string& token = "") {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(20));
+    if (!token.empty()) ctx.AddMetadata("authorization", "Bearer " + token);
+    pb::GetStatusResponse r;
+    return s.GetStatus(&ctx, pb::GetStatusRequest(), &r);
+  }
+
+  fs::path pki_;
+  test_pki::Issued ca_, client_, other_ca_, stranger_;
+};
+
+// The daemon's certificate on an ephemeral port: a client trusting the CA proves (with the token,
+// which TLS allows on TCP); a plain client and one that does not trust the CA are refused.
+TEST_F(TlsTest, ServesTlsOnLoopbackAndAClientWithoutTheCaFails) {
+  DaemonConfig cfg = tls_config();
+  cfg.token = "over-tls";
+  auto d = Daemon::start(cfg);
+  ASSERT_TRUE(d.ok()) << d.status().to_string();
+  const std::string addr = (*d)->address();
+  ASSERT_EQ(addr.rfind("127.0.0.1:", 0), 0u) << addr;
+
+  auto good = stub(addr, true, ca_.cert_pem);
+  EXPECT_EQ(status(*good).error_code(), grpc::StatusCode::UNAUTHENTICATED) << "TLS does not replace the token";
+  {
+    grpc::ClientContext ctx;
+    ctx.AddMetadata("authorization", "Bearer over-tls");
+    pb::ProveRequest req;
+    *req.mutable_submit() = synthetic(91);
+    pb::ProofResult r;
+    ASSERT_TRUE(good->Prove(&ctx, req, &r).ok());
+    expect_valid(r);
+  }
+  const grpc::Status plain = status(*stub(addr, false), "over-tls");
+  EXPECT_EQ(plain.error_code(), grpc::StatusCode::UNAVAILABLE) << plain.error_message();
+  const grpc::Status untrusted = status(*stub(addr, true, ""), "over-tls");  // the system's roots only
+  EXPECT_EQ(untrusted.error_code(), grpc::StatusCode::UNAVAILABLE) << untrusted.error_message();
+  const grpc::Status other = status(*stub(addr, true, other_ca_.cert_pem), "over-tls");
+  EXPECT_EQ(other.error_code(), grpc::StatusCode::UNAVAILABLE) << other.error_message();
+  EXPECT_TRUE(status(*good, "over-tls").ok()) << "the daemon goes on after refused handshakes";
+  EXPECT_EQ((*d)->engine().status().jobs_submitted, 1u);
+  (*d)->stop(std::chrono::milliseconds(0));
+}
+
+// Mutual TLS: a client without a certificate, or with one from another CA, never gets a call
+// through; the CA's client gets its proof.
+TEST_F(TlsTest, MutualTlsAcceptsOnlyClientsTheCaSigned) {
+  DaemonConfig cfg = tls_config();
+  cfg.tls_client_ca = path("ca.pem");
+  auto d = Daemon::start(cfg);
+  ASSERT_TRUE(d.ok()) << d.status().to_string();
+  const std::string addr = (*d)->address();
+
+  const grpc::Status anonymous = status(*stub(addr, true, ca_.cert_pem));
+  EXPECT_FALSE(anonymous.ok()) << "a client without a certificate";
+  const grpc::Status stranger = status(*stub(addr, true, ca_.cert_pem, &stranger_));
+  EXPECT_FALSE(stranger.ok()) << "a certificate from another CA";
+  const grpc::Status plain = status(*stub(addr, false));
+  EXPECT_FALSE(plain.ok()) << "no TLS at all";
+
+  auto good = stub(addr, true, ca_.cert_pem, &client_);
+  grpc::ClientContext ctx;
+  pb::ProveRequest req;
+  *req.mutable_submit() = synthetic(92);
+  pb::ProofResult r;
+  ASSERT_TRUE(good->Prove(&ctx, req, &r).ok());
+  expect_valid(r);
+  EXPECT_EQ((*d)->engine().status().jobs_submitted, 1u) << "only the authenticated client's job";
+  (*d)->stop(std::chrono::milliseconds(0));
+}
+
+// A token on plain TCP travels in clear: the daemon refuses to start, naming the setting that
+// allows it; with that setting (or TLS, or a unix socket) it starts.
+TEST_F(TlsTest, TokenOverPlainTcpIsRefusedUnlessAllowed) {
+  DaemonConfig cfg = tls_config(/*with_keys=*/false);
+  cfg.tls_cert.clear();
+  cfg.tls_key.clear();
+  cfg.token = "secret";
+  auto refused = Daemon::start(cfg);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(refused.status().message().find("daemon.allow_token_over_plaintext"), std::string::npos)
+      << refused.status().message();
+  EXPECT_NE(refused.status().message().find("daemon.tls_cert"), std::string::npos) << refused.status().message();
+  cfg.allow_token_over_plaintext = true;
+  auto allowed = Daemon::start(cfg);
+  ASSERT_TRUE(allowed.ok()) << allowed.status().to_string();
+  (*allowed)->stop(std::chrono::milliseconds(0));
+  // A unix socket is owner-only: a token needs no TLS there.
+  cfg.allow_token_over_plaintext = false;
+  cfg.listen = "unix://" + path("zk.sock");
+  auto unix_daemon = Daemon::start(cfg);
+  ASSERT_TRUE(unix_daemon.ok()) << unix_daemon.status().to_string();
+  EXPECT_TRUE(status(*stub((*unix_daemon)->address(), false), "secret").ok());
+  (*unix_daemon)->stop(std::chrono::milliseconds(0));
+}
+
+// Wrong TLS settings are errors naming the setting and the file, before anything listens.
+TEST_F(TlsTest, BadTlsSettingsAreErrorsNamingTheSetting) {
+  const auto other_key = test_pki::issue("x", "client", &ca_, 9);
+  write("other.key", other_key.key_pem);
+  write("encrypted.key", "-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n");
+  struct Case {
+    std::function<void(DaemonConfig&)> change;
+    std::string needle;
+  };
+  const std::vector<Case> cases = {
+      {[](DaemonConfig& c) { c.tls_key.clear(); }, "needs both daemon.tls_cert"},
+      {[](DaemonConfig& c) { c.tls_cert.clear(); }, "needs both daemon.tls_cert"},
+      {[&](DaemonConfig& c) { c.tls_cert = path("missing.pem"); }, "daemon.tls_cert"},
+      {[&](DaemonConfig& c) { c.tls_cert = path("server.key"); }, "no PEM certificate"},
+      {[&](DaemonConfig& c) { c.tls_cert = path("garbage.pem"); }, "daemon.tls_cert"},
+      {[&](DaemonConfig& c) { c.tls_key = path("other.key"); }, "is not the key of the daemon.tls_cert"},
+      {[&](DaemonConfig& c) { c.tls_key = path("encrypted.key"); }, "no unencrypted PEM private key"},
+      {[&](DaemonConfig& c) { c.tls_key = path("server.pem"); }, "daemon.tls_key"},
+      {[&](DaemonConfig& c) { c.tls_client_ca = path("server.key"); }, "daemon.tls_client_ca"},
+      {[&](DaemonConfig& c) {
+         c.tls_cert.clear();
+         c.tls_key.clear();
+         c.tls_client_ca = path("ca.pem");
+       },
+       "needs daemon.tls_cert"},
+      {[&](DaemonConfig& c) { c.listen = "unix://" + path("zk.sock"); }, "is a unix socket"},
+  };
+  for (const auto& k : cases) {
+    DaemonConfig cfg = tls_config(/*with_keys=*/false);
+    k.change(cfg);
+    auto d = Daemon::start(cfg);
+    ASSERT_FALSE(d.ok()) << k.needle;
+    EXPECT_NE(d.status().message().find(k.needle), std::string::npos) << d.status().message();
+  }
 }
 
 // With the GPU, every workload the registry makes shares one gate, and its turns show in metrics.
