@@ -7,7 +7,7 @@ grpcio with stubs generated from proto/cuzk/v1/proving.proto, against `zkpipe se
       randomness, Go registered-proof numbers); the proofs go to OUT_DIR/{window,winning}.bin for
       `zkpipe verify`. Then GetStatus (queues, totals, loaded keys by cuzk circuit id),
       PreloadSRS / EvictSRS, a TIMEOUT answer, cancel, and malformed requests.
-  curio_client.py STUB_DIR ADDRESS porep C1_WRAPPED SECTOR_SIZE OUT
+  curio_client.py STUB_DIR ADDRESS porep C1_WRAPPED SECTOR_SIZE OUT [REGISTERED_PROOF (default 5)]
       PoRep C2 with cuzk's wrapper payload, through Prove.
   curio_client.py STUB_DIR ADDRESS snap UPDATE_JSON OUT
       SnapDeals (SNAP_DEALS_UPDATE) from gen-vanilla --kind snap-update's input: raw bincode
@@ -155,8 +155,9 @@ if mode == "post":
     print("curio client (post): ok")
 elif mode == "porep":
     c1_wrapped, sector_size, out = sys.argv[4], int(sys.argv[5]), sys.argv[6]
+    registered = int(sys.argv[7]) if len(sys.argv) > 7 and not sys.argv[7].startswith("--") else 5
     req = pb.SubmitProofRequest(request_id="porep-1234-7", proof_kind=pb.POREP_SEAL_COMMIT, sector_size=sector_size,
-                                registered_proof=5, priority=pb.NORMAL, vanilla_proof=open(c1_wrapped, "rb").read(),
+                                registered_proof=registered, priority=pb.NORMAL, vanilla_proof=open(c1_wrapped, "rb").read(),
                                 sector_number=7, miner_id=1234)
     res = stub.Prove(pb.ProveRequest(submit=req), timeout=1200).result
     assert res.status == pb.AwaitProofResponse.COMPLETED, res

@@ -106,10 +106,27 @@ mkdir -p "$D/stubs"
 protoc --proto_path="$ROOT/proto" --python_out="$D/stubs" --grpc_out="$D/stubs" \
     --plugin=protoc-gen-grpc="$(command -v grpc_python_plugin)" "$ROOT/proto/cuzk/v1/proving.proto" || fail "protoc"
 touch "$D/stubs/cuzk/__init__.py" "$D/stubs/cuzk/v1/__init__.py"
-/usr/bin/python3 "$ROOT/tests/cli/curio_client.py" "$D/stubs" "unix://$SOCK" porep "$D/c1w.json" 2048 "$D/cuzk.bin" > "$D/out" 2>&1 \
+# Curio sends a synthetic-PoRep sector (StackedDrg2KiBV1_1_Feat_SyntheticPoRep = 10): same circuit
+# and keys, its own porep id, parents and challenges.
+"$Z" gen-c1 --registered-proof 10 --miner-id 1234 --sector-number 9 --data-seed 8 --out "$D/syn.json" > /dev/null \
+    || fail "gen-c1 --registered-proof 10"
+"$Z" gen-c1 --registered-proof 10 --miner-id 1234 --sector-number 9 --data-seed 8 --wrap --out "$D/synw.json" > /dev/null \
+    || fail "gen-c1 --registered-proof 10 --wrap"
+/usr/bin/python3 "$ROOT/tests/cli/curio_client.py" "$D/stubs" "unix://$SOCK" porep "$D/synw.json" 2048 "$D/cuzk.bin" 10 > "$D/out" 2>&1 \
     || fail "curio client (porep): $(cat "$D/out")"
-"$Z" verify --kind porep --c1 "$D/c1.json" --vk "$STEM.vk" --proof "$D/cuzk.bin" > /dev/null \
-    || fail "the PoRep proof made through cuzk.v1 must verify"
+"$Z" verify --kind porep --c1 "$D/syn.json" --vk "$STEM.vk" --proof "$D/cuzk.bin" > /dev/null \
+    || fail "the synthetic-PoRep proof made through cuzk.v1 must verify"
+"$Z" gen-c1 --registered-proof 10 --miner-id 1234 --sector-number 9 --data-seed 8 --json --out "$D/syn2.json" > "$D/syn.gen" \
+    || fail "gen-c1 --json"
+"$Z" verify --kind porep --sector-size 2KiB --vk "$STEM.vk" --proof "$D/cuzk.bin" --registered-proof 10 \
+    --prover-id "$(field "$D/syn.gen" prover_id)" --sector-number 9 --ticket "$(field "$D/syn.gen" ticket)" \
+    --seed "$(field "$D/syn.gen" seed)" --comm-d "$(field "$D/syn.gen" comm_d)" \
+    --comm-r "$(field "$D/syn.gen" comm_r)" > /dev/null || fail "a synthetic proof verifies from its public values"
+"$Z" verify --kind porep --sector-size 2KiB --vk "$STEM.vk" --proof "$D/cuzk.bin" --registered-proof 5 \
+    --prover-id "$(field "$D/syn.gen" prover_id)" --sector-number 9 --ticket "$(field "$D/syn.gen" ticket)" \
+    --seed "$(field "$D/syn.gen" seed)" --comm-d "$(field "$D/syn.gen" comm_d)" \
+    --comm-r "$(field "$D/syn.gen" comm_r)" > /dev/null
+[ $? -eq 1 ] || fail "a synthetic proof must not verify as interactive V1_1"
 kill "$SERVE_PID"
 wait "$SERVE_PID" 2> /dev/null
 SERVE_PID=
