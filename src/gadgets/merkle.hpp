@@ -82,7 +82,7 @@ Num<F> pack_fr32(const std::vector<Bit<F>>& bits) {
       const Bit<F>& b = bits[8 * k + (7 - j)];
       F w = F::one();
       for (std::size_t s = 0; s < 8 * k + static_cast<std::size_t>(j); ++s) w = w.dbl();
-      n.lc += b.lc * w;
+      n.lc.add_scaled(b.lc, w);
       if (b.value) n.value = n.value + w;
     }
   }
