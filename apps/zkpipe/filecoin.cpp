@@ -857,6 +857,23 @@ std::string partition_digest(const r1cs::Partition<fc::Fr>& p) {
   return out;
 }
 
+/// How many values of a vector are 0, 1, other values below 2^64, and full field elements: what a
+/// compact witness and compact a/b would store (docs/synthesis.md).
+Json value_census(const std::vector<fc::Fr>& v) {
+  std::size_t zero = 0, one = 0, small = 0;
+  for (const auto& x : v) {
+    if (x.is_zero()) {
+      ++zero;
+    } else if (x.is_one()) {
+      ++one;
+    } else {
+      const auto r = x.to_canonical();
+      small += (r[1] | r[2] | r[3]) == 0 ? 1 : 0;
+    }
+  }
+  return Json{{"zero", zero}, {"one", one}, {"u64", small}, {"full", v.size() - zero - one - small}};
+}
+
 }  // namespace
 
 int run_synthesize_filecoin(const SynthesizeArgs& a) {
@@ -929,6 +946,12 @@ int run_synthesize_filecoin(const SynthesizeArgs& a) {
            {"peak_rss_is_synthesis", peak_is_synthesis},
            {"peak_rss_gib", static_cast<double>(peak) / (1 << 30)}};
     if (a.digest) j["digest"] = digest;
+    if (a.census) {
+      j["census"] = {{"aux", value_census(partition.aux)},
+                     {"a", value_census(partition.a)},
+                     {"b", value_census(partition.b)},
+                     {"c", value_census(partition.c)}};
+    }
     std::printf("%s\n", j.dump().c_str());
   } else {
     std::printf("%s partition %zu: %zu constraints (%zu rows), %zu inputs, %zu aux; read + check %.1f s; synthesis "

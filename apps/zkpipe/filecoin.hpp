@@ -89,6 +89,7 @@ struct SynthesizeArgs {
   std::string sector_size;  // when set, the C1 must be of this size
   std::size_t partition = 0;
   bool digest = false;      // SHA-256 of the partition (to compare synthesis paths)
+  bool census = false;      // with json: how many aux / a / b / c values are 0, 1, < 2^64, full
   bool json = false;
 };
 int run_synthesize_filecoin(const SynthesizeArgs& a);

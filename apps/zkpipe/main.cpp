@@ -240,6 +240,8 @@ int main(int argc, char** argv) {
   synthesize->add_option("--partition", synth_args.partition, "which partition")->capture_default_str();
   synthesize->add_option("--sector-size", synth_args.sector_size, "refuse a C1 of another size");
   synthesize->add_flag("--digest", synth_args.digest, "print the partition's SHA-256 (inputs, aux, a, b, c, densities)");
+  synthesize->add_flag("--census", synth_args.census,
+                       "with --json: how many aux, a, b and c values are 0, 1, other below 2^64, full");
   synthesize->add_flag("--json", synth_args.json, "machine-readable output");
 
   zk::app::CountArgs count_args;
