@@ -1,4 +1,5 @@
 #include "bench.hpp"
+#include "filecoin.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -531,6 +532,16 @@ int bench_filecoin_kind(const BenchArgs& a) {
 }  // namespace
 
 int run_bench(const BenchArgs& a) {
+  if (a.synthesis_only) {
+    if (a.circuit != "porep" || a.shape.empty() || a.input.empty() ||
+        !circuits::filecoin::find_sector_size(a.shape).ok()) {
+      std::fprintf(stderr, "zkpipe: --synthesis-only needs --circuit porep, --shape (a sector size such as 2KiB) and "
+                           "--input c1.json\n");
+      return 2;
+    }
+    return run_synthesize_filecoin(SynthesizeArgs{
+        .kind = "porep", .c1 = a.input, .sector_size = a.shape, .partition = a.partition, .digest = a.digest, .json = a.json});
+  }
   if (a.circuit == "porep" || a.circuit == "window-post" || a.circuit == "winning-post" ||
       a.circuit == "snap-update") {
     if (a.shape.empty() || a.input.empty() || a.params.empty()) {

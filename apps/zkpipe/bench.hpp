@@ -22,6 +22,9 @@ struct BenchArgs {
   unsigned sweep_max = 0;  // > 0: run synthesis workers 1..sweep_max and print the table
   bool verify = false;     // the engine verifies every proof before answering
   std::string device = "auto";  // prove_start: auto, cpu or gpu (synthetic, porep)
+  bool synthesis_only = false;  // porep with a sector size: one partition synthesized, no keys, no engine
+  std::size_t partition = 0;    // with synthesis_only
+  bool digest = false;          // with synthesis_only: SHA-256 of the partition
   bool json = false;
 };
 

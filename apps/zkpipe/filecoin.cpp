@@ -9,6 +9,7 @@
 #include <fstream>
 #include <functional>
 #include <memory>
+#include <type_traits>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -827,6 +828,78 @@ int run_params_check(const ParamsCheckArgs& a) {
   return bad == 0 && present > 0 ? 0 : 1;
 }
 
+namespace {
+
+/// A byte count from /proc/self/status ("VmRSS:", "VmHWM:" = peak RSS), 0 where /proc is absent.
+std::uint64_t proc_status_bytes(const std::string& field) {
+  std::ifstream in("/proc/self/status");
+  std::string key;
+  while (in >> key) {
+    if (key == field) {
+      std::uint64_t kb = 0;
+      in >> kb;
+      return kb * 1024;
+    }
+    std::getline(in, key);
+  }
+  return 0;
+}
+
+/// Restarts the kernel's peak-RSS count at the present RSS (Linux 4.0+, "5" > clear_refs), so the
+/// peak read afterwards is the synthesis's; false where that is not possible.
+bool reset_peak_rss() {
+  std::ofstream out("/proc/self/clear_refs");
+  out << "5";
+  out.flush();
+  return static_cast<bool>(out);
+}
+
+/// SHA-256 over everything the prover receives (counts, Montgomery limbs, density words), in a
+/// fixed order: equal digests mean byte-identical partitions.
+std::string partition_digest(const r1cs::Partition<fc::Fr>& p) {
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr);
+  auto put = [&](const void* data, std::size_t n) { EVP_DigestUpdate(ctx.get(), data, n); };
+  auto vec = [&](const auto& v) {
+    const std::uint64_t n = v.size();
+    put(&n, sizeof n);
+    put(v.data(), v.size() * sizeof(v[0]));
+  };
+  static_assert(sizeof(fc::Fr) == 32 && std::is_trivially_copyable_v<fc::Fr>);
+  for (const auto* v : {&p.inputs, &p.aux, &p.a, &p.b, &p.c}) vec(*v);
+  for (const auto* d : {&p.a_aux, &p.b_input, &p.b_aux}) {
+    const std::uint64_t bits = d->size();
+    put(&bits, sizeof bits);
+    vec(d->words());
+  }
+  unsigned char md[32];
+  unsigned len = 0;
+  EVP_DigestFinal_ex(ctx.get(), md, &len);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned i = 0; i < len; ++i) out += {kHex[md[i] >> 4], kHex[md[i] & 15]};
+  return out;
+}
+
+/// How many values of a vector are 0, 1, other values below 2^64, and full field elements: what a
+/// compact witness and compact a/b would store (docs/synthesis.md).
+Json value_census(const std::vector<fc::Fr>& v) {
+  std::size_t zero = 0, one = 0, small = 0;
+  for (const auto& x : v) {
+    if (x.is_zero()) {
+      ++zero;
+    } else if (x.is_one()) {
+      ++one;
+    } else {
+      const auto r = x.to_canonical();
+      small += (r[1] | r[2] | r[3]) == 0 ? 1 : 0;
+    }
+  }
+  return Json{{"zero", zero}, {"one", one}, {"u64", small}, {"full", v.size() - zero - one - small}};
+}
+
+}  // namespace
+
 int run_synthesize_filecoin(const SynthesizeArgs& a) {
   if (a.kind != "porep") return fail("synthesize --kind knows porep", a.json);
   using Clock = std::chrono::steady_clock;
@@ -841,46 +914,81 @@ int run_synthesize_filecoin(const SynthesizeArgs& a) {
   auto in = read_c1_file(a.c1);
   if (!in.ok()) return fail(in.status().message(), a.json);
   const auto& c1 = in->c1;
+  if (!a.sector_size.empty()) {
+    auto size = fc::find_sector_size(a.sector_size);
+    if (!size.ok()) return fail(size.status().message(), a.json);
+    if (size->bytes != c1.registered_proof.size.bytes) {
+      return fail(a.c1 + " is a " + c1.registered_proof.name + " C1, not " + size->name, a.json);
+    }
+  }
   auto ctx = fc::c1_context(c1.registered_proof);
   if (!ctx.ok()) return fail(ctx.status().message(), a.json);
   if (Status st = fc::check_c1(c1, *ctx); !st.ok()) return fail(a.c1 + ": " + st.message(), a.json);
   if (a.partition >= c1.vanilla_proofs.size()) return fail("--partition: the C1 has " +
                                                           std::to_string(c1.vanilla_proofs.size()) + " partitions", a.json);
   const double read_s = sec(t0);
+  const std::uint64_t rss_before = proc_status_bytes("VmRSS:");
+  const bool peak_is_synthesis = reset_peak_rss();
   const double cpu0 = cpu();
   const auto t1 = Clock::now();
   auto w = fc::c1_witness(c1, *ctx, a.partition);
   if (!w.ok()) return fail(w.status().message(), a.json);
+  const double witness_s = sec(t1);
+  // Sizes from the pinned key-section table (derived from the circuit, no key read): inputs and aux
+  // exactly, constraints an upper bound (aux + 1/64: every PoRep size has fewer).
   const auto key = fc::stacked_key_sections(c1.registered_proof.size);
   r1cs::SizeHint hint;
   if (key) hint = {.inputs = key->ic, .aux = key->l, .constraints = key->l + key->l / 64};
+  const auto t2 = Clock::now();
   r1cs::ProvingSystem<fc::Fr> cs(hint);
   if (Status st = fc::synthesize_stacked(cs, ctx->shape, *w); !st.ok()) return fail(st.message(), a.json);
   auto partition = std::move(cs).finish();
-  const double synth_s = sec(t1), synth_cpu = cpu() - cpu0;
+  const double circuit_s = sec(t2), synth_s = sec(t1), synth_cpu = cpu() - cpu0;
+  const std::uint64_t peak = proc_status_bytes("VmHWM:");
   const auto bytes = partition.bytes();
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  const double peak_gib = static_cast<double>(u.ru_maxrss) / (1 << 20);
   const std::size_t rows = partition.a.size();
+  const std::size_t constraints = rows - partition.inputs.size();
+  const std::string digest = a.digest ? partition_digest(partition) : std::string();
   if (a.json) {
-    std::printf("%s\n", Json{{"ok", true},
-                             {"kind", "porep"},
-                             {"registered_proof", c1.registered_proof.name},
-                             {"partition", a.partition},
-                             {"rows", rows},
-                             {"aux", partition.aux.size()},
-                             {"bytes", {{"abc", bytes.abc}, {"assignment", bytes.assignment}, {"density", bytes.density}}},
-                             {"seconds", {{"read_and_check", read_s}, {"synthesis", synth_s}}},
-                             {"synthesis_cpu_seconds", synth_cpu},
-                             {"peak_rss_gib", peak_gib}}
-                            .dump()
-                            .c_str());
+    Json j{{"ok", true},
+           {"kind", "porep"},
+           {"registered_proof", c1.registered_proof.name},
+           {"sector_size", c1.registered_proof.size.name},
+           {"partition", a.partition},
+           {"constraints", constraints},
+           {"rows", rows},
+           {"inputs", partition.inputs.size()},
+           {"aux", partition.aux.size()},
+           {"bytes",
+            {{"abc", bytes.abc}, {"assignment", bytes.assignment}, {"density", bytes.density}, {"total", bytes.total()}}},
+           {"seconds", {{"read_and_check", read_s}, {"witness_input", witness_s}, {"circuit", circuit_s},
+                        {"synthesis", synth_s}}},
+           {"synthesis_cpu_seconds", synth_cpu},
+           {"ns_per_constraint", 1e9 * synth_s / static_cast<double>(constraints)},
+           {"rss_before_synthesis", rss_before},
+           {"peak_rss", peak},
+           {"peak_rss_is_synthesis", peak_is_synthesis},
+           {"peak_rss_gib", static_cast<double>(peak) / (1 << 30)}};
+    if (a.digest) j["digest"] = digest;
+    if (a.census) {
+      j["census"] = {{"aux", value_census(partition.aux)},
+                     {"a", value_census(partition.a)},
+                     {"b", value_census(partition.b)},
+                     {"c", value_census(partition.c)}};
+    }
+    std::printf("%s\n", j.dump().c_str());
   } else {
-    std::printf("%s partition %zu: %zu rows, %zu aux; read + check %.1f s; synthesis (witness + a/b/c) %.1f s, %.1f "
-                "CPU-s; a/b/c %.2f GiB, assignment %.2f GiB; peak RSS %.2f GiB\n",
-                c1.registered_proof.name.c_str(), a.partition, rows, partition.aux.size(), read_s, synth_s, synth_cpu,
-                static_cast<double>(bytes.abc) / (1 << 30), static_cast<double>(bytes.assignment) / (1 << 30), peak_gib);
+    std::printf("%s partition %zu: %zu constraints (%zu rows), %zu inputs, %zu aux; read + check %.1f s; synthesis "
+                "(witness + a/b/c) %.2f s wall (input witness %.2f s, circuit %.2f s), %.2f CPU-s, %.0f ns/constraint\n"
+                "partition bytes: a/b/c %.2f GiB, assignment %.2f GiB, density %.1f MiB; RSS before synthesis %.2f GiB, "
+                "peak %.2f GiB%s\n",
+                c1.registered_proof.name.c_str(), a.partition, constraints, rows, partition.inputs.size(),
+                partition.aux.size(), read_s, synth_s, witness_s, circuit_s, synth_cpu,
+                1e9 * synth_s / static_cast<double>(constraints), static_cast<double>(bytes.abc) / (1 << 30),
+                static_cast<double>(bytes.assignment) / (1 << 30), static_cast<double>(bytes.density) / (1 << 20),
+                static_cast<double>(rss_before) / (1 << 30), static_cast<double>(peak) / (1 << 30),
+                peak_is_synthesis ? " (during synthesis)" : " (process)");
+    if (a.digest) std::printf("digest %s\n", digest.c_str());
   }
   return 0;
 }

@@ -81,12 +81,16 @@ struct ParamsCheckArgs {
 };
 int run_params_check(const ParamsCheckArgs& a);
 
-/// `zkpipe synthesize --kind porep --c1 FILE [--partition K]`: one partition's witness and a/b/c as
-/// the prover needs them, measured (time, bytes, peak RSS) — no keys needed. The baseline of the
-/// synthesis work (issue 19).
+/// `zkpipe synthesize --kind porep --c1 FILE [--partition K] [--digest]`, also `zkpipe bench --circuit
+/// porep --shape SIZE --input FILE --synthesis-only`: one partition's witness and a/b/c as the
+/// prover needs them, measured (wall and CPU time, constraints, bytes, peak RSS during synthesis) —
+/// no keys needed. The measure of the synthesis work (issue 19, docs/synthesis.md).
 struct SynthesizeArgs {
   std::string kind, c1;
+  std::string sector_size;  // when set, the C1 must be of this size
   std::size_t partition = 0;
+  bool digest = false;      // SHA-256 of the partition (to compare synthesis paths)
+  bool census = false;      // with json: how many aux / a / b / c values are 0, 1, < 2^64, full
   bool json = false;
 };
 int run_synthesize_filecoin(const SynthesizeArgs& a);

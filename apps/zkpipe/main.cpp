@@ -239,6 +239,10 @@ int main(int argc, char** argv) {
   synthesize->add_option("--kind", synth_args.kind, "porep")->required();
   synthesize->add_option("--c1", synth_args.c1, "the C1 file (gen-c1, or Filecoin's)")->required();
   synthesize->add_option("--partition", synth_args.partition, "which partition")->capture_default_str();
+  synthesize->add_option("--sector-size", synth_args.sector_size, "refuse a C1 of another size");
+  synthesize->add_flag("--digest", synth_args.digest, "print the partition's SHA-256 (inputs, aux, a, b, c, densities)");
+  synthesize->add_flag("--census", synth_args.census,
+                       "with --json: how many aux, a, b and c values are 0, 1, other below 2^64, full");
   synthesize->add_flag("--json", synth_args.json, "machine-readable output");
 
   zk::app::BenchArgs bench_args;
@@ -273,6 +277,11 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   std::string sweep;
   bench->add_option("--sweep", sweep, "synthesis-workers=1..N: run each worker count and print the table");
+  bench->add_flag("--synthesis-only", bench_args.synthesis_only,
+                  "porep with a sector size: synthesize one partition (witness, a/b/c, densities) and report wall and "
+                  "CPU time, constraints, bytes and peak RSS; no keys, no engine");
+  bench->add_option("--partition", bench_args.partition, "with --synthesis-only: which partition")->capture_default_str();
+  bench->add_flag("--digest", bench_args.digest, "with --synthesis-only: print the partition's SHA-256");
   bench->add_flag("--json", bench_args.json, "machine-readable output");
   zk::app::ClientArgs bench_client;
   std::size_t bench_clients = 1;

@@ -93,6 +93,16 @@ constexpr int cmp_limbs(const Limbs<N>& a, const Limbs<N>& b) {
   return 0;
 }
 
+/// a == b without a call to memcmp (std::array's == becomes one for 4 limbs), which the hot
+/// comparisons (is_one, ==) of synthesis paid for.
+template <std::size_t N>
+constexpr bool eq_limbs(const Limbs<N>& a, const Limbs<N>& b) {
+  std::uint64_t acc = 0;
+#pragma GCC unroll 16
+  for (std::size_t i = 0; i < N; ++i) acc |= a[i] ^ b[i];
+  return acc == 0;
+}
+
 template <std::size_t N>
 constexpr bool is_zero_limbs(const Limbs<N>& a) {
   std::uint64_t acc = 0;

@@ -141,8 +141,8 @@ class MontField {
   }
 
   constexpr bool is_zero() const { return is_zero_limbs(v_); }
-  constexpr bool is_one() const { return v_ == P::kR; }
-  friend constexpr bool operator==(const MontField& a, const MontField& b) { return a.v_ == b.v_; }
+  constexpr bool is_one() const { return eq_limbs(v_, P::kR); }
+  friend constexpr bool operator==(const MontField& a, const MontField& b) { return eq_limbs(a.v_, b.v_); }
 
   friend constexpr MontField operator+(const MontField& a, const MontField& b) {
     Repr s{};

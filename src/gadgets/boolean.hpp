@@ -94,7 +94,8 @@ Bit<F> bit_xor(CS& cs, const Bit<F>& a, const Bit<F>& b) {
   const Bit<F>& y = (mixed && a.negated) ? a : b;
   const bool base_xor = (x.negated ? !x.value : x.value) != (y.negated ? !y.value : y.value);
   Bit<F> c = detail::fresh<F>(cs, "xor result", base_xor);
-  cs.enforce([] { return std::string("xor constraint"); }, x.base * F::from_u64(2), y.base, x.base + y.base - c.base);
+  static constexpr F kTwo = F::one().dbl();
+  cs.enforce([] { return std::string("xor constraint"); }, x.base * kTwo, y.base, x.base + y.base - c.base);
   return mixed ? !c : c;
 }
 
@@ -150,7 +151,8 @@ Bit<F> bit_maj(CS& cs, const Bit<F>& a, const Bit<F>& b, const Bit<F>& c) {
   if (a.constant && *a.constant) return !bit_and(cs, !b, !c);
   Bit<F> maj = detail::fresh<F>(cs, "maj", v);
   const Bit<F> bc = bit_and(cs, b, c);
-  cs.enforce([] { return std::string("maj computation"); }, bc.lc * F::from_u64(2) - b.lc - c.lc, a.lc,
+  static constexpr F kTwo = F::one().dbl();
+  cs.enforce([] { return std::string("maj computation"); }, bc.lc * kTwo - b.lc - c.lc, a.lc,
              bc.lc - maj.base);
   return maj;
 }
@@ -168,10 +170,28 @@ class MultiEq {
   CS& cs() { return cs_; }
 
   void enforce_equal(unsigned bits, const r1cs::LinearCombination<F>& lhs, const r1cs::LinearCombination<F>& rhs) {
+    const F k = scale_for(bits);
+    r1cs::LinearCombination<F> l, r;
+    l.add_scaled(lhs, k);
+    r.add_scaled(rhs, k);
+    enforce_equal_scaled(bits, std::move(l), std::move(r));
+  }
+  /// The factor enforce_equal(bits, ...) will apply: 2^used, or 1 when the pending sums are emitted
+  /// first. Lets add_many build its sums already scaled, by doubling, with no multiplication.
+  F scale_for(unsigned bits) const { return kCapacity <= used_ + bits ? F::one() : pow2(used_); }
+  /// enforce_equal for sums already multiplied by scale_for(bits).
+  void enforce_equal_scaled(unsigned bits, r1cs::LinearCombination<F>&& lhs, r1cs::LinearCombination<F>&& rhs) {
     if (kCapacity <= used_ + bits) accumulate();
-    const F k = F::from_u64(2).pow(used_);
-    lhs_ += lhs * k;
-    rhs_ += rhs * k;
+    if (lhs_.empty()) {
+      lhs_ = std::move(lhs);
+    } else {
+      lhs_ += lhs;
+    }
+    if (rhs_.empty()) {
+      rhs_ = std::move(rhs);
+    } else {
+      rhs_ += rhs;
+    }
     used_ += bits;
   }
   /// Emits what is pending (call once, where bellperson drops the MultiEq).
@@ -180,6 +200,16 @@ class MultiEq {
   }
 
  private:
+  /// 2^i for i < kCapacity, computed once (immutable).
+  static const F& pow2(unsigned i) {
+    static const std::array<F, kCapacity> table = [] {
+      std::array<F, kCapacity> t{};
+      t[0] = F::one();
+      for (unsigned j = 1; j < kCapacity; ++j) t[j] = t[j - 1].dbl();
+      return t;
+    }();
+    return table[i];
+  }
   void accumulate() {
     const std::size_t n = ops_;
     cs_.enforce([n] { return "multieq " + std::to_string(n); }, lhs_, detail::one_lc<F>(), rhs_);
@@ -247,32 +277,36 @@ Word<F> word_and(CS& cs, const Word<F>& a, const Word<F>& b) {
 template <class F, class CS>
 Word<F> add_many(MultiEq<F, CS>& eq, std::span<const Word<F>> operands) {
   CS& cs = eq.cs();
-  r1cs::LinearCombination<F> sum;
   std::uint64_t value = 0;
   bool all_constant = true;
   for (const auto& w : operands) {
-    F coeff = F::one();
-    for (int i = 0; i < 32; ++i) {
-      sum += w.bits[i].lc * coeff;
-      coeff = coeff.dbl();
-      all_constant = all_constant && w.bits[i].is_constant();
-    }
+    for (int i = 0; i < 32; ++i) all_constant = all_constant && w.bits[i].is_constant();
     value += w.value();
   }
   if (all_constant) return Word<F>::constant(static_cast<std::uint32_t>(value));
   const std::uint64_t max = operands.size() * std::uint64_t{0xffffffff};
   unsigned k = 0;
   while ((max >> k) != 0) ++k;
+  // Both sides built already scaled for the MultiEq (coefficients 2^(used + i), by doubling).
+  const F scale = eq.scale_for(k);
+  r1cs::LinearCombination<F> sum;
+  for (const auto& w : operands) {
+    F coeff = scale;
+    for (int i = 0; i < 32; ++i) {
+      sum.add_scaled(w.bits[i].lc, coeff);
+      coeff = coeff.dbl();
+    }
+  }
   r1cs::LinearCombination<F> result;
   Word<F> out;
-  F coeff = F::one();
+  F coeff = scale;
   for (unsigned i = 0; i < k; ++i) {
     const Bit<F> b = Bit<F>::alloc(cs, ((value >> i) & 1) != 0);
-    result += b.lc * coeff;
+    result.add_scaled(b.lc, coeff);
     coeff = coeff.dbl();
     if (i < 32) out.bits[i] = b;
   }
-  eq.enforce_equal(k, sum, result);
+  eq.enforce_equal_scaled(k, std::move(sum), std::move(result));
   return out;
 }
 

@@ -60,7 +60,7 @@ Num<F> weighted_sum(std::span<const Bit<F>> bits) {
   n.value = F::zero();
   F coeff = F::one();
   for (const auto& b : bits) {
-    n.lc += b.lc * coeff;
+    n.lc.add_scaled(b.lc, coeff);
     if (b.value) n.value = n.value + coeff;
     coeff = coeff.dbl();
   }

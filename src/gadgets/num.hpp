@@ -95,7 +95,7 @@ Num<F> pack_bits(std::span<const r1cs::LinearCombination<F>> bits, std::span<con
   n.value = F::zero();
   F w = F::one();
   for (std::size_t i = 0; i < bits.size(); ++i) {
-    n.lc += bits[i] * w;
+    n.lc.add_scaled(bits[i], w);
     if (values[i]) n.value = n.value + w;
     w = w.dbl();
   }

@@ -4,7 +4,10 @@
 // self-contained unit the Groth16 prover (and later the engine) consumes: the assignments, the
 // evaluations a, b, c of every QAP row, and bellperson's density bitmaps.
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <span>
 #include <vector>
 
 #include "msm/density.hpp"
@@ -81,9 +84,9 @@ class ProvingSystem {
   }
   template <class N>
   void enforce(N&&, const LinearCombination<F>& a, const LinearCombination<F>& b, const LinearCombination<F>& c) {
-    p_.a.push_back(eval(a.normalized(), nullptr, &p_.a_aux));
-    p_.b.push_back(eval(b.normalized(), &p_.b_input, &p_.b_aux));
-    p_.c.push_back(c.evaluate(p_.inputs, p_.aux));
+    p_.a.push_back(eval_with_density(a, nullptr, &p_.a_aux));
+    p_.b.push_back(eval_with_density(b, &p_.b_input, &p_.b_aux));
+    p_.c.push_back(eval(c.terms()));
   }
   template <class N>
   void push_namespace(N&&) {}
@@ -100,21 +103,97 @@ class ProvingSystem {
   }
 
  private:
-  F eval(const LinearCombination<F>& lc, msm::DensityBitmap* input_density, msm::DensityBitmap* aux_density) {
-    F acc = F::zero();
-    for (const auto& t : lc.terms()) {
-      if (t.var.is_input()) {
-        acc = acc + t.coeff * p_.inputs[t.var.index];
-        if (input_density != nullptr) input_density->set(t.var.index);
-      } else {
-        acc = acc + t.coeff * p_.aux[t.var.index];
+  using Term = typename LinearCombination<F>::Term;
+
+  /// <lc, z>, marking the density of every variable whose merged coefficient is not zero. When no
+  /// variable repeats (nearly every row) the terms are used as they are; otherwise they are merged
+  /// first (merge_repeats), so a variable whose terms cancel gets no bit.
+  F eval_with_density(const LinearCombination<F>& lc, msm::DensityBitmap* input_density,
+                      msm::DensityBitmap* aux_density) {
+    const std::span<const Term> terms = lc.has_distinct_vars() ? lc.terms() : merge_repeats(lc.terms());
+    for (const Term& t : terms) {
+      if (t.coeff.is_zero()) continue;
+      if (!t.var.is_input()) {
         aux_density->set(t.var.index);
+      } else if (input_density != nullptr) {
+        input_density->set(t.var.index);
+      }
+    }
+    return eval(terms);
+  }
+
+  /// One term per variable (coefficients summed, zeros kept), in scratch_. The long rows with
+  /// repeats (MultiEq's packed sums: ONE from constant and negated bits, a round's shared operands
+  /// twice) span a few thousand recent aux variables, so a stamped slot per variable of that window
+  /// finds the repeats in one pass; a row spanning more falls back to sorting.
+  std::span<const Term> merge_repeats(std::span<const Term> terms) {
+    static constexpr std::uint32_t kInputSlots = 1024, kWindow = 1 << 16;
+    std::uint32_t lo = UINT32_MAX, hi = 0;
+    bool fits = true;
+    for (const Term& t : terms) {
+      if (t.var.is_input()) {
+        fits = fits && t.var.index < kInputSlots;
+      } else {
+        lo = std::min(lo, t.var.index);
+        hi = std::max(hi, t.var.index);
+      }
+    }
+    scratch_.clear();
+    if (!fits || (lo <= hi && hi - lo >= kWindow)) {
+      scratch_.assign(terms.begin(), terms.end());
+      scratch_.resize(LinearCombination<F>::normalize_terms(std::span<Term>(scratch_)));
+      return scratch_;
+    }
+    if (stamp_.empty()) {
+      stamp_.assign(kInputSlots + kWindow, 0);
+      slot_pos_.assign(kInputSlots + kWindow, 0);
+    }
+    if (++epoch_ == 0) {  // wrapped: forget every stamp
+      std::fill(stamp_.begin(), stamp_.end(), 0);
+      epoch_ = 1;
+    }
+    for (const Term& t : terms) {
+      const std::uint32_t slot = t.var.is_input() ? t.var.index : kInputSlots + (t.var.index - lo);
+      if (stamp_[slot] == epoch_) {
+        Term& m = scratch_[slot_pos_[slot]];
+        m.coeff += t.coeff;
+      } else {
+        stamp_[slot] = epoch_;
+        slot_pos_[slot] = static_cast<std::uint32_t>(scratch_.size());
+        scratch_.push_back(t);
+      }
+    }
+    return scratch_;
+  }
+
+  /// sum coeff * value; most values are bits and most coefficients ±1 or powers of two, so the
+  /// multiplications left are few. Field elements are canonical, so any order of additions gives
+  /// the same bytes.
+  F eval(std::span<const Term> terms) const {
+    static constexpr F kMinusOne = -F::one();
+    F acc = F::zero();
+    for (const Term& t : terms) {
+      const F& x = t.var.is_input() ? p_.inputs[t.var.index] : p_.aux[t.var.index];
+      if (x.is_zero()) continue;
+      if (x.is_one()) {
+        acc += t.coeff;
+      } else if (t.coeff.is_one()) {
+        acc += x;
+      } else if (t.coeff == kMinusOne) {
+        acc -= x;
+      } else {
+        acc += t.coeff * x;
       }
     }
     return acc;
   }
 
   Partition<F> p_;
+  // merge_repeats' buffers (allocated on first use): merged terms, and per slot of the window the
+  // epoch that last saw it and its term's position.
+  std::vector<Term> scratch_;
+  std::vector<std::uint32_t> stamp_, slot_pos_;
+  std::uint32_t epoch_ = 0;
 };
 
 }  // namespace zk::r1cs

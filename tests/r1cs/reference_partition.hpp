@@ -1,0 +1,109 @@
+#pragma once
+
+// The partition a proving system must produce, computed the plainest way there is: a constraint
+// system that keeps every linear combination's raw terms, merges them per variable in a std::map
+// (no sorting tricks, no fast paths), and evaluates each row with one multiplication per term.
+// It shares nothing with ProvingSystem but the LinearCombination's terms() and the Partition type,
+// so the tests can compare the optimised ProvingSystem against it bit for bit.
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "r1cs/constraint_system.hpp"
+#include "r1cs/prover_cs.hpp"
+
+namespace zk::r1cs::test {
+
+template <class F>
+class ReferenceSystem {
+ public:
+  using Field = F;
+  ReferenceSystem() {
+    p_.inputs.push_back(F::one());
+    p_.b_input.push_back(false);
+  }
+
+  template <class N, class V>
+  Variable alloc(N&&, V&& value) {
+    p_.aux.push_back(value());
+    p_.a_aux.push_back(false);
+    p_.b_aux.push_back(false);
+    return Variable::aux(static_cast<std::uint32_t>(p_.aux.size() - 1));
+  }
+  template <class N, class V>
+  Variable alloc_input(N&&, V&& value) {
+    p_.inputs.push_back(value());
+    p_.b_input.push_back(false);
+    return Variable::input(static_cast<std::uint32_t>(p_.inputs.size() - 1));
+  }
+  template <class N>
+  void enforce(N&&, const LinearCombination<F>& a, const LinearCombination<F>& b, const LinearCombination<F>& c) {
+    p_.a.push_back(row(a, nullptr, &p_.a_aux));
+    p_.b.push_back(row(b, &p_.b_input, &p_.b_aux));
+    p_.c.push_back(row(c, nullptr, nullptr));
+  }
+  template <class N>
+  void push_namespace(N&&) {}
+  void pop_namespace() {}
+
+  /// bellman's trailing rows: input_i * 0 = 0.
+  Partition<F> finish() && {
+    for (const F& x : p_.inputs) {
+      p_.a.push_back(x);
+      p_.b.push_back(F::zero());
+      p_.c.push_back(F::zero());
+    }
+    return std::move(p_);
+  }
+
+ private:
+  /// Merges the terms per variable; a variable gets its density bit only if its merged coefficient
+  /// is not zero (bellperson evaluates the merged LC).
+  F row(const LinearCombination<F>& lc, msm::DensityBitmap* input_density, msm::DensityBitmap* aux_density) {
+    std::map<std::uint64_t, F> merged;
+    for (const auto& t : lc.terms()) {
+      auto [it, fresh] = merged.try_emplace(t.var.key(), t.coeff);
+      if (!fresh) it->second = it->second + t.coeff;
+    }
+    F acc = F::zero();
+    for (const auto& [key, coeff] : merged) {
+      if (coeff.is_zero()) continue;
+      const bool is_aux = (key >> 32) != 0;
+      const auto index = static_cast<std::uint32_t>(key);
+      acc = acc + coeff * (is_aux ? p_.aux[index] : p_.inputs[index]);
+      if (is_aux && aux_density != nullptr) aux_density->set(index);
+      if (!is_aux && input_density != nullptr) input_density->set(index);
+    }
+    return acc;
+  }
+
+  Partition<F> p_;
+};
+
+/// Every buffer of two partitions equal, naming the first difference.
+template <class F>
+void expect_same_partition(const Partition<F>& got, const Partition<F>& want) {
+  auto vec = [](const char* what, const std::vector<F>& g, const std::vector<F>& w) {
+    ASSERT_EQ(g.size(), w.size()) << what;
+    for (std::size_t i = 0; i < g.size(); ++i) ASSERT_TRUE(g[i] == w[i]) << what << "[" << i << "] differs";
+  };
+  vec("inputs", got.inputs, want.inputs);
+  vec("aux", got.aux, want.aux);
+  vec("a", got.a, want.a);
+  vec("b", got.b, want.b);
+  vec("c", got.c, want.c);
+  auto bits = [](const char* what, const msm::DensityBitmap& g, const msm::DensityBitmap& w) {
+    ASSERT_EQ(g.size(), w.size()) << what;
+    for (std::size_t i = 0; i < g.size(); ++i) ASSERT_EQ(g.test(i), w.test(i)) << what << " bit " << i << " differs";
+    EXPECT_EQ(g.words(), w.words()) << what << ": bits beyond the size";
+  };
+  bits("a_aux", got.a_aux, want.a_aux);
+  bits("b_input", got.b_input, want.b_input);
+  bits("b_aux", got.b_aux, want.b_aux);
+}
+
+}  // namespace zk::r1cs::test
