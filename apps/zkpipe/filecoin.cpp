@@ -78,6 +78,16 @@ Result<groth16::VerifyingKey<groth16::Bls12_381>> read_vk(const std::string& pat
                                   ") nor a compressed (" + compressed.status().message() + ") verifying key");
 }
 
+/// The proving key's sections for a counted circuit (after finish_with_input_rows), as bellperson
+/// makes them: IC over the inputs, H over the domain minus one, L over every aux, A over every input
+/// and the A-dense aux, B over the B-dense inputs and aux.
+fc::KeySections key_sections(const r1cs::DensitySystem<fc::Fr>& m) {
+  std::uint64_t domain = 1;
+  while (domain < m.num_constraints()) domain *= 2;
+  return fc::KeySections{m.num_inputs(), domain - 1, m.num_aux(), m.num_inputs() + m.a_aux_density(),
+                         m.b_input_density() + m.b_aux_density()};
+}
+
 }  // namespace
 
 int run_circuit_info(const CircuitInfoArgs& a) {
@@ -123,9 +133,7 @@ int run_circuit_info(const CircuitInfoArgs& a) {
   const std::size_t with_inputs = m.num_constraints();
   unsigned log = 0;
   while ((std::size_t{1} << log) < with_inputs) ++log;
-  // The proving key's sections (bellperson: A over every input and the A-dense aux, B over the
-  // B-dense inputs and aux, L over every aux, H over the domain minus one).
-  const std::size_t key_a = m.num_inputs() + m.a_aux_density(), key_b = m.b_input_density() + m.b_aux_density();
+  const fc::KeySections key = key_sections(m);
   std::string params_file = porep && size->published ? fc::stacked_params_stem(*size) + ".params" : std::string();
   if (snap && fc::update_params_stem(*size).ok()) params_file = *fc::update_params_stem(*size) + ".params";
   if (a.json) {
@@ -147,8 +155,8 @@ int run_circuit_info(const CircuitInfoArgs& a) {
                              {"nonzeros", {{"a", m.nnz(0)}, {"b", m.nnz(1)}, {"c", m.nnz(2)}}},
                              {"density", {{"a_aux", m.a_aux_density()}, {"b_input", m.b_input_density()},
                                           {"b_aux", m.b_aux_density()}}},
-                             {"key_points", {{"ic", m.num_inputs()}, {"h", (std::size_t{1} << log) - 1},
-                                             {"l", m.num_aux()}, {"a", key_a}, {"b_g1", key_b}, {"b_g2", key_b}}},
+                             {"key_points", {{"ic", key.ic}, {"h", key.h}, {"l", key.l}, {"a", key.a}, {"b_g1", key.b},
+                                             {"b_g2", key.b}}},
                              {"domain_log", log},
                              {"shape", shape},
                              {"params_file", params_file},
@@ -172,7 +180,7 @@ int run_circuit_info(const CircuitInfoArgs& a) {
     std::printf("  density: a_aux %zu, b_input %zu, b_aux %zu\n", m.a_aux_density(), m.b_input_density(),
                 m.b_aux_density());
     std::printf("  key points: ic %zu, h %zu, l %zu, a %zu, b_g1 %zu, b_g2 %zu\n", m.num_inputs(),
-                (std::size_t{1} << log) - 1, m.num_aux(), key_a, key_b, key_b);
+                key.h, key.l, key.a, key.b, key.b);
     if (!params_file.empty()) std::printf("  parameter file: %s (.vk)\n", params_file.c_str());
     std::printf("  counted in %.1f s\n", seconds);
   }
@@ -716,10 +724,7 @@ int run_params_check(const ParamsCheckArgs& a) {
                           r1cs::DensitySystem<fc::Fr> m;
                           if (!fc::synthesize_fallback(m, f, fc::FallbackWitness::blank(f)).ok()) return std::nullopt;
                           m.finish_with_input_rows();
-                          std::uint64_t domain = 1;
-                          while (domain < m.num_constraints()) domain *= 2;
-                          return fc::KeySections{m.num_inputs(), domain - 1, m.num_aux(), m.num_inputs() + m.a_aux_density(),
-                                                 m.b_input_density() + m.b_aux_density()};
+                          return key_sections(m);
                         }});
   }
   for (const auto& p : fc::registered_update_proofs()) {
@@ -731,10 +736,7 @@ int run_params_check(const ParamsCheckArgs& a) {
                           r1cs::DensitySystem<fc::Fr> m;
                           if (!fc::synthesize_update(m, u, fc::UpdateWitness::blank(u)).ok()) return std::nullopt;
                           m.finish_with_input_rows();
-                          std::uint64_t domain = 1;
-                          while (domain < m.num_constraints()) domain *= 2;
-                          return fc::KeySections{m.num_inputs(), domain - 1, m.num_aux(), m.num_inputs() + m.a_aux_density(),
-                                                 m.b_input_density() + m.b_aux_density()};
+                          return key_sections(m);
                         }});
   }
   for (const auto& circuit : circuits) {
