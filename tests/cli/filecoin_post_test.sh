@@ -138,6 +138,8 @@ SERVE_PID=
 sh "$ROOT/tests/cli/make_test_ca.sh" "$D/pki" || fail "make_test_ca.sh (openssl)"
 "$Z" setup --circuit synthetic --constraints 200 --out "$D/params" > /dev/null || fail "setup synthetic"
 printf '[engine]\nbudget = "48MiB"\n' > "$D/load.toml"
+# The previous daemon's "serving on" line must not be read before this one truncates the file.
+rm -f "$D/serve.out"
 "$Z" serve --config "$D/load.toml" --listen 127.0.0.1:0 --params-dir "$D/params" --tls-cert "$D/pki/server.pem" \
     --tls-key "$D/pki/server.key" --tls-client-ca "$D/pki/ca.pem" > "$D/serve.out" 2> "$D/serve.log" &
 SERVE_PID=$!

@@ -113,6 +113,8 @@ P="$D/pki"
 # zkpipe's clients over mutual TLS on 127.0.0.1 with a token (a throwaway CA made here).
 printf '[daemon]\nlisten = "127.0.0.1:0"\ntoken = "tls-token"\ntls_cert = "%s"\ntls_key = "%s"\ntls_client_ca = "%s"\n' \
   "$P/server.pem" "$P/server.key" "$P/ca.pem" > "$D/tls.toml"
+# The previous daemon's "serving on" line must not be read before this one truncates the file.
+rm -f "$D/serve.out"
 "$Z" serve --config "$D/tls.toml" --params-dir "$D/keys" > "$D/serve.out" 2> "$D/serve.log" &
 SERVE_PID=$!
 i=0
