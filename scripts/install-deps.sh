@@ -11,6 +11,7 @@ packages=(
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc libtomlplusplus-dev
   python3-grpcio python3-protobuf hyperfine
   clang libclang-rt-dev
+  libsqlite3-dev libpq-dev postgresql
 )
 
 missing=()
