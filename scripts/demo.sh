@@ -42,7 +42,7 @@ step "C2 through the engine's pipeline: 2 jobs (every proof verified before the 
 
 step "the same through the daemon: cuzk's wrapped C1 in, Filecoin's proof bytes out"
 SOCK="$(cd "$DIR" && pwd)/zkpipe.sock"
-"$Z" serve --listen "unix://$SOCK" --params-dir "$DIR" > "$DIR/serve.out" 2> "$DIR/serve.log" &
+"$Z" serve --listen "unix://$SOCK" --state-dir "$DIR/state" --params-dir "$DIR" > "$DIR/serve.out" 2> "$DIR/serve.log" &
 SERVE=$!
 trap 'kill -9 $SERVE 2> /dev/null || true' EXIT
 for _ in $(seq 200); do grep -q "serving on" "$DIR/serve.out" 2> /dev/null && break; sleep 0.05; done

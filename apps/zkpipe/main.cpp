@@ -295,6 +295,12 @@ int main(int argc, char** argv) {
   serve->add_option("--config", serve_args.config, "TOML configuration (every key: zkpipe.example.toml)");
   serve->add_option("--listen", serve_args.listen, "unix:///path or host:port (overrides daemon.listen)");
   serve->add_option("--params-dir", serve_args.params_dir, "where keys are found (overrides daemon.params_dir)");
+  serve->add_option("--state-dir", serve_args.state_dir,
+                    "where the embedded job store keeps accepted jobs (overrides daemon.state_dir; default "
+                    "$XDG_STATE_HOME/zkpipe)");
+  serve->add_option("--queue", serve_args.queue,
+                    "postgresql://... : share one job queue with every daemon on that database; embedded: the "
+                    "store in --state-dir (overrides queue.url)");
   serve->add_option("--token", serve_args.token, "require this shared secret on every call (overrides daemon.token)");
   serve->add_option("--tls-cert", serve_args.tls_cert, "TLS on TCP: the server's PEM certificate chain (daemon.tls_cert)");
   serve->add_option("--tls-key", serve_args.tls_key, "TLS on TCP: its PEM private key (daemon.tls_key)");

@@ -135,6 +135,8 @@ int run_serve(const ServeArgs& a) {
   }
   if (!a.listen.empty()) cfg.listen = a.listen;
   if (!a.params_dir.empty()) cfg.params_dir = a.params_dir;
+  if (!a.state_dir.empty()) cfg.state_dir = a.state_dir;
+  if (!a.queue.empty()) cfg.queue_url = a.queue == "embedded" ? "" : a.queue;
   if (!a.token.empty()) cfg.token = a.token;
   if (!a.tls_cert.empty()) cfg.tls_cert = a.tls_cert;
   if (!a.tls_key.empty()) cfg.tls_key = a.tls_key;

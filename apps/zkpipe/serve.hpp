@@ -13,6 +13,7 @@ namespace zk::app {
 struct ServeArgs {
   std::string config;  // TOML file; empty: defaults
   std::string listen, params_dir, token;
+  std::string state_dir, queue;  // override daemon.state_dir, queue.url
   std::string tls_cert, tls_key, tls_client_ca;  // override daemon.tls_*
   bool allow_token_over_plaintext = false;       // sets daemon.allow_token_over_plaintext
   std::string log_level, log_format;

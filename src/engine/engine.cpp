@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <tuple>
 
@@ -253,8 +254,7 @@ std::uint64_t Engine::input_cap() const {
   return config_.max_input_bytes != 0 ? config_.max_input_bytes : std::max<std::uint64_t>(budget_.total() / 4, 1 << 20);
 }
 
-Result<std::uint64_t> Engine::submit(JobRequest req) {
-  if (stopping_) return Status::unavailable("the engine is shutting down");
+Result<std::shared_ptr<Workload>> Engine::checked_workload(const JobRequest& req, WorkingSet* ws, bool validate) {
   std::shared_ptr<Workload> workload;
   {
     std::lock_guard lock(m_);
@@ -271,13 +271,31 @@ Result<std::uint64_t> Engine::submit(JobRequest req) {
     return Status::invalid_argument("a job needs between 1 and " + std::to_string(config_.max_partitions) +
                                     " partitions (engine.max_partitions), not " + std::to_string(req.partitions));
   }
-  if (Status s = guarded("validating the job", [&] { return workload->validate(req); }); !s.ok()) return s;
-  auto ws = guarded("sizing the job", [&] { return workload->working_set(req); });
-  if (!ws.ok()) return ws.status();
-  if (ws->total() > budget_.total()) {
-    return Status::resource_exhausted("one partition of this job needs " + format_bytes(ws->total()) +
-                                " but the whole memory budget is " + format_bytes(budget_.total()));
+  if (validate) {
+    if (Status s = guarded("validating the job", [&] { return workload->validate(req); }); !s.ok()) return s;
   }
+  auto sized = guarded("sizing the job", [&] { return workload->working_set(req); });
+  if (!sized.ok()) return sized.status();
+  if (sized->total() > budget_.total()) {
+    return Status::resource_exhausted("one partition of this job needs " + format_bytes(sized->total()) +
+                                      " but the whole memory budget is " + format_bytes(budget_.total()));
+  }
+  *ws = *sized;
+  return workload;
+}
+
+Status Engine::validate(const JobRequest& req) {
+  WorkingSet ws;
+  auto w = checked_workload(req, &ws, true);
+  return w.ok() ? Status{} : w.status();
+}
+
+Result<std::uint64_t> Engine::submit(JobRequest req) {
+  if (stopping_) return Status::unavailable("the engine is shutting down");
+  auto ws = std::make_optional<WorkingSet>();
+  auto checked = checked_workload(req, &*ws, !req.validated);
+  if (!checked.ok()) return checked.status();
+  std::shared_ptr<Workload> workload = std::move(*checked);
   const std::uint64_t digest = fnv1a(req);
   std::lock_guard lock(m_);
   // Validation ran unlocked: the engine may have begun shutting down meanwhile.
@@ -302,9 +320,14 @@ Result<std::uint64_t> Engine::submit(JobRequest req) {
                                       "engine.max_input_bytes = " + format_bytes(input_cap) + "; retry later");
   }
   auto job = std::make_shared<Job>();
-  do {
-    job->id = random_job_id();
-  } while (jobs_.count(job->id) != 0);
+  if (req.id != 0) {
+    if (jobs_.count(req.id) != 0) return Status::already_exists("the engine already holds job " + std::to_string(req.id));
+    job->id = req.id;
+  } else {
+    do {
+      job->id = random_job_id();
+    } while (jobs_.count(job->id) != 0);
+  }
   job->seq = next_seq_++;
   job->digest = digest;
   job->workload = workload;

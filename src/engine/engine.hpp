@@ -122,8 +122,12 @@ class Engine {
 
   /// Registers (or replaces) the workload for a circuit kind.
   void add_workload(const std::string& kind, std::shared_ptr<Workload> workload);
-  /// A new job id, or the existing one for a repeated request id with the same payload.
+  /// A new job id, or the existing one for a repeated request id with the same payload. With
+  /// job.id set, the job gets that id (ALREADY_EXISTS if the engine holds a job with it).
   Result<std::uint64_t> submit(JobRequest job);
+  /// What submit checks before queueing, without queueing: the kind is known, the partition count
+  /// allowed, the workload accepts the input and one partition fits the whole budget.
+  Status validate(const JobRequest& job);
   /// The finished job; DEADLINE_EXCEEDED if it is still running after `timeout`, NOT_FOUND if
   /// unknown or forgotten. With `public_inputs`, a finished job's public inputs (computed by the
   /// finalizer with each partition's proof) are copied into the result, for clients that verify.
@@ -162,6 +166,9 @@ class Engine {
   struct Task;
   using Clock = std::chrono::steady_clock;
 
+  /// The kind's workload after submit's checks (validation itself only with `validate`); *ws: the
+  /// job's per-partition working set.
+  Result<std::shared_ptr<Workload>> checked_workload(const JobRequest& req, WorkingSet* ws, bool validate);
   void scheduler_loop();
   void synthesis_loop(std::string name);
   void prover_loop(std::string name);

@@ -20,6 +20,11 @@ struct JobRequest {
   int priority = 0;                 // higher runs first
   std::string request_id;           // idempotency key; empty: every submit is a new job
   std::size_t partitions = 1;
+  /// The job's id when it was given one before (by the job store); 0: the engine draws one.
+  std::uint64_t id = 0;
+  /// Engine::validate passed for this very request in this process: submit skips the workload's
+  /// validation (seconds for a large C1) and only sizes the job.
+  bool validated = false;
 };
 
 /// The bytes one partition holds, by buffer class, from the start of its synthesis: a/b/c until

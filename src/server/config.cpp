@@ -20,6 +20,12 @@ std::string default_params_dir() {
   return "/var/tmp/filecoin-proof-parameters";
 }
 
+std::string default_state_dir() {
+  if (const char* d = std::getenv("STATE_DIRECTORY"); d != nullptr && *d != '\0') return d;
+  if (const char* d = std::getenv("XDG_STATE_HOME"); d != nullptr && *d != '\0') return std::string(d) + "/zkpipe";
+  if (const char* h = std::getenv("HOME"); h != nullptr && *h != '\0') return std::string(h) + "/.local/state/zkpipe";
+  return "/var/lib/zkpipe";
+}
 
 std::string default_listen() {
   if (const char* dir = std::getenv("XDG_RUNTIME_DIR"); dir != nullptr && *dir != '\0') {
@@ -154,11 +160,14 @@ Result<DaemonConfig> parse_config(std::string_view text) {
     return Status::invalid_argument(o.str());
   }
   const Reader r(root);
-  if (Status s = r.check_known({"daemon", "engine", "log"},
+  if (Status s = r.check_known({"daemon", "engine", "queue", "log"},
                                {"daemon.listen", "daemon.params_dir", "daemon.token", "daemon.tls_cert", "daemon.tls_key",
                                 "daemon.tls_client_ca", "daemon.allow_token_over_plaintext", "daemon.max_message_bytes",
                                 "daemon.max_receive_bytes", "daemon.admission_workers",
-                                "daemon.max_active_jobs", "daemon.shutdown_grace_s", "engine.budget",
+                                "daemon.max_active_jobs", "daemon.shutdown_grace_s", "daemon.state_dir", "queue.url",
+                                "queue.max_input_bytes", "queue.max_unfinished_jobs", "queue.max_attempts",
+                                "queue.lease_s", "queue.heartbeat_s", "queue.poll_ms", "queue.claim_partitions",
+                                "engine.budget",
                                 "engine.budget_fraction", "engine.synthesis_workers", "engine.prover_workers",
                                 "engine.finalizer_workers", "engine.channel_capacity", "engine.self_verify", "engine.max_partitions", "engine.max_kept_jobs", "engine.max_input_bytes",
                                 "engine.result_ttl_s", "engine.device", "log.level", "log.format"});
@@ -166,7 +175,8 @@ Result<DaemonConfig> parse_config(std::string_view text) {
     return Status::invalid_argument("config: " + s.message());
   }
   DaemonConfig c;
-  std::int64_t grace = c.shutdown_grace.count(), ttl = 600;
+  std::int64_t grace = c.shutdown_grace.count(), ttl = 600, lease = c.queue_lease.count(),
+               heartbeat = c.queue_heartbeat.count(), poll = c.queue_poll.count();
   std::string budget = "auto";
   std::uint64_t budget_bytes = 0;
   for (Status s : {r.string("daemon", "listen", c.listen), r.string("daemon", "params_dir", c.params_dir),
@@ -178,6 +188,14 @@ Result<DaemonConfig> parse_config(std::string_view text) {
                    r.integer("daemon", "admission_workers", c.admission_workers, 1, 64),
                    r.integer("daemon", "max_active_jobs", c.max_active_jobs, 1, 1'000'000),
                    r.integer("daemon", "shutdown_grace_s", grace, 0, 7 * 24 * 3600),
+                   r.string("daemon", "state_dir", c.state_dir), r.string("queue", "url", c.queue_url),
+                   r.size("queue", "max_input_bytes", c.queue_max_input_bytes),
+                   r.integer("queue", "max_unfinished_jobs", c.queue_max_unfinished_jobs, 1, 1'000'000'000),
+                   r.integer("queue", "max_attempts", c.queue_max_attempts, 1, 1000),
+                   r.integer("queue", "lease_s", lease, 2, 24 * 3600),
+                   r.integer("queue", "heartbeat_s", heartbeat, 1, 3600),
+                   r.integer("queue", "poll_ms", poll, 10, 60'000),
+                   r.integer("queue", "claim_partitions", c.queue_claim_partitions, 0, 1'000'000),
                    r.number("engine", "budget_fraction", c.engine.budget_fraction, 0.01, 1.0),
                    r.integer("engine", "synthesis_workers", c.engine.synthesis_workers, 0, 1024),
                    r.integer("engine", "prover_workers", c.engine.prover_workers, 0, 64),
@@ -204,6 +222,18 @@ Result<DaemonConfig> parse_config(std::string_view text) {
   c.engine.budget_bytes = budget_bytes;
   c.shutdown_grace = std::chrono::seconds(grace);
   c.engine.result_ttl = std::chrono::seconds(ttl);
+  c.queue_lease = std::chrono::seconds(lease);
+  c.queue_heartbeat = std::chrono::seconds(heartbeat);
+  c.queue_poll = std::chrono::milliseconds(poll);
+  if (c.queue_heartbeat * 2 > c.queue_lease) {
+    return Status::invalid_argument("config: 'queue.heartbeat_s' (" + std::to_string(heartbeat) +
+                                    ") must be at most half of 'queue.lease_s' (" + std::to_string(lease) +
+                                    "): a lease must survive a late heartbeat");
+  }
+  if (!c.queue_url.empty() && c.queue_url.rfind("postgresql://", 0) != 0 && c.queue_url.rfind("postgres://", 0) != 0) {
+    return Status::invalid_argument("config: 'queue.url' = '" + c.queue_url +
+                                    "' (expected empty for the embedded store, or postgresql://...)");
+  }
   if (c.device != "auto" && c.device != "cpu" && c.device != "gpu")
     return Status::invalid_argument("config: 'engine.device' = '" + c.device + "' (expected auto, cpu or gpu)");
   static const std::set<std::string> levels = {"trace", "debug", "info", "warn", "error", "off"};

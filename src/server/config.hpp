@@ -18,6 +18,10 @@ namespace zk::server {
 /// /var/tmp/filecoin-proof-parameters (the daemon's default params_dir).
 std::string default_params_dir();
 
+/// $STATE_DIRECTORY (systemd's StateDirectory=), else $XDG_STATE_HOME/zkpipe, else
+/// $HOME/.local/state/zkpipe, else /var/lib/zkpipe.
+std::string default_state_dir();
+
 struct DaemonConfig {
   // [daemon]
   std::string listen;      // "unix:///path" or "host:port"; empty: default_listen()
@@ -37,6 +41,21 @@ struct DaemonConfig {
   unsigned admission_workers = 2;
   std::size_t max_active_jobs = 1000;  // queued + running; more is RESOURCE_EXHAUSTED
   std::chrono::seconds shutdown_grace{600};  // SIGTERM: let jobs finish this long, then cancel
+  // Where the embedded job store keeps accepted jobs and results (jobs.db): default_state_dir().
+  std::string state_dir = default_state_dir();
+  // [queue] (docs/cluster.md)
+  // "" (the default): the embedded store in state_dir, this daemon alone; "postgresql://...": a
+  // queue shared by every daemon given the same database.
+  std::string queue_url;
+  std::uint64_t queue_max_input_bytes = 4ull << 30;   // inputs of unfinished jobs in the store
+  std::uint64_t queue_max_unfinished_jobs = 100000;   // queued + running in the store
+  std::uint32_t queue_max_attempts = 3;               // claims without an outcome before a job fails
+  std::chrono::seconds queue_lease{60};               // a claim not renewed this long is taken over
+  std::chrono::seconds queue_heartbeat{10};
+  std::chrono::milliseconds queue_poll{500};          // longest wait between looks at the store
+  // Claims stop while this many partitions wait in the engine's own queue; 0: unlimited with the
+  // embedded store, 2 x synthesis workers with a shared one.
+  std::size_t queue_claim_partitions = 0;
   // [engine]
   // prover_workers 0 (the default): 2 with a GPU (the dual-worker interlock: one worker prepares on
   // the CPU while the other's kernels run), 1 on the CPU.
@@ -54,6 +73,7 @@ struct DaemonConfig {
   std::string log_level = "info";  // trace, debug, info, warn, error, off
   std::string log_format = "text";  // text or json
 };
+
 
 /// unix://$XDG_RUNTIME_DIR/zkpipe.sock, or unix:///tmp/zkpipe-<uid>/zkpipe.sock without it.
 std::string default_listen();

@@ -318,13 +318,9 @@ grpc::ServerUnaryReactor* CuzkService::CancelProof(grpc::CallbackServerContext* 
   if (auto a = core_.authorize(ctx); !a.ok()) return finish(ctx, a);
   auto id = parse_job_id(req->job_id());
   if (!id.ok()) return finish(ctx, to_grpc(id.status()));
-  auto& engine = core_.engine();
-  auto before = engine.await(*id, std::chrono::milliseconds(0));
-  if (!before.ok() && before.status().code() == StatusCode::kNotFound) return finish(ctx, to_grpc(before.status()));
-  const bool active = !before.ok();  // not over yet (await timed out at once)
-  if (Status s = engine.cancel(*id); !s.ok()) return finish(ctx, to_grpc(s));
-  resp->set_was_running(active);
-  if (active) spdlog::info("job {} cancelled by a cuzk client", *id);
+  auto was = core_.cancel_job(*id);
+  if (!was.ok()) return finish(ctx, to_grpc(was.status()));
+  resp->set_was_running(*was);
   return finish(ctx, grpc::Status::OK);
 }
 

@@ -17,6 +17,7 @@
 #include <spdlog/spdlog.h>
 
 #include "server/tls.hpp"
+#include "store/sqlite_job_store.hpp"
 
 namespace zk::server {
 namespace {
@@ -192,6 +193,27 @@ Result<std::shared_ptr<grpc::ServerCredentials>> listener_credentials(const Daem
   return grpc::InsecureServerCredentials();
 }
 
+Result<std::unique_ptr<store::JobStore>> open_job_store(const DaemonConfig& config) {
+  store::StoreLimits limits;
+  limits.max_input_bytes = config.queue_max_input_bytes;
+  limits.max_unfinished_jobs = config.queue_max_unfinished_jobs;
+  limits.max_attempts = config.queue_max_attempts;
+  limits.result_ttl = std::chrono::duration_cast<std::chrono::seconds>(config.engine.result_ttl);
+  if (!config.queue_url.empty()) {
+    return Status::unimplemented("queue.url " + config.queue_url + ": PostgreSQL queues are not built in yet");
+  }
+  if (config.state_dir.empty()) return Status::invalid_argument("daemon.state_dir is empty");
+  const std::string path = config.state_dir + "/jobs.db";
+  auto s = store::SqliteJobStore::open(path, limits);
+  if (!s.ok()) return s.status();
+  if ((*s)->recovered() > 0) {
+    spdlog::warn("job store {}: {} job(s) were running when the last daemon stopped without finishing them; they are "
+                 "queued again",
+                 path, (*s)->recovered());
+  }
+  return std::unique_ptr<store::JobStore>(std::move(*s));
+}
+
 Result<std::unique_ptr<Daemon>> Daemon::start(const DaemonConfig& config) {
   std::unique_ptr<Daemon> d(new Daemon());
   d->config_ = config;
@@ -228,8 +250,25 @@ Result<std::unique_ptr<Daemon>> Daemon::start(const DaemonConfig& config) {
   d->engine_ = std::make_unique<engine::Engine>(engine_config, std::map<std::string, std::shared_ptr<engine::Workload>>{});
   d->registry_ = std::make_unique<WorkloadRegistry>(*d->engine_, config.params_dir, *device);
   d->device_ = *device == engine::ProverDevice::kGpu ? "gpu" : "cpu";
+  auto store = open_job_store(config);
+  if (!store.ok()) {
+    d->engine_->shutdown();
+    return store.status();
+  }
+  d->store_ = std::move(*store);
+  const bool shared_queue = !config.queue_url.empty();
+  d->dispatcher_ = std::make_unique<Dispatcher>(
+      *d->engine_, *d->registry_, *d->store_,
+      DispatchOptions{.owner = default_owner(),
+                      .lease = config.queue_lease,
+                      .heartbeat = config.queue_heartbeat,
+                      .poll = config.queue_poll,
+                      .claim_partitions = config.queue_claim_partitions != 0 ? config.queue_claim_partitions
+                                          : shared_queue ? 2 * std::max(1u, d->engine_->config().synthesis_workers)
+                                                         : 0,
+                      .max_active_jobs = config.max_active_jobs});
   d->service_ = std::make_unique<ProvingService>(
-      *d->engine_, *d->registry_,
+      *d->engine_, *d->registry_, *d->dispatcher_,
       ServiceOptions{.token = config.token,
                      .max_active_jobs = config.max_active_jobs,
                      .admission_workers = config.admission_workers,
@@ -253,7 +292,9 @@ Result<std::unique_ptr<Daemon>> Daemon::start(const DaemonConfig& config) {
   ::umask(old_mask);
   if (!d->server_ || (d->socket_path_.empty() && port == 0)) {
     d->service_->stop();
+    d->dispatcher_->pause_claims();
     d->engine_->shutdown();
+    d->dispatcher_->stop();
     return Status::unavailable("cannot listen on " + listen + " (address in use, or not permitted?)");
   }
   if (!d->socket_path_.empty()) {
@@ -278,10 +319,10 @@ Result<std::unique_ptr<Daemon>> Daemon::start(const DaemonConfig& config) {
                           : !config.tls_cert.empty()      ? "TLS"
                                                           : "plain TCP";
   spdlog::info("zkpipe daemon listening on {} ({}; params {}, budget {}, prove_start on the {}, {} prover workers, {} "
-               "admission workers, gRPC receive quota {})",
+               "admission workers, gRPC receive quota {}; jobs in {} as {})",
                d->address_, transport, config.params_dir, engine::format_bytes(d->engine_->config().budget_bytes), d->device_,
                d->engine_->config().prover_workers, config.admission_workers,
-               engine::format_bytes(receive_bytes(config)));
+               engine::format_bytes(receive_bytes(config)), d->store_->describe(), d->dispatcher_->owner());
   return d;
 }
 
@@ -289,6 +330,7 @@ void Daemon::stop(std::chrono::milliseconds grace) {
   if (stopped_) return;
   stopped_ = true;
   service_->set_draining();
+  dispatcher_->pause_claims();  // what is still queued in the store stays there for the next daemon
   const auto until = std::chrono::steady_clock::now() + grace;
   // A call being admitted (its input validated) when draining began becomes a job that the grace
   // period covers too; calls still queued for admission are refused (UNAVAILABLE) meanwhile.
@@ -301,6 +343,7 @@ void Daemon::stop(std::chrono::milliseconds grace) {
   }
   if (active > 0) spdlog::warn("grace period over: cancelling {} job(s)", active);
   engine_->shutdown();  // cancels what is left
+  dispatcher_->stop();  // writes the last outcomes; the cancelled jobs' claims go back to the store
   service_->stop();     // answers every call queued for admission and every waiter
   server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
   server_->Wait();
@@ -314,6 +357,8 @@ Daemon::~Daemon() {
   server_.reset();
   cuzk_.reset();
   service_.reset();
+  dispatcher_.reset();
+  store_.reset();
   registry_.reset();
   engine_.reset();
   if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the lock (the file stays: removing it would race)

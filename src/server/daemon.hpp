@@ -19,7 +19,9 @@
 #include "server/config.hpp"
 #include "server/registry.hpp"
 #include "server/cuzk_service.hpp"
+#include "server/dispatcher.hpp"
 #include "server/service.hpp"
+#include "store/job_store.hpp"
 
 namespace zk::server {
 
@@ -37,6 +39,7 @@ class Daemon {
   const std::string& address() const { return address_; }
   engine::Engine& engine() { return *engine_; }
   ProvingService& service() { return *service_; }
+  Dispatcher& dispatcher() { return *dispatcher_; }
 
   /// Refuses new jobs, waits up to `grace` for the active ones, cancels what is left, answers every
   /// waiter and stops listening. Idempotent.
@@ -51,12 +54,17 @@ class Daemon {
   int lock_fd_ = -1;  // flock on <socket>.lock while the daemon lives
   std::unique_ptr<engine::Engine> engine_;
   std::unique_ptr<WorkloadRegistry> registry_;
+  std::unique_ptr<store::JobStore> store_;  // accepted jobs and results (docs/cluster.md)
+  std::unique_ptr<Dispatcher> dispatcher_;  // store <-> engine
   std::unique_ptr<ProvingService> service_;
   std::unique_ptr<CuzkService> cuzk_;  // cuzk.v1 on the same listener, sharing service_'s machinery
   std::unique_ptr<grpc::Server> server_;
   bool stopped_ = false;
   std::atomic<bool> hurry_{false};
 };
+
+/// The job store the configuration names: the embedded one in state_dir, or PostgreSQL.
+Result<std::unique_ptr<store::JobStore>> open_job_store(const DaemonConfig& config);
 
 /// daemon.max_receive_bytes, or twice daemon.max_message_bytes when it is 0.
 std::uint64_t receive_bytes(const DaemonConfig& config);

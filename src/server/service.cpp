@@ -52,8 +52,9 @@ grpc::Status to_grpc(const Status& s) {
   return {c, bounded_message(s.message())};
 }
 
-ProvingService::ProvingService(engine::Engine& engine, WorkloadRegistry& registry, ServiceOptions options)
-    : engine_(engine), registry_(registry), opt_(std::move(options)) {
+ProvingService::ProvingService(engine::Engine& engine, WorkloadRegistry& registry, Dispatcher& dispatcher,
+                               ServiceOptions options)
+    : engine_(engine), registry_(registry), dispatcher_(dispatcher), opt_(std::move(options)) {
   watcher_ = std::thread([this] { watch(); });
   for (unsigned i = 0; i < std::max(1u, opt_.admission_workers); ++i) admitters_.emplace_back([this] { admit_loop(); });
 }
@@ -123,9 +124,20 @@ Result<std::uint64_t> ProvingService::submit_job(const std::string& circuit, con
   job.shape = r->job_shape;
   if (job.partitions == 0) job.partitions = r->partitions;
   *partitions = static_cast<std::uint32_t>(job.partitions);
-  auto id = engine_.submit(std::move(job));
-  if (id.ok()) spdlog::info("job {} submitted: {} {}", *id, circuit, shape);
-  return id;
+  auto a = dispatcher_.accept(circuit, shape, std::move(job));
+  if (!a.ok()) return a.status();
+  if (a->existed) {
+    spdlog::info("job {}: its request id was seen before with the same payload (the same job)", a->id);
+  } else {
+    spdlog::info("job {} accepted: {} {}", a->id, circuit, shape);
+  }
+  return a->id;
+}
+
+Result<bool> ProvingService::cancel_job(std::uint64_t id) {
+  auto was = dispatcher_.cancel(id);
+  if (was.ok() && *was) spdlog::info("job {} cancelled by a client", id);
+  return was;
 }
 
 int default_priority(const std::string& circuit) {
@@ -306,28 +318,30 @@ bool ProvingService::try_answer(Waiter& w, Clock::time_point now, bool final) {
 }
 
 bool ProvingService::answer(Waiter& w, Clock::time_point now, bool final) {
-  auto r = engine_.await(w.job, std::chrono::milliseconds(0), w.answers.public_inputs);
+  auto r = dispatcher_.poll(w.job, w.answers.public_inputs);
   if (!r.ok()) {
-    if (r.status().code() == zk::StatusCode::kDeadlineExceeded) {
-      if (w.ctx->IsCancelled()) {
-        w.reactor->Finish({grpc::StatusCode::CANCELLED, "the client cancelled the call"});
-        return true;
-      }
-      if (final) {
-        w.reactor->Finish({grpc::StatusCode::UNAVAILABLE, "the daemon stopped before job " + std::to_string(w.job) +
-                                                              " finished"});
-        return true;
-      }
-      if (now >= w.deadline) {
-        w.reactor->Finish(w.answers.on_timeout());
-        return true;
-      }
-      return false;
-    }
     w.reactor->Finish(to_grpc(r.status()));
     return true;
   }
-  w.reactor->Finish(w.answers.on_result(*r));
+  if (!r->has_value()) {  // queued or running, here or on another daemon
+    if (w.ctx->IsCancelled()) {
+      w.reactor->Finish({grpc::StatusCode::CANCELLED, "the client cancelled the call"});
+      return true;
+    }
+    if (final) {
+      w.reactor->Finish({grpc::StatusCode::UNAVAILABLE,
+                         "the daemon stopped before job " + std::to_string(w.job) +
+                             " finished (the job is kept in the job store; await it again once a daemon serves the "
+                             "queue)"});
+      return true;
+    }
+    if (now >= w.deadline) {
+      w.reactor->Finish(w.answers.on_timeout());
+      return true;
+    }
+    return false;
+  }
+  w.reactor->Finish(w.answers.on_result(**r));
   return true;
 }
 
@@ -429,12 +443,9 @@ grpc::ServerUnaryReactor* ProvingService::CancelProof(grpc::CallbackServerContex
                                                       pb::CancelProofResponse* resp) {
   count("CancelProof");
   if (auto a = authorize(ctx); !a.ok()) return finish(ctx, a);
-  auto before = engine_.await(req->job_id(), std::chrono::milliseconds(0));
-  if (!before.ok() && before.status().code() == zk::StatusCode::kNotFound) return finish(ctx, to_grpc(before.status()));
-  const bool active = !before.ok();  // still running (await timed out at once)
-  if (Status s = engine_.cancel(req->job_id()); !s.ok()) return finish(ctx, to_grpc(s));
-  resp->set_was_active(active);
-  if (active) spdlog::info("job {} cancelled by a client", req->job_id());
+  auto was = cancel_job(req->job_id());
+  if (!was.ok()) return finish(ctx, to_grpc(was.status()));
+  resp->set_was_active(*was);
   return finish(ctx, grpc::Status::OK);
 }
 

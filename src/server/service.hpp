@@ -24,6 +24,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include "engine/engine.hpp"
+#include "server/dispatcher.hpp"
 #include "server/registry.hpp"
 #include "zkpipe/v1/proving.grpc.pb.h"
 
@@ -52,7 +53,8 @@ std::string gate_metrics(const gpu::DeviceGate& gate);
 
 class ProvingService final : public pb::ProvingEngine::CallbackService {
  public:
-  ProvingService(engine::Engine& engine, WorkloadRegistry& registry, ServiceOptions options);
+  /// Jobs go through `dispatcher` (the job store) to the engine; waiters read results through it.
+  ProvingService(engine::Engine& engine, WorkloadRegistry& registry, Dispatcher& dispatcher, ServiceOptions options);
   ~ProvingService() override;
 
   /// Refuse new jobs (UNAVAILABLE) from now on; waits, status and metrics go on.
@@ -88,10 +90,14 @@ class ProvingService final : public pb::ProvingEngine::CallbackService {
   /// client goes away (CANCELLED) or when the daemon stops (UNAVAILABLE); unknown ids: NOT_FOUND.
   void wait_for(std::uint64_t job, std::chrono::steady_clock::time_point deadline, grpc::CallbackServerContext* ctx,
                 grpc::ServerUnaryReactor* reactor, WaitAnswers answers);
-  /// Resolves (circuit, shape) and submits `job` (its partitions 0: the kind's count) — on an
-  /// admission thread. UNAVAILABLE while draining; RESOURCE_EXHAUSTED at max_active_jobs.
+  /// Resolves (circuit, shape), validates `job` (its partitions 0: the kind's count) and records it
+  /// in the job store — on an admission thread. UNAVAILABLE while draining; RESOURCE_EXHAUSTED at
+  /// max_active_jobs or the store's limits.
   Result<std::uint64_t> submit_job(const std::string& circuit, const std::string& shape, engine::JobRequest job,
                                    std::uint32_t* partitions);
+  /// Cancels a job wherever it is (queued in the store, running here or on another daemon): true
+  /// if it was unfinished; NOT_FOUND if unknown.
+  Result<bool> cancel_job(std::uint64_t id);
   /// Runs `load` on a loader thread (key loads take seconds to minutes), which answers the call
   /// with the status it returns; joined at stop().
   void run_loader(grpc::ServerUnaryReactor* reactor, std::function<grpc::Status()> load);
@@ -150,6 +156,7 @@ class ProvingService final : public pb::ProvingEngine::CallbackService {
 
   engine::Engine& engine_;
   WorkloadRegistry& registry_;
+  Dispatcher& dispatcher_;
   ServiceOptions opt_;
   std::atomic<bool> draining_{false};
   const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();

@@ -87,7 +87,7 @@ PY
 
 # Through the daemon: the wrapped C1, the pipeline, self-verification.
 SOCK="$D/zk.sock"
-"$Z" serve --listen "unix://$SOCK" --params-dir "$D/params" > "$D/serve.out" 2> "$D/serve.log" &
+"$Z" serve --state-dir "$(mktemp -d "$D/state.XXXXXX")" --listen "unix://$SOCK" --params-dir "$D/params" > "$D/serve.out" 2> "$D/serve.log" &
 SERVE_PID=$!
 i=0
 while ! grep -q "serving on" "$D/serve.out" 2> /dev/null; do

@@ -89,7 +89,7 @@ S=$(py "import json,sys; print(' '.join('--sector %d:%s' % (s['number'], s['comm
 
 # Through the daemon: both kinds, one request each, proofs checked here again.
 SOCK="$D/zk.sock"
-"$Z" serve --listen "unix://$SOCK" --params-dir "$D/params" > "$D/serve.out" 2> "$D/serve.log" &
+"$Z" serve --state-dir "$(mktemp -d "$D/state.XXXXXX")" --listen "unix://$SOCK" --params-dir "$D/params" > "$D/serve.out" 2> "$D/serve.log" &
 SERVE_PID=$!
 i=0
 while ! grep -q "serving on" "$D/serve.out" 2> /dev/null; do
@@ -140,7 +140,7 @@ sh "$ROOT/tests/cli/make_test_ca.sh" "$D/pki" || fail "make_test_ca.sh (openssl)
 printf '[engine]\nbudget = "48MiB"\n' > "$D/load.toml"
 # The previous daemon's "serving on" line must not be read before this one truncates the file.
 rm -f "$D/serve.out"
-"$Z" serve --config "$D/load.toml" --listen 127.0.0.1:0 --params-dir "$D/params" --tls-cert "$D/pki/server.pem" \
+"$Z" serve --state-dir "$(mktemp -d "$D/state.XXXXXX")" --config "$D/load.toml" --listen 127.0.0.1:0 --params-dir "$D/params" --tls-cert "$D/pki/server.pem" \
     --tls-key "$D/pki/server.key" --tls-client-ca "$D/pki/ca.pem" > "$D/serve.out" 2> "$D/serve.log" &
 SERVE_PID=$!
 i=0

@@ -50,7 +50,7 @@ grep -q "satisfied; public inputs match" "$D/out" || fail "check must report a s
 # Through the daemon: zkpipe.v1 refuses a tampered input; cuzk.v1 proves it as Curio sends SnapDeals
 # (one daemon proof: both protocols submit to the same engine workload; cli_filecoin_c2 proves through zkpipe.v1).
 SOCK="$D/zk.sock"
-"$Z" serve --listen "unix://$SOCK" --params-dir "$D/params" > "$D/serve.out" 2> "$D/serve.log" &
+"$Z" serve --state-dir "$(mktemp -d "$D/state.XXXXXX")" --listen "unix://$SOCK" --params-dir "$D/params" > "$D/serve.out" 2> "$D/serve.log" &
 SERVE_PID=$!
 i=0
 while ! grep -q "serving on" "$D/serve.out" 2> /dev/null; do

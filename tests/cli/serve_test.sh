@@ -20,18 +20,18 @@ ADDR="unix://$SOCK"
 
 # Configuration errors exit 2 with a message naming the key.
 printf '[daemon]\nlisten_addr = "x"\n' > "$D/bad.toml"
-"$Z" serve --config "$D/bad.toml" > /dev/null 2> "$D/err"
+"$Z" serve --state-dir "$(mktemp -d "$D/state.XXXXXX")" --config "$D/bad.toml" > /dev/null 2> "$D/err"
 [ $? -eq 2 ] && grep -q "daemon.listen_addr" "$D/err" || fail "unknown key must exit 2 naming it"
 printf '[engine]\nprover_workers = 65\n' > "$D/bad2.toml"
-"$Z" serve --config "$D/bad2.toml" > /dev/null 2> "$D/err"
+"$Z" serve --state-dir "$(mktemp -d "$D/state.XXXXXX")" --config "$D/bad2.toml" > /dev/null 2> "$D/err"
 [ $? -eq 2 ] && grep -q "engine.prover_workers" "$D/err" || fail "bad value must exit 2 naming it"
-"$Z" serve --config "$D/missing.toml" > /dev/null 2>&1
+"$Z" serve --state-dir "$(mktemp -d "$D/state.XXXXXX")" --config "$D/missing.toml" > /dev/null 2>&1
 [ $? -eq 2 ] || fail "missing config must exit 2"
 "$Z" status --addr "unix://$D/nobody.sock" > /dev/null 2> "$D/err"
 [ $? -eq 2 ] && grep -q "cannot reach a zkpipe daemon" "$D/err" || fail "status without a daemon must say so"
 
 printf '[daemon]\nshutdown_grace_s = 300\n[engine]\nsynthesis_workers = 1\n[log]\nformat = "json"\n' > "$D/zk.toml"
-"$Z" serve --config "$D/zk.toml" --listen "$ADDR" --params-dir "$D/keys" > "$D/serve.out" 2> "$D/serve.log" &
+"$Z" serve --state-dir "$(mktemp -d "$D/state.XXXXXX")" --config "$D/zk.toml" --listen "$ADDR" --params-dir "$D/keys" > "$D/serve.out" 2> "$D/serve.log" &
 SERVE_PID=$!
 i=0
 while ! grep -q "serving on" "$D/serve.out" 2> /dev/null; do
@@ -39,7 +39,7 @@ while ! grep -q "serving on" "$D/serve.out" 2> /dev/null; do
 done
 [ "$(stat -c %a "$SOCK")" = "600" ] || fail "socket must be owner-only"
 head -1 "$D/serve.log" | python3 -c "import json,sys; json.loads(sys.stdin.readline())" || fail "json log lines"
-"$Z" serve --listen "$ADDR" --params-dir "$D/keys" > /dev/null 2> "$D/err"
+"$Z" serve --state-dir "$(mktemp -d "$D/state.XXXXXX")" --listen "$ADDR" --params-dir "$D/keys" > /dev/null 2> "$D/err"
 [ $? -eq 2 ] && grep -q "another zkpipe daemon holds" "$D/err" || fail "a live socket must be refused"
 
 # An independent client: Python grpcio with generated stubs.
@@ -101,13 +101,13 @@ grep -q "zkpipe daemon stopped" "$D/serve.log" || fail "stop logged"
 
 # A token on plain TCP is refused (exit 2, naming the setting that allows it); TLS settings on a
 # unix socket too.
-"$Z" serve --listen 127.0.0.1:0 --params-dir "$D/keys" --token t > /dev/null 2> "$D/err"
+"$Z" serve --state-dir "$(mktemp -d "$D/state.XXXXXX")" --listen 127.0.0.1:0 --params-dir "$D/keys" --token t > /dev/null 2> "$D/err"
 [ $? -eq 2 ] && grep -q "daemon.allow_token_over_plaintext" "$D/err" || fail "token over plain TCP must exit 2: $(cat "$D/err")"
 sh "$ROOT/tests/cli/make_test_ca.sh" "$D/pki" || fail "make_test_ca.sh (openssl)"
 P="$D/pki"
-"$Z" serve --listen "$ADDR" --params-dir "$D/keys" --tls-cert "$P/server.pem" --tls-key "$P/server.key" > /dev/null 2> "$D/err"
+"$Z" serve --state-dir "$(mktemp -d "$D/state.XXXXXX")" --listen "$ADDR" --params-dir "$D/keys" --tls-cert "$P/server.pem" --tls-key "$P/server.key" > /dev/null 2> "$D/err"
 [ $? -eq 2 ] && grep -q "is a unix socket" "$D/err" || fail "TLS on a unix socket must exit 2: $(cat "$D/err")"
-"$Z" serve --listen 127.0.0.1:0 --params-dir "$D/keys" --tls-cert "$P/server.pem" --tls-key "$P/client.key" > /dev/null 2> "$D/err"
+"$Z" serve --state-dir "$(mktemp -d "$D/state.XXXXXX")" --listen 127.0.0.1:0 --params-dir "$D/keys" --tls-cert "$P/server.pem" --tls-key "$P/client.key" > /dev/null 2> "$D/err"
 [ $? -eq 2 ] && grep -q "daemon.tls_key" "$D/err" || fail "a key that is not the certificate's must exit 2: $(cat "$D/err")"
 
 # zkpipe's clients over mutual TLS on 127.0.0.1 with a token (a throwaway CA made here).
@@ -115,7 +115,7 @@ printf '[daemon]\nlisten = "127.0.0.1:0"\ntoken = "tls-token"\ntls_cert = "%s"\n
   "$P/server.pem" "$P/server.key" "$P/ca.pem" > "$D/tls.toml"
 # The previous daemon's "serving on" line must not be read before this one truncates the file.
 rm -f "$D/serve.out"
-"$Z" serve --config "$D/tls.toml" --params-dir "$D/keys" > "$D/serve.out" 2> "$D/serve.log" &
+"$Z" serve --state-dir "$(mktemp -d "$D/state.XXXXXX")" --config "$D/tls.toml" --params-dir "$D/keys" > "$D/serve.out" 2> "$D/serve.log" &
 SERVE_PID=$!
 i=0
 while ! grep -q "serving on" "$D/serve.out" 2> /dev/null; do
