@@ -1,0 +1,56 @@
+"""A client for the durability test (durable_test.sh), from another stack (Python grpcio, stubs
+generated from proto/zkpipe/v1/proving.proto).
+
+  durable_client.py STUBS submit ADDR SHAPE FIRST COUNT IDS   submits COUNT one-partition synthetic
+      jobs (seeds FIRST.., request ids "durable-<seed>") without waiting; appends "seed id" lines to IDS
+  durable_client.py STUBS completed ADDR                      prints the daemon's completed-job total
+  durable_client.py STUBS await ADDR IDS OUT                  awaits every job of IDS, which must all
+      complete; writes OUT/<seed>.bin and OUT/<seed>.json for `zkpipe verify`
+"""
+import json
+import struct
+import sys
+
+sys.path.insert(0, sys.argv[1])
+import grpc  # noqa: E402
+from zkpipe.v1 import proving_pb2, proving_pb2_grpc  # noqa: E402
+
+mode, address = sys.argv[2], sys.argv[3]
+stub = proving_pb2_grpc.ProvingEngineStub(grpc.insecure_channel(address))
+
+
+def request(shape, seed):
+    return proving_pb2.SubmitProofRequest(circuit="synthetic", shape=shape, input=struct.pack("<Q", seed),
+                                          partitions=1, request_id="durable-%d" % seed)
+
+
+if mode == "submit":
+    shape, first, count, ids_path = sys.argv[4], int(sys.argv[5]), int(sys.argv[6]), sys.argv[7]
+    with open(ids_path, "a") as f:
+        for seed in range(first, first + count):
+            r = stub.SubmitProof(request(shape, seed), timeout=60)
+            f.write("%d %d\n" % (seed, r.job_id))
+elif mode == "resubmit":
+    # The same request ids again: each must name the job it named before.
+    shape, ids_path = sys.argv[4], sys.argv[5]
+    for line in open(ids_path):
+        seed, job = map(int, line.split())
+        r = stub.SubmitProof(request(shape, seed), timeout=60)
+        assert r.job_id == job, "request id durable-%d named job %d, now %d" % (seed, job, r.job_id)
+elif mode == "completed":
+    print(stub.GetStatus(proving_pb2.GetStatusRequest(), timeout=30).totals.completed)
+elif mode == "await":
+    ids_path, out = sys.argv[4], sys.argv[5]
+    jobs = [tuple(map(int, line.split())) for line in open(ids_path)]
+    assert len({j for _, j in jobs}) == len(jobs), "job ids must be distinct"
+    for seed, job in jobs:
+        r = stub.AwaitProof(proving_pb2.AwaitProofRequest(job_id=job, timeout_ms=240000), timeout=300)
+        assert r.status == proving_pb2.JOB_STATUS_COMPLETED, "job %d (seed %d): %s" % (job, seed, r)
+        assert r.job_id == job
+        with open("%s/%d.bin" % (out, seed), "wb") as f:
+            f.write(r.proof)
+        with open("%s/%d.json" % (out, seed), "w") as f:
+            json.dump([list(p.values) for p in r.public_inputs], f)
+    print(len(jobs))
+else:
+    sys.exit("unknown mode " + mode)
