@@ -201,6 +201,21 @@ int run_status(const ClientArgs& c) {
   std::printf("jobs: %u active; %llu submitted, %llu completed, %llu failed, %llu cancelled\n", t.active(),
               static_cast<unsigned long long>(t.submitted()), static_cast<unsigned long long>(t.completed()),
               static_cast<unsigned long long>(t.failed()), static_cast<unsigned long long>(t.cancelled()));
+  const auto& js = st.store();
+  std::printf("job store: %s (this daemon: %s)\n", js.location().c_str(), js.owner().c_str());
+  if (!js.error().empty()) {
+    std::printf("  not readable now: %s\n", js.error().c_str());
+  } else {
+    std::printf("  jobs: %llu queued, %llu running, %llu done, %llu failed, %llu cancelled; inputs held %s\n",
+                static_cast<unsigned long long>(js.queued()), static_cast<unsigned long long>(js.running()),
+                static_cast<unsigned long long>(js.done()), static_cast<unsigned long long>(js.failed()),
+                static_cast<unsigned long long>(js.cancelled()), fmt_bytes(js.input_bytes()).c_str());
+    std::printf("  %-40s %16s %14s\n", "machine", "last heartbeat", "jobs running");
+    for (const auto& m : js.machines()) {
+      std::printf("  %-40s %14.1fs %14llu\n", m.owner().c_str(), m.seconds_since_heartbeat(),
+                  static_cast<unsigned long long>(m.jobs_running()));
+    }
+  }
   std::printf("\n%-28s %8s %8s %18s\n", "queue (circuit:shape)", "queued", "running", "partitions queued");
   if (st.queues().empty()) std::printf("%-28s\n", "(none)");
   for (const auto& q : st.queues()) {

@@ -502,6 +502,26 @@ grpc::ServerUnaryReactor* ProvingService::GetStatus(grpc::CallbackServerContext*
   t->set_active(static_cast<std::uint32_t>(st.jobs_active));
   resp->set_rss_bytes(st.rss_bytes);
   resp->set_rss_peak_bytes(st.rss_peak_bytes);
+  // One short query (the embedded store: microseconds; PostgreSQL: a round trip).
+  auto* js = resp->mutable_store();
+  js->set_location(dispatcher_.store().describe());
+  js->set_owner(dispatcher_.owner());
+  if (auto q = dispatcher_.store().status(); q.ok()) {
+    js->set_queued(q->queued);
+    js->set_running(q->running);
+    js->set_done(q->done);
+    js->set_failed(q->failed);
+    js->set_cancelled(q->cancelled);
+    js->set_input_bytes(q->input_bytes);
+    for (const auto& m : q->machines) {
+      auto* x = js->add_machines();
+      x->set_owner(m.owner);
+      x->set_seconds_since_heartbeat(m.seconds_since_heartbeat);
+      x->set_jobs_running(m.jobs_running);
+    }
+  } else {
+    js->set_error(q.status().message());
+  }
   return finish(ctx, grpc::Status::OK);
 }
 

@@ -31,6 +31,15 @@ TEST(Config, TheExampleFileHoldsTheDefaults) {
   EXPECT_EQ(c->admission_workers, d.admission_workers);
   EXPECT_EQ(c->max_active_jobs, d.max_active_jobs);
   EXPECT_EQ(c->shutdown_grace, d.shutdown_grace);
+  EXPECT_EQ(c->state_dir, d.state_dir);
+  EXPECT_EQ(c->queue_url, d.queue_url);
+  EXPECT_EQ(c->queue_max_input_bytes, d.queue_max_input_bytes);
+  EXPECT_EQ(c->queue_max_unfinished_jobs, d.queue_max_unfinished_jobs);
+  EXPECT_EQ(c->queue_max_attempts, d.queue_max_attempts);
+  EXPECT_EQ(c->queue_lease, d.queue_lease);
+  EXPECT_EQ(c->queue_heartbeat, d.queue_heartbeat);
+  EXPECT_EQ(c->queue_poll, d.queue_poll);
+  EXPECT_EQ(c->queue_claim_partitions, d.queue_claim_partitions);
   EXPECT_EQ(c->engine.budget_bytes, d.engine.budget_bytes);
   EXPECT_EQ(c->engine.budget_fraction, d.engine.budget_fraction);
   EXPECT_EQ(c->engine.synthesis_workers, d.engine.synthesis_workers);
@@ -101,6 +110,11 @@ TEST(Config, MistakesAreErrorsThatNameTheKey) {
       {"[daemon]\nallow_token_over_plaintext = \"yes\"\n", "daemon.allow_token_over_plaintext"},
       {"[daemon]\ntls_cert = 1\n", "daemon.tls_cert"},
       {"[daemon\nlisten = 1\n", "line"},
+      {"[queue]\nurl = \"mysql://x\"\n", "queue.url"},
+      {"[queue]\nlease_s = 10\nheartbeat_s = 6\n", "queue.heartbeat_s"},
+      {"[queue]\nmax_attempts = 0\n", "queue.max_attempts"},
+      {"[queue]\nmax_input_bytes = \"much\"\n", "queue.max_input_bytes"},
+      {"[queue]\nleases = 1\n", "queue.leases"},
       {"listen = \"x\"\n", "listen"},
   };
   for (const auto& [text, what] : bad) {
