@@ -117,21 +117,18 @@ Result<store::Accepted> Dispatcher::accept(const std::string& circuit, const std
 }
 
 Result<std::optional<engine::JobResult>> Dispatcher::poll(std::uint64_t id, bool public_inputs) {
-  auto r = engine_.await(id, std::chrono::milliseconds(0), public_inputs);
-  if (r.ok() && r->state != engine::JobState::kCancelled) {
-    std::lock_guard lock(m_);
-    looked_.erase(id);
-    return std::optional<engine::JobResult>(std::move(*r));
-  }
+  // The answer is always the store's outcome: the one written first, so that every daemon answers
+  // a job with the same proof even when a lease ran out and two daemons proved it.
+  auto r = engine_.await(id, std::chrono::milliseconds(0), false);
   if (!r.ok() && r.status().code() == StatusCode::kDeadlineExceeded) return std::optional<engine::JobResult>();
   if (!r.ok() && r.status().code() != StatusCode::kNotFound) return r.status();
-  // Not in this engine, or cancelled in it: a client's cancel (the store has the outcome), a lost
-  // claim, or the engine's shutdown (the job is kept: it resumes later). The store says which.
+  const bool ended_here = r.ok();  // its outcome is being written, or it is (kCancelled) a stopped claim
   const auto now = Clock::now();
-  {
+  if (!ended_here) {
     std::lock_guard lock(m_);
     auto it = looked_.find(id);
-    // A job pending elsewhere is looked up at most every half poll period, however many waiters.
+    // A job queued or running elsewhere is looked up at most every half poll period, however
+    // many waiters it has.
     if (it != looked_.end() && now - it->second < opt_.poll / 2) return std::optional<engine::JobResult>();
     looked_[id] = now;
   }
@@ -140,17 +137,15 @@ Result<std::optional<engine::JobResult>> Dispatcher::poll(std::uint64_t id, bool
     spdlog::warn("job {}: the job store did not answer ({}); still waiting", id, v.status().message());
     return std::optional<engine::JobResult>();
   }
-  if (!v->has_value()) {
+  if (!v->has_value() || (*v)->outcome) {
     std::lock_guard lock(m_);
     looked_.erase(id);
+  }
+  if (!v->has_value()) {
     return Status::not_found("unknown job " + std::to_string(id) + " (never accepted, or its result expired)");
   }
-  if ((*v)->outcome) {
-    std::lock_guard lock(m_);
-    looked_.erase(id);
-    return std::optional<engine::JobResult>(to_result(**v, public_inputs));
-  }
-  return std::optional<engine::JobResult>();
+  if ((*v)->outcome) return std::optional<engine::JobResult>(to_result(**v, public_inputs));
+  return std::optional<engine::JobResult>();  // queued or running; or ended here, outcome not yet written
 }
 
 Result<bool> Dispatcher::cancel(std::uint64_t id) {
@@ -184,6 +179,7 @@ void Dispatcher::claim_loop() {
         if (Status s = store_.expire(); !s.ok()) spdlog::warn("job store: expiring results: {}", s.message());
         std::lock_guard lock(m_);
         for (auto it = skip_.begin(); it != skip_.end();) it = it->second < now ? skip_.erase(it) : std::next(it);
+        if (validated_.size() > 10000) validated_.clear();  // accepted here, claimed elsewhere: revalidated
         for (auto it = looked_.begin(); it != looked_.end();) {
           it = now - it->second > std::chrono::minutes(5) ? looked_.erase(it) : std::next(it);
         }

@@ -4,6 +4,8 @@ generated from proto/zkpipe/v1/proving.proto).
   durable_client.py STUBS submit ADDR SHAPE FIRST COUNT IDS   submits COUNT one-partition synthetic
       jobs (seeds FIRST.., request ids "durable-<seed>") without waiting; appends "seed id" lines to IDS
   durable_client.py STUBS completed ADDR                      prints the daemon's completed-job total
+  durable_client.py STUBS claims|machines|counts ADDR         from the job store in the status: this
+      daemon's claims; the machines heartbeating; "done D failed F queued Q running R"
   durable_client.py STUBS await ADDR IDS OUT                  awaits every job of IDS, which must all
       complete; writes OUT/<seed>.bin and OUT/<seed>.json for `zkpipe verify`
 """
@@ -39,6 +41,16 @@ elif mode == "resubmit":
         assert r.job_id == job, "request id durable-%d named job %d, now %d" % (seed, job, r.job_id)
 elif mode == "completed":
     print(stub.GetStatus(proving_pb2.GetStatusRequest(), timeout=30).totals.completed)
+elif mode == "claims":
+    # The claims this daemon holds in the (shared) job store.
+    st = stub.GetStatus(proving_pb2.GetStatusRequest(), timeout=30).store
+    print(sum(m.jobs_running for m in st.machines if m.owner == st.owner))
+elif mode == "machines":
+    print(len(stub.GetStatus(proving_pb2.GetStatusRequest(), timeout=30).store.machines))
+elif mode == "counts":
+    st = stub.GetStatus(proving_pb2.GetStatusRequest(), timeout=30).store
+    assert not st.error, st.error
+    print("done %d failed %d queued %d running %d" % (st.done, st.failed, st.queued, st.running))
 elif mode == "await":
     ids_path, out = sys.argv[4], sys.argv[5]
     jobs = [tuple(map(int, line.split())) for line in open(ids_path)]
