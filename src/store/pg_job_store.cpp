@@ -727,7 +727,7 @@ void PgJobStore::wait_for_change(std::chrono::milliseconds timeout) {
       [[maybe_unused]] const ssize_t r = ::read(wake_fd_, &count, sizeof count);  // changed_since() tells
     }
     if (n > 0 && fds[0].revents) {
-      if (!PQconsumeInput(listener_)) {
+      if (!PQconsumeInput(listener_) || PQstatus(listener_) != CONNECTION_OK) {
         drop_listener(1s);  // the server went away: poll, and LISTEN again once it is back
         continue;
       }

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <latch>
+#include <set>
 #include <thread>
 
 #include "store/pg_job_store.hpp"
@@ -130,6 +131,80 @@ TEST_F(PgJobStoreTest, AnAcceptWaitingOnAnotherDaemonsUncommittedJobReturnsThatJ
   EXPECT_EQ(other.query("SELECT COUNT(*) FROM zkpipe_inputs"), "0");  // the loser's input went with its transaction
 }
 
+TEST_F(PgJobStoreTest, AnInputSharedByJobsThatDaemonsAcceptAndFinishAtOnceIsNeverLost) {
+  // One daemon accepts jobs on the same input while another finishes them, which drops the input
+  // with its last job: an accept must never commit a job whose input a finish just dropped.
+  auto a = open(), b = open();
+  ASSERT_TRUE(a && b);
+  constexpr int kJobs = 60;
+  std::atomic<int> accepted{0};
+  std::thread acceptor([&] {
+    for (int i = 0; i < kJobs; ++i) {
+      if (!a->accept(job("", {7, 7, 7})).ok()) return;
+      ++accepted;
+    }
+  });
+  int finished = 0;
+  for (int spins = 0; finished < kJobs && spins < 100 * kJobs; ++spins) {
+    auto c = b->claim("m1", 1, 30s);
+    ASSERT_TRUE(c.ok()) << c.status().message();  // "lost its input" fails here
+    for (const auto& j : *c) {
+      ASSERT_EQ(j.input, (std::vector<std::uint8_t>{7, 7, 7}));
+      ASSERT_TRUE(b->finish(j.id, "m1", Outcome{}).ok());
+      ++finished;
+    }
+    if (c->empty()) std::this_thread::yield();
+  }
+  acceptor.join();
+  EXPECT_EQ(accepted, kJobs);
+  EXPECT_EQ(finished, kJobs);
+  EXPECT_EQ(b->status()->input_bytes, 0u);
+}
+
+TEST_F(PgJobStoreTest, ExpiredClaimsEndOnceWhenDaemonsClaimAtOnce) {
+  // Four daemons find the same expired claims at the same moment: each claim ends once (one reason
+  // recorded, the attempt counted once) and each job goes to one daemon.
+  constexpr int kJobs = 30, kDaemons = 4;
+  std::vector<std::unique_ptr<PgJobStore>> daemons;
+  for (int d = 0; d < kDaemons; ++d) {
+    daemons.push_back(open());
+    ASSERT_TRUE(daemons.back());
+  }
+  for (int i = 0; i < kJobs; ++i) ASSERT_TRUE(daemons[0]->accept(job("", {static_cast<std::uint8_t>(i)})).ok());
+  ASSERT_EQ(daemons[0]->claim("dead", kJobs, 1ms)->size(), static_cast<std::size_t>(kJobs));
+  std::this_thread::sleep_for(20ms);  // every lease runs out
+  const std::vector<std::string> owners = {"m0", "m1", "m2", "m3"};
+  std::vector<std::vector<std::uint64_t>> got(kDaemons);
+  std::latch go(kDaemons);
+  std::vector<std::thread> threads;
+  for (int d = 0; d < kDaemons; ++d) {
+    threads.emplace_back([&, d] {
+      go.arrive_and_wait();
+      for (;;) {
+        auto c = daemons[d]->claim(owners[d], 2, 30s);
+        if (!c.ok() || c->empty()) return;
+        for (const auto& j : *c) got[d].push_back(j.id);
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  std::set<std::uint64_t> all;
+  std::size_t n = 0;
+  for (const auto& g : got) {
+    n += g.size();
+    all.insert(g.begin(), g.end());
+  }
+  EXPECT_EQ(n, static_cast<std::size_t>(kJobs));
+  EXPECT_EQ(all.size(), static_cast<std::size_t>(kJobs));
+  for (const std::uint64_t id : all) {
+    auto v = daemons[0]->lookup(id);
+    ASSERT_TRUE(v.ok() && v->has_value());
+    EXPECT_EQ((*v)->attempts, 2u);
+    ASSERT_EQ((*v)->attempt_errors.size(), 1u);
+    EXPECT_NE((*v)->attempt_errors[0].find("dead"), std::string::npos) << (*v)->attempt_errors[0];
+  }
+}
+
 TEST_F(PgJobStoreTest, ThreeDaemonsStartingTogetherOnAnEmptyDatabaseAllOpenIt) {
   std::vector<Result<std::unique_ptr<PgJobStore>>> opened;
   for (int i = 0; i < 3; ++i) opened.emplace_back(Status::internal("not run"));
@@ -198,6 +273,7 @@ TEST_F(PgJobStoreTest, ACallAfterTheDatabaseRestartedReconnectsAndFindsTheJobs) 
   ASSERT_FALSE(down.ok());
   EXPECT_EQ(down.status().code(), StatusCode::kUnavailable);
   EXPECT_EQ(down.status().message().rfind("job store postgresql://", 0), 0u) << down.status().message();
+  s->wait_for_change(50ms);  // polls, bounded, while no LISTEN connection can be had
   // Back: the next call reconnects (the connection known broken).
   ASSERT_TRUE(server().start().ok());
   auto v = s->lookup(id);
