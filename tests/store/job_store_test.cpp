@@ -355,6 +355,7 @@ REGISTER_TYPED_TEST_SUITE_P(JobStoreTest, AcceptedJobIsQueuedWithWhatTheClientAs
                             WaitForChangeWakesOnAccept);
 
 INSTANTIATE_TYPED_TEST_SUITE_P(Sqlite, JobStoreTest, SqliteFixture);
+INSTANTIATE_TYPED_TEST_SUITE_P(Postgres, JobStoreTest, PgFixture);
 
 }  // namespace
 }  // namespace zk::store
