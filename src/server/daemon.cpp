@@ -17,6 +17,7 @@
 #include <spdlog/spdlog.h>
 
 #include "server/tls.hpp"
+#include "store/pg_job_store.hpp"
 #include "store/sqlite_job_store.hpp"
 
 namespace zk::server {
@@ -200,7 +201,14 @@ Result<std::unique_ptr<store::JobStore>> open_job_store(const DaemonConfig& conf
   limits.max_attempts = config.queue_max_attempts;
   limits.result_ttl = std::chrono::duration_cast<std::chrono::seconds>(config.engine.result_ttl);
   if (!config.queue_url.empty()) {
-    return Status::unimplemented("queue.url " + config.queue_url + ": PostgreSQL queues are not built in yet");
+    auto s = store::PgJobStore::open(config.queue_url, limits);
+    if (!s.ok()) return s.status();
+    if (!(*s)->notifies()) {
+      spdlog::warn("job store {}: the server refuses LISTEN/NOTIFY (YugabyteDB's default); daemons find new jobs by "
+                   "polling every queue.poll_ms",
+                   (*s)->describe());
+    }
+    return std::unique_ptr<store::JobStore>(std::move(*s));
   }
   if (config.state_dir.empty()) return Status::invalid_argument("daemon.state_dir is empty");
   const std::string path = config.state_dir + "/jobs.db";

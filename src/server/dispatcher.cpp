@@ -134,7 +134,7 @@ Result<std::optional<engine::JobResult>> Dispatcher::poll(std::uint64_t id, bool
   }
   auto v = store_.lookup(id);
   if (!v.ok()) {
-    spdlog::warn("job {}: the job store did not answer ({}); still waiting", id, v.status().message());
+    store_failed("looking up job " + std::to_string(id) + " (still waiting)", v.status());
     return std::optional<engine::JobResult>();
   }
   if (!v->has_value() || (*v)->outcome) {
@@ -162,6 +162,26 @@ Result<bool> Dispatcher::cancel(std::uint64_t id) {
   return *won;
 }
 
+void Dispatcher::store_failed(const std::string& what, const Status& s) {
+  // A store that is down fails every call for a while (a database restart): one line when it goes,
+  // then one every 30 s with the count, and one when it is back.
+  std::lock_guard lock(log_m_);
+  const auto now = Clock::now();
+  ++store_failures_;
+  if (!store_down_ || now - last_store_warning_ > std::chrono::seconds(30)) {
+    spdlog::warn("job store {}: {} failed: {} ({} failure(s) so far; retrying)", store_.describe(), what, s.message(),
+                 store_failures_);
+    last_store_warning_ = now;
+  }
+  store_down_ = true;
+}
+
+void Dispatcher::store_ok() {
+  std::lock_guard lock(log_m_);
+  if (store_down_) spdlog::info("job store {}: reachable again", store_.describe());
+  store_down_ = false;
+}
+
 void Dispatcher::claim_loop() {
   auto next_heartbeat = Clock::now();
   auto next_expire = Clock::now() + std::chrono::seconds(60);
@@ -170,7 +190,9 @@ void Dispatcher::claim_loop() {
       const auto now = Clock::now();
       if (now >= next_heartbeat) {
         if (Status s = store_.heartbeat(opt_.owner, opt_.lease); !s.ok()) {
-          spdlog::warn("job store {}: heartbeat failed: {}", store_.describe(), s.message());
+          store_failed("heartbeat", s);
+        } else {
+          store_ok();
         }
         drop_lost_claims();
         next_heartbeat = now + opt_.heartbeat;
@@ -216,7 +238,7 @@ void Dispatcher::claim_round() {
   }
   auto claimed = store_.claim(opt_.owner, room, opt_.lease, skip);
   if (!claimed.ok()) {
-    spdlog::warn("job store {}: claim failed: {}", store_.describe(), claimed.status().message());
+    store_failed("claim", claimed.status());
     return;
   }
   for (auto& c : *claimed) {
@@ -325,7 +347,7 @@ void Dispatcher::record_round(bool final) {
       auto w = store_.finish(id, opt_.owner, to_outcome(*r));
       if (!w.ok()) {
         done_with = false;  // the store is unreachable: the next round tries again
-        spdlog::warn("job {}: recording its outcome: {}", id, w.status().message());
+        store_failed("recording job " + std::to_string(id) + "'s outcome (kept; tried again)", w.status());
       } else if (!*w) {
         spdlog::info("job {}: finished here, but its outcome was already written (cancelled, or proved elsewhere); "
                      "this one is dropped",
@@ -348,7 +370,7 @@ void Dispatcher::drop_lost_claims() {
   if (ids.empty()) return;
   auto lost = store_.lost_claims(opt_.owner, ids);
   if (!lost.ok()) {
-    spdlog::warn("job store {}: checking claims: {}", store_.describe(), lost.status().message());
+    store_failed("checking claims", lost.status());
     return;
   }
   for (const std::uint64_t id : *lost) {

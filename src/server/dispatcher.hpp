@@ -81,6 +81,9 @@ class Dispatcher {
   /// ones the engine's shutdown cancelled.
   void record_round(bool final);
   void drop_lost_claims();
+  /// Logs a store failure (rate-limited while the store stays down) / its recovery.
+  void store_failed(const std::string& what, const Status& s);
+  void store_ok();
 
   engine::Engine& engine_;
   WorkloadRegistry& registry_;
@@ -94,6 +97,10 @@ class Dispatcher {
   std::map<std::uint64_t, std::chrono::steady_clock::time_point> skip_;  // cannot take here, until
   std::map<std::uint64_t, std::chrono::steady_clock::time_point> looked_;  // poll: last store lookup
   std::thread claimer_, recorder_;
+  std::mutex log_m_;
+  bool store_down_ = false;  // under log_m_
+  std::uint64_t store_failures_ = 0;
+  std::chrono::steady_clock::time_point last_store_warning_;
 };
 
 }  // namespace zk::server

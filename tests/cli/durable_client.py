@@ -6,8 +6,9 @@ generated from proto/zkpipe/v1/proving.proto).
   durable_client.py STUBS completed ADDR                      prints the daemon's completed-job total
   durable_client.py STUBS claims|machines|counts ADDR         from the job store in the status: this
       daemon's claims; the machines heartbeating; "done D failed F queued Q running R"
-  durable_client.py STUBS await ADDR IDS OUT                  awaits every job of IDS, which must all
-      complete; writes OUT/<seed>.bin and OUT/<seed>.json for `zkpipe verify`
+  durable_client.py STUBS await ADDR IDS OUT [READY]          awaits every job of IDS, which must all
+      complete; writes OUT/<seed>.bin and OUT/<seed>.json for `zkpipe verify` (READY: a file created
+      once connected, before the first await)
 """
 import json
 import struct
@@ -18,7 +19,8 @@ import grpc  # noqa: E402
 from zkpipe.v1 import proving_pb2, proving_pb2_grpc  # noqa: E402
 
 mode, address = sys.argv[2], sys.argv[3]
-stub = proving_pb2_grpc.ProvingEngineStub(grpc.insecure_channel(address))
+channel = grpc.insecure_channel(address)
+stub = proving_pb2_grpc.ProvingEngineStub(channel)
 
 
 def request(shape, seed):
@@ -54,6 +56,9 @@ elif mode == "counts":
 elif mode == "await":
     ids_path, out = sys.argv[4], sys.argv[5]
     jobs = [tuple(map(int, line.split())) for line in open(ids_path)]
+    if len(sys.argv) > 6:  # a file to create once connected, just before the first await
+        grpc.channel_ready_future(channel).result(timeout=30)
+        open(sys.argv[6], "w").close()
     assert len({j for _, j in jobs}) == len(jobs), "job ids must be distinct"
     for seed, job in jobs:
         r = stub.AwaitProof(proving_pb2.AwaitProofRequest(job_id=job, timeout_ms=240000), timeout=300)

@@ -40,7 +40,7 @@ mkdir -p "$D/pg"
 [ "$(id -u)" -eq 0 ] && chown nobody "$D/pg"
 as_pg "$PGBIN/initdb" -D "$D/pg/data" -A trust -U zkpipe > "$D/initdb.log" 2>&1 || fail "initdb"
 pg_start() {
-  as_pg "$PGBIN/pg_ctl" -D "$D/pg/data" -l "$D/pg.log" -w -t 60 \
+  as_pg "$PGBIN/pg_ctl" -D "$D/pg/data" -l "$D/pg/server.log" -w -t 60 \
     -o "-k $D/pg -c listen_addresses='' -F -c max_connections=50" start > /dev/null || fail "postgres start"
 }
 pg_start
@@ -83,12 +83,17 @@ while [ "$(client claims "$(addr b)")" -lt 1 ]; do
 done
 # A client awaiting a job on B when B dies: its call fails, it asks C instead.
 tail -1 "$D/ids" > "$D/last"
-client await "$(addr b)" "$D/last" "$D/out" > "$D/await_b.out" 2>&1 &
+client await "$(addr b)" "$D/last" "$D/out" "$D/await_b.ready" > "$D/await_b.out" 2>&1 &
 AWAIT_B=$!
-sleep 0.2
+i=0
+while [ ! -f "$D/await_b.ready" ]; do
+  i=$((i + 1)); [ $i -gt 300 ] && fail "the client awaiting on b did not connect"; sleep 0.05
+done
+sleep 0.1
 kill -9 "$PID_b"
 wait "$PID_b" 2> /dev/null
 wait "$AWAIT_B" && fail "an await on the killed daemon cannot have succeeded"
+grep -q "UNAVAILABLE" "$D/await_b.out" || fail "the await on the killed daemon must end UNAVAILABLE: $(tail -3 "$D/await_b.out")"
 [ "$(client await "$(addr c)" "$D/last" "$D/out")" = "1" ] || fail "the awaiting client must get its result from C"
 [ "$(client await "$(addr c)" "$D/ids" "$D/out")" = "24" ] || fail "all 24 jobs must complete after B died"
 grep -q "lease ran out\|attempt 2" "$D/a.log" "$D/c.log" || fail "A or C must have taken over B's claims"
