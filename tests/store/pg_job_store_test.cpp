@@ -205,7 +205,7 @@ TEST_F(PgJobStoreTest, ExpiredClaimsEndOnceWhenDaemonsClaimAtOnce) {
   }
 }
 
-TEST_F(PgJobStoreTest, ThreeDaemonsStartingTogetherOnAnEmptyDatabaseAllOpenIt) {
+TEST_F(PgJobStoreTest, ThreeDaemonsStartingTogetherOnAnEmptySchemaAllOpenIt) {
   std::vector<Result<std::unique_ptr<PgJobStore>>> opened;
   for (int i = 0; i < 3; ++i) opened.emplace_back(Status::internal("not run"));
   std::latch go(3);
@@ -239,16 +239,18 @@ TEST_F(PgJobStoreTest, AStoreFromANewerZkpipeIsRefused) {
 }
 
 TEST_F(PgJobStoreTest, DescribeNeverShowsThePassword) {
-  const std::string dir = server().socket_dir(), port = PgServer::kPort;
+  const std::string dir = server().socket_dir(), port = PgServer::kPort, db = PgFixture::kDatabase;
   // Trust authentication: the server never asks for the password, so these connect.
-  auto uri = open("postgresql://zkpipe:s3cret-pw@/" + f_.database() + "?host=" + dir + "&port=" + port);
+  auto uri = open("postgresql://zkpipe:s3cret-pw@/" + db + "?host=" + dir + "&port=" + port +
+                  "&options=-csearch_path%3D" + f_.schema());
   ASSERT_TRUE(uri);
   EXPECT_EQ(uri->describe().find("s3cret"), std::string::npos) << uri->describe();
-  EXPECT_EQ(uri->describe(), "postgresql://zkpipe@/" + f_.database() + "?host=" + dir + "&port=" + port);
-  auto keywords = open("host=" + dir + " port=" + port + " user=zkpipe password=s3cret-pw dbname=" + f_.database());
+  EXPECT_EQ(uri->describe(), "postgresql://zkpipe@/" + db + "?host=" + dir + "&port=" + port);
+  auto keywords = open("host=" + dir + " port=" + port + " user=zkpipe password=s3cret-pw dbname=" + db +
+                       " options=-csearch_path=" + f_.schema());
   ASSERT_TRUE(keywords);
   EXPECT_EQ(keywords->describe().find("s3cret"), std::string::npos) << keywords->describe();
-  EXPECT_NE(keywords->describe().find(f_.database()), std::string::npos) << keywords->describe();
+  EXPECT_NE(keywords->describe().find(db), std::string::npos) << keywords->describe();
   // Nor do the errors.
   auto missing = PgJobStore::open("postgresql://zkpipe:s3cret-pw@/no_such_db?host=" + dir + "&port=" + port);
   ASSERT_FALSE(missing.ok());
