@@ -145,17 +145,22 @@ TEST_F(PgJobStoreTest, AnInputSharedByJobsThatDaemonsAcceptAndFinishAtOnceIsNeve
     }
   });
   int finished = 0;
-  for (int spins = 0; finished < kJobs && spins < 100 * kJobs; ++spins) {
+  Status failed;  // asserted once the acceptor is joined
+  for (int spins = 0; failed.ok() && finished < kJobs && spins < 100 * kJobs; ++spins) {
     auto c = b->claim("m1", 1, 30s);
-    ASSERT_TRUE(c.ok()) << c.status().message();  // "lost its input" fails here
+    if (!c.ok()) {
+      failed = c.status();  // "lost its input"
+      break;
+    }
     for (const auto& j : *c) {
-      ASSERT_EQ(j.input, (std::vector<std::uint8_t>{7, 7, 7}));
-      ASSERT_TRUE(b->finish(j.id, "m1", Outcome{}).ok());
+      EXPECT_EQ(j.input, (std::vector<std::uint8_t>{7, 7, 7}));
+      if (auto w = b->finish(j.id, "m1", Outcome{}); !w.ok()) failed = w.status();
       ++finished;
     }
     if (c->empty()) std::this_thread::yield();
   }
   acceptor.join();
+  ASSERT_TRUE(failed.ok()) << failed.message();
   EXPECT_EQ(accepted, kJobs);
   EXPECT_EQ(finished, kJobs);
   EXPECT_EQ(b->status()->input_bytes, 0u);
@@ -205,7 +210,7 @@ TEST_F(PgJobStoreTest, ExpiredClaimsEndOnceWhenDaemonsClaimAtOnce) {
   }
 }
 
-TEST_F(PgJobStoreTest, ThreeDaemonsStartingTogetherOnAnEmptyDatabaseAllOpenIt) {
+TEST_F(PgJobStoreTest, ThreeDaemonsStartingTogetherOnAnEmptySchemaAllOpenIt) {
   std::vector<Result<std::unique_ptr<PgJobStore>>> opened;
   for (int i = 0; i < 3; ++i) opened.emplace_back(Status::internal("not run"));
   std::latch go(3);
@@ -239,16 +244,18 @@ TEST_F(PgJobStoreTest, AStoreFromANewerZkpipeIsRefused) {
 }
 
 TEST_F(PgJobStoreTest, DescribeNeverShowsThePassword) {
-  const std::string dir = server().socket_dir(), port = PgServer::kPort;
+  const std::string dir = server().socket_dir(), port = PgServer::kPort, db = PgFixture::kDatabase;
   // Trust authentication: the server never asks for the password, so these connect.
-  auto uri = open("postgresql://zkpipe:s3cret-pw@/" + f_.database() + "?host=" + dir + "&port=" + port);
+  auto uri = open("postgresql://zkpipe:s3cret-pw@/" + db + "?host=" + dir + "&port=" + port +
+                  "&options=-csearch_path%3D" + f_.schema());
   ASSERT_TRUE(uri);
   EXPECT_EQ(uri->describe().find("s3cret"), std::string::npos) << uri->describe();
-  EXPECT_EQ(uri->describe(), "postgresql://zkpipe@/" + f_.database() + "?host=" + dir + "&port=" + port);
-  auto keywords = open("host=" + dir + " port=" + port + " user=zkpipe password=s3cret-pw dbname=" + f_.database());
+  EXPECT_EQ(uri->describe(), "postgresql://zkpipe@/" + db + "?host=" + dir + "&port=" + port);
+  auto keywords = open("host=" + dir + " port=" + port + " user=zkpipe password=s3cret-pw dbname=" + db +
+                       " options=-csearch_path=" + f_.schema());
   ASSERT_TRUE(keywords);
   EXPECT_EQ(keywords->describe().find("s3cret"), std::string::npos) << keywords->describe();
-  EXPECT_NE(keywords->describe().find(f_.database()), std::string::npos) << keywords->describe();
+  EXPECT_NE(keywords->describe().find(db), std::string::npos) << keywords->describe();
   // Nor do the errors.
   auto missing = PgJobStore::open("postgresql://zkpipe:s3cret-pw@/no_such_db?host=" + dir + "&port=" + port);
   ASSERT_FALSE(missing.ok());
