@@ -284,6 +284,20 @@ Result<std::shared_ptr<Workload>> Engine::checked_workload(const JobRequest& req
   return workload;
 }
 
+std::size_t Engine::partitions_of(const JobRequest& req) {
+  std::shared_ptr<Workload> workload;
+  {
+    std::lock_guard lock(m_);
+    auto wl = workloads_.find(req.circuit);
+    if (wl == workloads_.end()) return 0;
+    workload = wl->second;
+  }
+  auto n = guarded("reading the input's partition count", [&]() -> Result<std::size_t> {
+    return workload->partitions_of(req);
+  });
+  return n.ok() ? *n : 0;
+}
+
 Status Engine::validate(const JobRequest& req) {
   WorkingSet ws;
   auto w = checked_workload(req, &ws, true);
@@ -460,6 +474,15 @@ void Engine::forget_expired() {
     if (!it->second->req.request_id.empty()) by_request_id_.erase(it->second->req.request_id);
     jobs_.erase(it);
   }
+}
+
+bool Engine::forget(std::uint64_t id) {
+  std::lock_guard lock(m_);
+  auto it = jobs_.find(id);
+  if (it == jobs_.end() || !it->second->dead || it->second->in_flight != 0) return false;
+  if (!it->second->req.request_id.empty()) by_request_id_.erase(it->second->req.request_id);
+  jobs_.erase(it);
+  return true;
 }
 
 std::uint64_t Engine::held_input_bytes() {

@@ -128,12 +128,18 @@ class Engine {
   /// What submit checks before queueing, without queueing: the kind is known, the partition count
   /// allowed, the workload accepts the input and one partition fits the whole budget.
   Status validate(const JobRequest& job);
+  /// The partition count the kind's workload reads off this input (Workload::partitions_of); 0
+  /// when it has no opinion or the kind is unknown.
+  std::size_t partitions_of(const JobRequest& job);
   /// The finished job; DEADLINE_EXCEEDED if it is still running after `timeout`, NOT_FOUND if
   /// unknown or forgotten. With `public_inputs`, a finished job's public inputs (computed by the
   /// finalizer with each partition's proof) are copied into the result, for clients that verify.
   Result<JobResult> await(std::uint64_t id, std::chrono::milliseconds timeout, bool public_inputs = false);
   /// Cancels a queued or running job (a finished one is left as it is).
   Status cancel(std::uint64_t id);
+  /// Drops a finished job's result now, before its TTL (its outcome is kept elsewhere: the
+  /// daemon's job store). True if there was one; a job still running is left alone.
+  bool forget(std::uint64_t id);
   /// A counter that moves whenever a job may have become ready for await(); blocks until it differs
   /// from `seen` or `timeout` passes and returns its value. Lets one watcher thread answer many
   /// waiters (the daemon's AwaitProof) without a thread per waiter.

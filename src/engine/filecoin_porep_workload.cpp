@@ -40,6 +40,12 @@ Status FilecoinPorepWorkload::validate(const JobRequest& job) {
   return {};
 }
 
+std::size_t FilecoinPorepWorkload::partitions_of(const JobRequest& job) {
+  // Parsed (and checked) once: validation then finds it in recent_.
+  auto parsed = input(job);
+  return parsed.ok() ? (*parsed)->input.c1.registered_proof.partitions() : 0;
+}
+
 Result<std::unique_ptr<Synthesized>> FilecoinPorepWorkload::synthesize(const JobRequest& job, std::size_t partition) {
   auto parsed = input(job);
   if (!parsed.ok()) return parsed.status();

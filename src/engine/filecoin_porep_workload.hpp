@@ -28,6 +28,7 @@ class FilecoinPorepWorkload : public Groth16Workload<groth16::Bls12_381> {
       : Groth16Workload<E>(std::move(pk)), size_(size) {}
 
   Status validate(const JobRequest& job) override;
+  std::size_t partitions_of(const JobRequest& job) override;
   Result<std::unique_ptr<Synthesized>> synthesize(const JobRequest& job, std::size_t partition) override;
   Result<std::vector<Fr>> public_inputs(const JobRequest& job, std::size_t partition) const override;
 

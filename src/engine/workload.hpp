@@ -47,6 +47,9 @@ class Workload {
   virtual ~Workload() = default;
   /// Cheap checks at submit time (shape known, input well-formed): a clear error, not a failed job.
   virtual Status validate(const JobRequest& job) = 0;
+  /// The partition count this input asks for when the request gives none (0: no opinion, the
+  /// kind's default applies). A PoRep C1 names its registered proof, which fixes it (NI: 13/126).
+  virtual std::size_t partitions_of(const JobRequest& /*job*/) { return 0; }
   /// Exact working set of one partition of this job.
   virtual Result<WorkingSet> working_set(const JobRequest& job) = 0;
   virtual Result<std::unique_ptr<Synthesized>> synthesize(const JobRequest& job, std::size_t partition) = 0;

@@ -355,8 +355,12 @@ void Dispatcher::record_round(bool final) {
       }
     }
     if (done_with || final) {
-      std::lock_guard lock(m_);
-      claimed_.erase(id);
+      {
+        std::lock_guard lock(m_);
+        claimed_.erase(id);
+      }
+      // The store holds its outcome now: the engine need not keep it (waiters read the store).
+      if (done_with) engine_.forget(id);
     }
   }
 }

@@ -122,7 +122,11 @@ Result<std::uint64_t> ProvingService::submit_job(const std::string& circuit, con
   if (!r.ok()) return r.status();
   job.circuit = r->kind;
   job.shape = r->job_shape;
-  if (job.partitions == 0) job.partitions = r->partitions;
+  if (job.partitions == 0) {
+    // The input may fix it (an NI PoRep C1: 13 or 126), else the kind's count for the shape.
+    const std::size_t from_input = engine_.partitions_of(job);
+    job.partitions = from_input != 0 ? from_input : r->partitions;
+  }
   *partitions = static_cast<std::uint32_t>(job.partitions);
   auto a = dispatcher_.accept(circuit, shape, std::move(job));
   if (!a.ok()) return a.status();

@@ -127,6 +127,24 @@ touch "$D/stubs/cuzk/__init__.py" "$D/stubs/cuzk/v1/__init__.py"
     --seed "$(field "$D/syn.gen" seed)" --comm-d "$(field "$D/syn.gen" comm_d)" \
     --comm-r "$(field "$D/syn.gen" comm_r)" > /dev/null
 [ $? -eq 1 ] || fail "a synthetic proof must not verify as interactive V1_1"
+# zkpipe.v1 without a partition count: a non-interactive C1 (StackedDrg2KiBV1_2_Feat_NonInteractivePoRep
+# = 15) gets its own 13 partitions, not the interactive default; cancelled before it is proved.
+"$Z" gen-c1 --registered-proof 15 --miner-id 1234 --sector-number 11 --data-seed 8 --out "$D/ni.json" > /dev/null \
+    || fail "gen-c1 --registered-proof 15"
+protoc --proto_path="$ROOT/proto" --python_out="$D/stubs" --grpc_out="$D/stubs" \
+    --plugin=protoc-gen-grpc="$(command -v grpc_python_plugin)" "$ROOT/proto/zkpipe/v1/proving.proto" || fail "protoc"
+touch "$D/stubs/zkpipe/__init__.py" "$D/stubs/zkpipe/v1/__init__.py"
+/usr/bin/python3 - "$D/stubs" "unix://$SOCK" "$D/ni.json" > "$D/out" 2>&1 << 'PY' || fail "NI submit through zkpipe.v1: $(cat "$D/out")"
+import sys
+sys.path.insert(0, sys.argv[1])
+import grpc
+from zkpipe.v1 import proving_pb2, proving_pb2_grpc
+stub = proving_pb2_grpc.ProvingEngineStub(grpc.insecure_channel(sys.argv[2]))
+r = stub.SubmitProof(proving_pb2.SubmitProofRequest(circuit="porep", shape="2KiB", input=open(sys.argv[3], "rb").read()),
+                     timeout=120)
+assert r.partitions == 13, r
+assert stub.CancelProof(proving_pb2.CancelProofRequest(job_id=r.job_id), timeout=30).was_active
+PY
 kill "$SERVE_PID"
 wait "$SERVE_PID" 2> /dev/null
 SERVE_PID=
