@@ -11,6 +11,7 @@
 
 #include "output.hpp"
 
+#include "base/mapped_file.hpp"
 #include "circuits/synthetic.hpp"
 #include "engine/groth16_workload.hpp"
 #include "gpu/gate.hpp"
@@ -402,9 +403,9 @@ int prove_zkey(const ProveArgs& a, const std::string& proof_path, const std::str
   const auto tw = Clock::now();
   Result<std::vector<typename E::Fr>> w = Status::internal("unread");
   {
-    auto wbytes = groth16::read_file(a.witness);
-    if (!wbytes.ok()) return fail(wbytes.status().message(), a.json);
-    w = groth16::snarkjs::read_wtns<E>(*wbytes);
+    auto wfile = MappedFile::open(a.witness);  // decoded from the page cache, no copy
+    if (!wfile.ok()) return fail(wfile.status().message(), a.json);
+    w = groth16::snarkjs::read_wtns<E>((*wfile)->bytes());
   }
   if (!w.ok()) return fail(a.witness + ": " + w.status().message(), a.json);
   auto rows = groth16::snarkjs::evaluate_rows<E>(*zk, *w);

@@ -6,6 +6,8 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <malloc.h>
+
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -31,6 +33,14 @@ void add_tls_client_options(CLI::App* c, zk::app::ClientArgs& client) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // glibc serves blocks above a threshold that starts at 128 KiB with fresh mmaps and unmaps them on
+  // free (the threshold only rises after such a block is freed). A prover allocates the same large
+  // scratch stage after stage (MSM bucket arrays of 0.3-2.4 MiB per task, rows, NTT buffers), so
+  // every MSM faulted its scratch in anew: +10k minor faults and 2x the system time per 2^18 circom
+  // proof once the zkey stopped going through a 32 MiB read buffer (docs/benchmarks.md, issue 22).
+  // Fixed thresholds keep freed blocks in the heap for the next stage; peak RSS is unchanged.
+  ::mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's maximum on 64-bit (DEFAULT_MMAP_THRESHOLD_MAX)
+  ::mallopt(M_TRIM_THRESHOLD, 64 << 20);
   // Library log lines (e.g. a key cache being built) go to stderr: stdout is the commands' output
   // (--json documents, proofs). `serve` installs its own logger (--log-level, --log-format).
   spdlog::set_default_logger(std::make_shared<spdlog::logger>("zkpipe", std::make_shared<spdlog::sinks::stderr_sink_mt>()));

@@ -51,6 +51,28 @@ void MappedFile::advise_sequential(std::uint64_t offset, std::uint64_t length) c
   ::madvise(const_cast<std::uint8_t*>(data_) + start, static_cast<std::size_t>(end - start), MADV_SEQUENTIAL);
 }
 
+void MappedFile::populate(std::uint64_t offset, std::uint64_t length) const {
+#ifdef MADV_POPULATE_READ
+  if (offset >= size_ || length == 0) return;
+  const std::uint64_t ps = page_size();
+  const std::uint64_t start = offset / ps * ps;
+  const std::uint64_t end = std::min(size_, offset + length);
+  ::madvise(const_cast<std::uint8_t*>(data_) + start, static_cast<std::size_t>(end - start), MADV_POPULATE_READ);
+#else
+  (void)offset, (void)length;
+#endif
+}
+
+void MappedFile::release(std::uint64_t offset, std::uint64_t length) const {
+  if (offset >= size_ || length == 0) return;
+  const std::uint64_t ps = page_size();
+  const std::uint64_t start = (offset + ps - 1) / ps * ps;  // whole pages only: a neighbour may still
+  std::uint64_t end = std::min(size_, offset + length);     // be reading the partial ones
+  if (end != size_) end = end / ps * ps;
+  if (end <= start) return;
+  ::madvise(const_cast<std::uint8_t*>(data_) + start, static_cast<std::size_t>(end - start), MADV_DONTNEED);
+}
+
 std::uint64_t MappedFile::resident_bytes(std::uint64_t offset, std::uint64_t length) const {
   if (offset >= size_ || length == 0) return 0;
   const std::uint64_t ps = page_size();

@@ -27,6 +27,14 @@ class MappedFile {
   std::int64_t mtime_ns() const { return mtime_ns_; }
   /// Hints that [offset, offset + length) will be read once, in order (madvise SEQUENTIAL).
   void advise_sequential(std::uint64_t offset, std::uint64_t length) const;
+  /// Maps [offset, offset + length) in one call (madvise POPULATE_READ) instead of a page fault per
+  /// page on first touch; a no-op where the kernel lacks it (before 5.14).
+  void populate(std::uint64_t offset, std::uint64_t length) const;
+  /// Drops the whole pages inside [offset, offset + length) from this process (madvise DONTNEED):
+  /// they stay in the page cache but no longer count in the process's RSS, so a file decoded once,
+  /// front to back, costs the process only the pages being decoded. Reading them again is correct
+  /// (a page cache hit, or a read from the file).
+  void release(std::uint64_t offset, std::uint64_t length) const;
   /// Bytes of [offset, offset + length) now resident in memory (mincore), for accounting.
   std::uint64_t resident_bytes(std::uint64_t offset, std::uint64_t length) const;
 

@@ -42,7 +42,8 @@ template <class E>
 Result<std::uint64_t> ZkeyWorkload<E>::zkey_file_bytes(const std::string& path) {
   auto info = sj::read_zkey_info(path);
   if (!info.ok()) return info.status();
-  // The decoded key plus the largest section's read buffer while it loads (at most the file).
+  // The decoded key plus a margin for the mapped pages in flight while it loads (read_zkey_file
+  // drops each block after decoding it; the margin is kept from the buffered reader, on the safe side).
   return sj::zkey_memory_bytes(info->file_bytes) + info->file_bytes / 4;
 }
 

@@ -1,6 +1,9 @@
 #include "groth16/snarkjs.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <bit>
+#include <cstring>
 #include <fstream>
 #include <functional>
 
@@ -10,6 +13,7 @@
 #include <tbb/parallel_invoke.h>
 
 #include "base/file.hpp"
+#include "base/mapped_file.hpp"
 #include "field/decimal.hpp"
 #include "groth16/points.hpp"
 #include "msm/pippenger.hpp"
@@ -52,7 +56,12 @@ class Cursor {
 template <class F>
 typename F::Repr le_limbs(std::span<const std::uint8_t> b) {
   typename F::Repr r{};
-  for (std::size_t i = 0; i < b.size() && i < 8 * F::kLimbs; ++i) r[i / 8] |= std::uint64_t{b[i]} << (8 * (i % 8));
+  if constexpr (std::endian::native == std::endian::little) {
+    // The limbs are the bytes (the loop below, byte by byte, was a quarter of a zkey's decoding).
+    std::memcpy(r.data(), b.data(), std::min(b.size(), sizeof(r)));
+  } else {
+    for (std::size_t i = 0; i < b.size() && i < 8 * F::kLimbs; ++i) r[i / 8] |= std::uint64_t{b[i]} << (8 * (i % 8));
+  }
   return r;
 }
 
@@ -62,6 +71,19 @@ Result<F> mont_coordinate(std::span<const std::uint8_t> b) {
   const auto r = le_limbs<F>(b);
   if (field::cmp_limbs(r, F::Params::kModulus) >= 0) return Status::out_of_range("coordinate is not below the modulus");
   return F::from_mont(r);
+}
+
+/// All bytes zero (the identity's encoding), a word at a time.
+inline bool all_zero(std::span<const std::uint8_t> b) {
+  std::uint64_t acc = 0;
+  std::size_t i = 0;
+  for (; i + 8 <= b.size(); i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, b.data() + i, 8);
+    acc |= w;
+  }
+  for (; i < b.size(); ++i) acc |= b[i];
+  return acc == 0;
 }
 
 template <class E>
@@ -83,9 +105,7 @@ template <class E>
 Result<typename E::G1Affine> g1_at(std::span<const std::uint8_t> b) {
   using Fq = typename Curve<E>::Fq;
   constexpr std::size_t n = Curve<E>::kN8q;
-  bool zero = true;
-  for (auto x : b) zero = zero && x == 0;
-  if (zero) return E::G1Affine::identity();
+  if (all_zero(b)) return E::G1Affine::identity();
   auto x = mont_coordinate<Fq>(b.subspan(0, n));
   auto y = mont_coordinate<Fq>(b.subspan(n, n));
   if (!x.ok() || !y.ok()) return Status::out_of_range("G1 point: coordinate not below q");
@@ -99,9 +119,7 @@ Result<typename E::G2Affine> g2_at(std::span<const std::uint8_t> b) {
   using Fq = typename Curve<E>::Fq;
   using Fq2 = typename Curve<E>::Fq2;
   constexpr std::size_t n = Curve<E>::kN8q;
-  bool zero = true;
-  for (auto x : b) zero = zero && x == 0;
-  if (zero) return E::G2Affine::identity();
+  if (all_zero(b)) return E::G2Affine::identity();
   Fq c[4];
   for (int i = 0; i < 4; ++i) {
     auto v = mont_coordinate<Fq>(b.subspan(static_cast<std::size_t>(i) * n, n));
@@ -113,8 +131,16 @@ Result<typename E::G2Affine> g2_at(std::span<const std::uint8_t> b) {
   return p;
 }
 
+/// What the mapped reader does with the pages of each block of a section: `load` before decoding it
+/// (map its pages in one call), `release` after (drop them from the process). Empty for bytes in
+/// memory.
+struct PageHooks {
+  std::function<void(std::span<const std::uint8_t>)> load, release;
+};
+
 template <class E, bool kG2>
-auto read_points(std::span<const std::uint8_t> sec, std::size_t count, const std::string& what)
+auto read_points(std::span<const std::uint8_t> sec, std::size_t count, const std::string& what,
+                 const PageHooks& pages = {})
     -> Result<std::vector<std::conditional_t<kG2, typename E::G2Affine, typename E::G1Affine>>> {
   constexpr std::size_t size = (kG2 ? 4 : 2) * Curve<E>::kN8q;
   if (count > sec.size() / size || sec.size() != count * size) {
@@ -125,6 +151,8 @@ auto read_points(std::span<const std::uint8_t> sec, std::size_t count, const std
   std::vector<std::conditional_t<kG2, typename E::G2Affine, typename E::G1Affine>> out(count);
   std::atomic<std::size_t> first_bad{count};
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
+    const auto block = sec.subspan(r.begin() * size, (r.end() - r.begin()) * size);
+    if (pages.load) pages.load(block);
     for (std::size_t i = r.begin(); i != r.end(); ++i) {
       auto p = [&] {
         if constexpr (kG2) {
@@ -141,6 +169,7 @@ auto read_points(std::span<const std::uint8_t> sec, std::size_t count, const std
       }
       out[i] = *p;
     }
+    if (pages.release) pages.release(block);
   });
   if (const std::size_t i = first_bad.load(); i < count) {
     auto p = kG2 ? g2_at<E>(sec.subspan(i * size, size)).status() : g1_at<E>(sec.subspan(i * size, size)).status();
@@ -275,7 +304,7 @@ Result<std::string> detect_curve(std::span<const std::uint8_t> bytes) {
 
 namespace {
 template <class E>
-Result<Zkey<E>> parse_zkey(const SectionFn& section) {
+Result<Zkey<E>> parse_zkey(const SectionFn& section, const PageHooks& pages = {}) {
   using Fr = typename E::Fr;
   {
     auto proto = section(1);
@@ -337,26 +366,43 @@ Result<Zkey<E>> parse_zkey(const SectionFn& section) {
     Cursor cs(*sec, "zkey coefficients");
     auto n = cs.uint(4);
     if (!n.ok()) return n.status();
-    if (*n > cs.remaining() / (12 + 32)) return Status::invalid_argument("zkey: coefficient count exceeds the section");
-    zk.coefs.reserve(*n);
+    constexpr std::size_t kRecord = 12 + 32;  // matrix, constraint, signal (u32 each), value (c R^2)
+    if (*n > cs.remaining() / kRecord) return Status::invalid_argument("zkey: coefficient count exceeds the section");
+    const auto records = sec->subspan(4, static_cast<std::size_t>(*n) * kRecord);
+    // Fixed-size records: decoded in parallel, the first bad one (lowest index) reported.
+    zk.coefs.resize(static_cast<std::size_t>(*n));
     const Fr r_inv = Fr::from_mont(typename Fr::Repr{1});  // the value R^-1: stored values are c R^2
-    for (std::uint64_t i = 0; i < *n; ++i) {
-      auto m = cs.uint(4), k = cs.uint(4), sig = cs.uint(4);
-      auto v = cs.take(32);
-      if (!v.ok()) return v.status();
-      const auto raw = le_limbs<Fr>(*v);
-      if (*m > 1 || *k >= zk.domain_size || *sig >= zk.n_vars || field::cmp_limbs(raw, Fr::Params::kModulus) >= 0) {
-        return Status::invalid_argument("zkey: coefficient " + std::to_string(i) + " is out of range");
-      }
-      zk.coefs.push_back({static_cast<std::uint32_t>(*m), static_cast<std::uint32_t>(*k),
-                          static_cast<std::uint32_t>(*sig), Fr::from_mont(raw) * r_inv});
-    }
+    std::atomic<std::size_t> first_bad{zk.coefs.size()};
+    auto u32 = [](const std::uint8_t* b) {
+      return std::uint32_t{b[0]} | std::uint32_t{b[1]} << 8 | std::uint32_t{b[2]} << 16 | std::uint32_t{b[3]} << 24;
+    };
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, zk.coefs.size(), 8192),
+                      [&](const tbb::blocked_range<std::size_t>& rg) {
+                        const auto block = records.subspan(rg.begin() * kRecord, (rg.end() - rg.begin()) * kRecord);
+                        if (pages.load) pages.load(block);
+                        for (std::size_t i = rg.begin(); i != rg.end(); ++i) {
+                          const std::uint8_t* b = records.data() + i * kRecord;
+                          const std::uint32_t m = u32(b), k = u32(b + 4), sig = u32(b + 8);
+                          const auto raw = le_limbs<Fr>(std::span(b + 12, 32));
+                          if (m > 1 || k >= zk.domain_size || sig >= zk.n_vars ||
+                              field::cmp_limbs(raw, Fr::Params::kModulus) >= 0) {
+                            std::size_t cur = first_bad.load();
+                            while (i < cur && !first_bad.compare_exchange_weak(cur, i)) {
+                            }
+                            return;
+                          }
+                          zk.coefs[i] = {m, k, sig, Fr::from_mont(raw) * r_inv};
+                        }
+                        if (pages.release) pages.release(block);
+                      });
+    if (const std::size_t i = first_bad.load(); i < zk.coefs.size())
+      return Status::invalid_argument("zkey: coefficient " + std::to_string(i) + " is out of range");
   }
   auto g1s = [&](std::uint32_t type, std::size_t count, const char* what,
                  std::vector<typename E::G1Affine>& out) -> Status {
     auto b = section(type);
     if (!b.ok()) return b.status();
-    auto p = read_points<E, false>(*b, count, what);
+    auto p = read_points<E, false>(*b, count, what, pages);
     if (!p.ok()) return p.status();
     out = std::move(*p);
     return {};
@@ -366,7 +412,7 @@ Result<Zkey<E>> parse_zkey(const SectionFn& section) {
   {
     auto b = section(7);
     if (!b.ok()) return b.status();
-    auto p = read_points<E, true>(*b, zk.n_vars, "zkey B2");
+    auto p = read_points<E, true>(*b, zk.n_vars, "zkey B2", pages);
     if (!p.ok()) return p.status();
     zk.b2 = std::move(*p);
   }
@@ -423,9 +469,27 @@ Result<Zkey<E>> read_zkey(std::span<const std::uint8_t> bytes) {
 
 template <class E>
 Result<Zkey<E>> read_zkey_file(const std::string& path) {
-  auto f = FileSections::open(path);
-  if (!f.ok()) return Status(f.status().code(), path + ": " + f.status().message());
-  auto zk = parse_zkey<E>([&](std::uint32_t type) { return f->get(type); });
+  // Mapped, not read: the sections are decoded straight from the page cache (no read buffer, no
+  // copy), in parallel, and every decoded range is dropped from the process at once, so the peak is
+  // the decoded key plus the pages in flight. The checks are read_zkey's: the container's section
+  // table against the file's size, every count against its section, every point on its curve.
+  auto file = MappedFile::open(path);
+  if (!file.ok()) return Status(file.status().code(), path + ": " + file.status().message());
+  const auto bytes = (*file)->bytes();
+  auto c = parse_container(bytes, "zkey");
+  if (!c.ok()) return Status(c.status().code(), path + ": " + c.status().message());
+  auto zk = parse_zkey<E>(
+      [&](std::uint32_t type) -> Result<std::span<const std::uint8_t>> {
+        auto it = c->sections.find(type);
+        if (it == c->sections.end()) return Status::invalid_argument("zkey: section " + std::to_string(type) + " is missing");
+        return it->second;
+      },
+      PageHooks{[&](std::span<const std::uint8_t> b) {
+                  (*file)->populate(static_cast<std::uint64_t>(b.data() - bytes.data()), b.size());
+                },
+                [&](std::span<const std::uint8_t> b) {
+                  (*file)->release(static_cast<std::uint64_t>(b.data() - bytes.data()), b.size());
+                }});
   if (!zk.ok()) return Status(zk.status().code(), path + ": " + zk.status().message());
   return zk;
 }

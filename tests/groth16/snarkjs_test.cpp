@@ -174,6 +174,101 @@ TYPED_TEST(SnarkjsTest, VerificationKeyJsonMatchesSnarkjs) {
   }
 }
 
+void put_u32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) b[at + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(v >> (8 * i));
+}
+
+// A multiplication chain x[k+2] = x[k] x[k+1] (tools/snarkjs/gen_mul_chain.py's circuit) with
+// `constraints` constraints, and its witness from two random inputs: every value a random field
+// element, and enough points (> 4096 per section) that the parallel readers use several blocks.
+template <class E>
+std::pair<R1csFile<E>, std::vector<typename E::Fr>> mul_chain(std::size_t constraints, Rng& rng) {
+  using Fr = typename E::Fr;
+  R1csFile<E> r;
+  const auto n = static_cast<std::uint32_t>(constraints);
+  r.n_wires = n + 3, r.n_pub_out = 1, r.n_prv_in = 2, r.n_labels = r.n_wires;
+  auto wire = [&](std::uint32_t i) { return i == n + 1 ? 1u : i + 2; };  // x[n+1] is the output
+  std::vector<Fr> x{Fr::random(rng), Fr::random(rng)};
+  for (std::uint32_t k = 0; k < n; ++k) {
+    x.push_back(x[k] * x[k + 1]);
+    r.constraints.push_back({{{wire(k), Fr::one()}}, {{wire(k + 1), Fr::one()}}, {{wire(k + 2), Fr::one()}}});
+  }
+  std::vector<Fr> w(r.n_wires, Fr::one());
+  for (std::uint32_t i = 0; i < x.size(); ++i) w[wire(i)] = x[i];
+  return {std::move(r), std::move(w)};
+}
+
+// The mapped reader (read_zkey_file) and the in-memory reader (read_zkey) give the same key, field
+// for field, and so the same proof for the same r, s; both verify.
+TYPED_TEST(SnarkjsTest, MappedZkeyEqualsTheDecodedKeyAndProvesTheSameProof) {
+  using E = TypeParam;
+  using Fr = typename E::Fr;
+  Rng rng = test::rng(22);
+  auto [r1cs, w] = mul_chain<E>(9000, rng);
+  ASSERT_EQ(r1cs.first_unsatisfied(w), -1);
+  auto zk = setup_zkey<E>(r1cs, Trapdoor<E>::random(rng));
+  ASSERT_TRUE(zk.ok()) << zk.status().to_string();
+  const auto bytes = write_zkey<E>(*zk);
+  const auto path = std::filesystem::path(::testing::TempDir()) / ("mapped-" + std::string(curve_name<E>()) + ".zkey");
+  ASSERT_TRUE(write_file(path, bytes).ok());
+  auto decoded = read_zkey<E>(bytes);
+  auto mapped = read_zkey_file<E>(path.string());
+  ASSERT_TRUE(decoded.ok()) << decoded.status().to_string();
+  ASSERT_TRUE(mapped.ok()) << mapped.status().to_string();
+  EXPECT_EQ(mapped->h.size(), 16384u);
+  EXPECT_EQ(write_zkey<E>(*mapped), bytes);
+  EXPECT_EQ(write_zkey<E>(*decoded), bytes);
+  const Fr r = Fr::random(rng), s = Fr::random(rng);
+  auto p1 = prove<E>(*mapped, w, r, s);
+  auto p2 = prove<E>(*decoded, w, r, s);
+  ASSERT_TRUE(p1.ok() && p2.ok());
+  EXPECT_TRUE(*p1 == *p2);
+  const std::vector<Fr> pub(w.begin() + 1, w.begin() + 1 + zk->n_public);
+  EXPECT_TRUE(*verify(prepare_verifying_key(mapped->vk), *p1, pub));
+}
+
+// A damaged file read through the mapping is a clear error naming the file and what is wrong, the
+// same error the in-memory reader gives, never a crash: truncations anywhere (section table, inside
+// a point, inside the coefficients), an off-curve point and a coefficient out of range far into
+// their sections (not in the first parallel block), a coordinate not below q.
+TYPED_TEST(SnarkjsTest, DamagedMappedZkeyIsAClearError) {
+  using E = TypeParam;
+  Rng rng = test::rng(23);
+  auto [r1cs, w] = mul_chain<E>(9000, rng);
+  auto zk = setup_zkey<E>(r1cs, Trapdoor<E>::random(rng));
+  ASSERT_TRUE(zk.ok());
+  const auto bytes = write_zkey<E>(*zk);
+  const auto path = std::filesystem::path(::testing::TempDir()) / ("damaged-" + std::string(curve_name<E>()) + ".zkey");
+  auto both_fail = [&](const std::vector<std::uint8_t>& bad, const std::string& needle, const std::string& what) {
+    ASSERT_TRUE(write_file(path, bad).ok());
+    auto m = read_zkey_file<E>(path.string());
+    auto d = read_zkey<E>(bad);
+    ASSERT_FALSE(m.ok()) << what;
+    ASSERT_FALSE(d.ok()) << what;
+    EXPECT_EQ(m.status().message(), path.string() + ": " + d.status().message()) << what;
+    EXPECT_NE(m.status().message().find(needle), std::string::npos) << what << ": " << m.status().message();
+  };
+  const std::size_t h_at = test::snarkjs_section_offset(bytes, 9), a_at = test::snarkjs_section_offset(bytes, 5);
+  const std::size_t coef_at = test::snarkjs_section_offset(bytes, 4);
+  for (std::size_t len : {std::size_t{12}, std::size_t{30}, coef_at + 100, a_at + 4097 * 64 + 5, h_at + 7, bytes.size() - 1}) {
+    both_fail(std::vector<std::uint8_t>(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(len)), "",
+              "truncated at " + std::to_string(len));
+  }
+  const std::size_t g1 = std::is_same_v<E, Bn254> ? 64 : 96;
+  // H[10000]: y + 1 is (almost surely) off the curve; it is far from the first block of 4096.
+  auto off_curve = bytes;
+  std::size_t at = h_at + 10000 * g1 + g1 / 2;
+  while (off_curve[at] == 0xFF) ++at;
+  ++off_curve[at];
+  both_fail(off_curve, "zkey H[10000]", "off-curve point");
+  auto not_below_q = bytes;
+  std::fill_n(not_below_q.begin() + static_cast<std::ptrdiff_t>(a_at + 5000 * g1), g1 / 2, 0xFF);
+  both_fail(not_below_q, "zkey A[5000]", "coordinate >= q");
+  auto bad_coef = bytes;
+  put_u32(bad_coef, coef_at + 4 + 9000 * 44 + 4, zk->domain_size);  // record 9000's constraint
+  both_fail(bad_coef, "coefficient 9000 is out of range", "coefficient");
+}
+
 TYPED_TEST(SnarkjsTest, MalformedFilesAreClearErrors) {
   using E = TypeParam;
   const auto dir = test::data_dir() / "snarkjs" / curve_name<E>();
@@ -198,9 +293,6 @@ TYPED_TEST(SnarkjsTest, MalformedFilesAreClearErrors) {
 
 
 
-void put_u32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
-  for (int i = 0; i < 4; ++i) b[at + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(v >> (8 * i));
-}
 
 // Counts read from a file's header are checked against each other (without overflow) and against
 // what the file can hold, before anything is sized by them.
