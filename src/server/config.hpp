@@ -50,6 +50,7 @@ struct DaemonConfig {
   std::uint64_t queue_max_input_bytes = 4ull << 30;   // inputs of unfinished jobs in the store
   std::uint64_t queue_max_unfinished_jobs = 100000;   // queued + running in the store
   std::uint32_t queue_max_attempts = 3;               // claims without an outcome before a job fails
+  std::uint64_t queue_max_kept_results = 100000;      // finished jobs kept (oldest forgotten first)
   std::chrono::seconds queue_lease{60};               // a claim not renewed this long is taken over
   std::chrono::seconds queue_heartbeat{10};
   std::chrono::milliseconds queue_poll{500};          // longest wait between looks at the store

@@ -199,6 +199,7 @@ Result<std::unique_ptr<store::JobStore>> open_job_store(const DaemonConfig& conf
   limits.max_input_bytes = config.queue_max_input_bytes;
   limits.max_unfinished_jobs = config.queue_max_unfinished_jobs;
   limits.max_attempts = config.queue_max_attempts;
+  limits.max_kept_results = config.queue_max_kept_results;
   limits.result_ttl = std::chrono::duration_cast<std::chrono::seconds>(config.engine.result_ttl);
   if (!config.queue_url.empty()) {
     auto s = store::PgJobStore::open(config.queue_url, limits);

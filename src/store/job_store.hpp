@@ -38,6 +38,9 @@ struct StoreLimits {
   std::uint64_t max_unfinished_jobs = 100000;
   /// How long a finished job's outcome stays retrievable.
   std::chrono::seconds result_ttl{600};
+  /// Most finished jobs kept: past it, expire() forgets those finished longest ago before their TTL
+  /// (each keeps its proofs and public inputs: ~0.3-110 KB per partition).
+  std::uint64_t max_kept_results = 100000;
   /// Claims of one job that ended without an outcome (its daemon died or stalled) before it fails.
   std::uint32_t max_attempts = 3;
 };
@@ -145,7 +148,8 @@ class JobStore {
   virtual Result<std::vector<std::uint64_t>> lost_claims(const std::string& owner,
                                                          const std::vector<std::uint64_t>& ids) = 0;
 
-  /// Forgets outcomes past the TTL and inputs no unfinished job needs.
+  /// Forgets outcomes past the TTL (and past max_kept_results, the oldest first) and inputs no
+  /// unfinished job needs.
   virtual Status expire() = 0;
 
   /// Counts per state and the daemons that heartbeat (those silent for over a day are dropped).

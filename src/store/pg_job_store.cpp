@@ -581,6 +581,11 @@ Status PgJobStore::expire() {
         "second'",
         Params().f64(static_cast<double>(ttl_s)), "forgetting expired jobs");
     if (!d.ok()) return d.status();
+    auto k = s.exec(
+        "DELETE FROM zkpipe_jobs WHERE id IN (SELECT id FROM zkpipe_jobs WHERE finished_at IS NOT NULL "
+        "ORDER BY finished_at DESC OFFSET $1)",
+        Params().i64(static_cast<std::int64_t>(limits_.max_kept_results)), "forgetting the oldest results");
+    if (!k.ok()) return k.status();
     // As drop_input_if_unused, for every unreferenced input: lock first (skipping those an accept
     // holds), then delete in a later statement that sees every job committed meanwhile.
     auto unused = s.exec(

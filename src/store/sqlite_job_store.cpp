@@ -538,6 +538,11 @@ Status SqliteJobStore::expire() {
   Stmt d(db_, "DELETE FROM jobs WHERE finished_at IS NOT NULL AND finished_at < ?1");
   d.bind(1, now - std::int64_t{limits_.result_ttl.count()} * 1000);
   if (Status st = d.run("forgetting expired jobs"); !st.ok()) return st;
+  Stmt k(db_,
+         "DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE finished_at IS NOT NULL "
+         "ORDER BY finished_at DESC LIMIT -1 OFFSET ?1)");
+  k.bind(1, static_cast<std::int64_t>(limits_.max_kept_results));
+  if (Status st = k.run("forgetting the oldest results"); !st.ok()) return st;
   Stmt i(db_, "DELETE FROM inputs WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE input_hash = inputs.hash)");
   if (Status st = i.run("dropping unused inputs"); !st.ok()) return st;
   Stmt m(db_, "DELETE FROM machines WHERE heartbeat_at < ?1");

@@ -36,6 +36,7 @@ TEST(Config, TheExampleFileHoldsTheDefaults) {
   EXPECT_EQ(c->queue_max_input_bytes, d.queue_max_input_bytes);
   EXPECT_EQ(c->queue_max_unfinished_jobs, d.queue_max_unfinished_jobs);
   EXPECT_EQ(c->queue_max_attempts, d.queue_max_attempts);
+  EXPECT_EQ(c->queue_max_kept_results, d.queue_max_kept_results);
   EXPECT_EQ(c->queue_lease, d.queue_lease);
   EXPECT_EQ(c->queue_heartbeat, d.queue_heartbeat);
   EXPECT_EQ(c->queue_poll, d.queue_poll);

@@ -292,6 +292,26 @@ TYPED_TEST_P(JobStoreTest, FinishedJobsAreForgottenAfterTheirTtl) {
   EXPECT_EQ(s.status()->cancelled, 0u);
 }
 
+TYPED_TEST_P(JobStoreTest, PastMaxKeptResultsTheOldestAreForgotten) {
+  StoreLimits l;
+  l.max_kept_results = 2;
+  this->reopen_with(l);
+  auto& s = *this->store_;
+  std::vector<std::uint64_t> ids;
+  for (std::uint8_t i = 0; i < 4; ++i) {
+    ids.push_back(s.accept(job("a", {i}))->id);
+    ASSERT_TRUE(s.cancel(ids.back(), "x").value());
+    std::this_thread::sleep_for(5ms);  // distinct finishing times
+  }
+  const auto queued = s.accept(job("a", {9}))->id;
+  ASSERT_TRUE(s.expire().ok());
+  EXPECT_FALSE(s.lookup(ids[0])->has_value());
+  EXPECT_FALSE(s.lookup(ids[1])->has_value());
+  EXPECT_TRUE(s.lookup(ids[2])->has_value());
+  EXPECT_TRUE(s.lookup(ids[3])->has_value());
+  EXPECT_TRUE(s.lookup(queued)->has_value());  // unfinished jobs are never forgotten
+}
+
 TYPED_TEST_P(JobStoreTest, ConcurrentClaimersNeverShareAJob) {
   // Four claimers, each through its own connection where the store has connections.
   auto& s = *this->store_;
@@ -351,7 +371,8 @@ REGISTER_TYPED_TEST_SUITE_P(JobStoreTest, AcceptedJobIsQueuedWithWhatTheClientAs
                             AnExpiredLeaseIsReclaimedWithItsReasonRecorded, HeartbeatsKeepALeaseAlive,
                             AJobClaimedMaxAttemptsTimesFailsWithEveryReason,
                             InputsAreStoredOnceAndDroppedWithTheirLastJob, LimitsAreRefusedWithResourceExhausted,
-                            FinishedJobsAreForgottenAfterTheirTtl, ConcurrentClaimersNeverShareAJob,
+                            FinishedJobsAreForgottenAfterTheirTtl, PastMaxKeptResultsTheOldestAreForgotten,
+                            ConcurrentClaimersNeverShareAJob,
                             WaitForChangeWakesOnAccept);
 
 INSTANTIATE_TYPED_TEST_SUITE_P(Sqlite, JobStoreTest, SqliteFixture);
