@@ -27,7 +27,7 @@ namespace zk::field::safegcd {
 
 __extension__ typedef __int128 i128;  // __extension__: silences -Wpedantic
 
-inline constexpr int kBatch = 62;                                     // divsteps per matrix
+inline constexpr int kBatch = 62;                                       // divsteps per matrix
 inline constexpr std::uint64_t kMask62 = (std::uint64_t{1} << 62) - 1;  // one limb
 
 /// Limbs of 62 bits for a modulus of `bits` bits: the values d, e drift to a few multiples of p in
@@ -201,7 +201,7 @@ constexpr Limbs<P::kLimbs> inverse_var(const Limbs<P::kLimbs>& x) {
   Signed62<L> g = to_signed62<L>(x);
   Signed62<L> d{};
   Signed62<L> e = to_signed62<L>(P::kR2);
-  std::size_t len = L;  // limbs of f and g still in use: they shrink as the gcd proceeds
+  std::size_t len = L;    // limbs of f and g still in use: they shrink as the gcd proceeds
   std::int64_t eta = -1;  // delta = 1, the start of the paper (the delta = 1/2 variant is not faster here)
   for (;;) {
     Transition t{};
@@ -219,8 +219,10 @@ constexpr Limbs<P::kLimbs> inverse_var(const Limbs<P::kLimbs>& x) {
     if (len > 1) {
       const std::int64_t fn = f[len - 1], gn = g[len - 1];
       if (((fn ^ (fn >> 63)) | (gn ^ (gn >> 63))) == 0) {
-        f[len - 2] = static_cast<std::int64_t>(static_cast<std::uint64_t>(f[len - 2]) | (static_cast<std::uint64_t>(fn) << 62));
-        g[len - 2] = static_cast<std::int64_t>(static_cast<std::uint64_t>(g[len - 2]) | (static_cast<std::uint64_t>(gn) << 62));
+        f[len - 2] =
+            static_cast<std::int64_t>(static_cast<std::uint64_t>(f[len - 2]) | (static_cast<std::uint64_t>(fn) << 62));
+        g[len - 2] =
+            static_cast<std::int64_t>(static_cast<std::uint64_t>(g[len - 2]) | (static_cast<std::uint64_t>(gn) << 62));
         --len;
       }
     }

@@ -103,7 +103,8 @@ TYPED_TEST(InverseTest, MatchesFermatOnEdgeValues) {
   ASSERT_GT(xs.size(), 4 * static_cast<std::size_t>(F::kBits));
   for (const F& a : xs) {
     ASSERT_FALSE(a.is_zero());
-    ASSERT_EQ(a.inverse(), a.inverse_fermat()) << "a = " << a.to_hex() << " (mont " << F::from_canonical_unchecked(a.mont()).to_hex() << ")";
+    ASSERT_EQ(a.inverse(), a.inverse_fermat())
+        << "a = " << a.to_hex() << " (mont " << F::from_canonical_unchecked(a.mont()).to_hex() << ")";
   }
 }
 
