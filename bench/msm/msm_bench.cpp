@@ -83,6 +83,7 @@ BENCHMARK(BM_msm<curve::Bls12_381G1>)
     ->ArgsProduct({{12, 14, 16, 18, 20}, {1, 2}, {0}, {0}})
     ->ArgsProduct({{16}, {1}, {10, 11, 12, 13, 14, 15}, {0}})
     ->ArgsProduct({{14}, {1}, {10, 11, 12}, {64, 128, 256, 512}})
+    ->ArgsProduct({{16}, {1}, {12}, {128, 256, 512, 1024}})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_msm<curve::Bls12_381G2>)
