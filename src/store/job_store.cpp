@@ -26,6 +26,22 @@ const char* job_state_name(JobState s) {
   return "?";
 }
 
+std::uint64_t& QueueStatus::count(JobState state) {
+  switch (state) {
+    case JobState::kQueued:
+      return queued;
+    case JobState::kRunning:
+      return running;
+    case JobState::kDone:
+      return done;
+    case JobState::kFailed:
+      return failed;
+    case JobState::kCancelled:
+      break;
+  }
+  return cancelled;
+}
+
 bool is_finished(JobState s) { return s == JobState::kDone || s == JobState::kFailed || s == JobState::kCancelled; }
 
 namespace detail {

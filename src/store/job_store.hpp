@@ -102,6 +102,8 @@ struct QueueStatus {
   std::uint64_t queued = 0, running = 0, done = 0, failed = 0, cancelled = 0;
   std::uint64_t input_bytes = 0;  // held for unfinished jobs
   std::vector<MachineInfo> machines;
+  /// The counter of jobs in `state`.
+  std::uint64_t& count(JobState state);
 };
 
 class JobStore {

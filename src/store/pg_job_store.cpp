@@ -618,23 +618,7 @@ Result<QueueStatus> PgJobStore::status() {
       const auto st = detail::parse_state(q->text(r, 0));
       const auto n = static_cast<std::uint64_t>(q->i64(r, 1));
       if (!st) continue;
-      switch (*st) {
-        case JobState::kQueued:
-          out.queued = n;
-          break;
-        case JobState::kRunning:
-          out.running = n;
-          break;
-        case JobState::kDone:
-          out.done = n;
-          break;
-        case JobState::kFailed:
-          out.failed = n;
-          break;
-        case JobState::kCancelled:
-          out.cancelled = n;
-          break;
-      }
+      out.count(*st) = n;
     }
     auto b = s.exec("SELECT COALESCE(SUM(size), 0)::int8 FROM zkpipe_inputs", "summing inputs");
     if (!b.ok()) return b.status();

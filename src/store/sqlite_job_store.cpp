@@ -560,23 +560,7 @@ Result<QueueStatus> SqliteJobStore::status() {
       const auto st = detail::parse_state(q.text(0));
       const auto n = static_cast<std::uint64_t>(q.i64(1));
       if (!st) continue;
-      switch (*st) {
-        case JobState::kQueued:
-          s.queued = n;
-          break;
-        case JobState::kRunning:
-          s.running = n;
-          break;
-        case JobState::kDone:
-          s.done = n;
-          break;
-        case JobState::kFailed:
-          s.failed = n;
-          break;
-        case JobState::kCancelled:
-          s.cancelled = n;
-          break;
-      }
+      s.count(*st) = n;
     }
   }
   {
