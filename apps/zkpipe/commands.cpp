@@ -34,7 +34,6 @@ using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
-
 Status check_curve(const std::string& curve) {
   if (curve == "bls12-381" || curve == "bn254") return {};
   return Status::invalid_argument("unknown curve '" + curve + "' (expected bls12-381 or bn254)");
@@ -104,8 +103,8 @@ int setup(const SetupArgs& a) {
     std::printf("%s\n", j.dump().c_str());
   } else {
     std::printf("DEVELOPMENT SETUP: the trapdoor derives from the seed; anyone can forge proofs for these keys.\n");
-    std::printf("circuit %s (%s): %zu constraints, %zu inputs (with ONE), %zu aux, domain 2^%u\n",
-                title.c_str(), a.curve.c_str(), sh.num_constraints(), sh.num_inputs, sh.num_aux,
+    std::printf("circuit %s (%s): %zu constraints, %zu inputs (with ONE), %zu aux, domain 2^%u\n", title.c_str(),
+                a.curve.c_str(), sh.num_constraints(), sh.num_inputs, sh.num_aux,
                 groth16::domain_log_size(sh.qap_rows()));
     std::printf("wrote %s (%zu bytes) and %s (%zu bytes)\n", params_path.c_str(), params.size(), vk_path.c_str(),
                 vk.size());
@@ -178,8 +177,8 @@ int prove(const ProveArgs& a) {
     auto proof = [&]() -> Result<groth16::Proof<E>> {
       const Fr r = random_scalar<E>(rd), s = random_scalar<E>(rd);
       if (!*gpu_on) return groth16::prove(*pk, std::move(partition), r, s, &t);
-      auto pending = groth16::prove_start<E, groth16::GpuBackend>(*pk, std::move(partition), r, s, &t,
-                                                                 groth16::GpuBackend(gate));
+      auto pending =
+          groth16::prove_start<E, groth16::GpuBackend>(*pk, std::move(partition), r, s, &t, groth16::GpuBackend(gate));
       if (!pending.ok()) return pending.status();
       return groth16::prove_finish(*pk, std::move(*pending), &t);
     }();
@@ -200,9 +199,10 @@ int prove(const ProveArgs& a) {
     sum.msm_b_g1 += t.msm_b_g1, sum.msm_b_g2 += t.msm_b_g2, sum.assembly += t.assembly;
     if (!a.json) {
       std::printf(
-          "partition %zu: synthesis %.1f ms (a/b/c %.1f MiB, assignment %.1f MiB) | quotient H %.1f | MSM H %.1f, "
+          "partition %zu: synthesis %.1f ms (a/b %.1f MiB, assignment %.1f MiB) | quotient H %.1f | MSM H %.1f, "
           "L %.1f, A %.1f, B_G1 %.1f | B_G2 %.1f | assembly %.1f ms\n",
-          k, synth_ms, static_cast<double>(pbytes.abc) / (1 << 20), static_cast<double>(pbytes.assignment) / (1 << 20), t.quotient, t.msm_h, t.msm_l, t.msm_a, t.msm_b_g1, t.msm_b_g2, t.assembly);
+          k, synth_ms, static_cast<double>(pbytes.abc) / (1 << 20), static_cast<double>(pbytes.assignment) / (1 << 20),
+          t.quotient, t.msm_h, t.msm_l, t.msm_a, t.msm_b_g1, t.msm_b_g2, t.assembly);
     }
   }
   if (Status s = groth16::write_file(a.out, groth16::write_proofs<E>(proofs)); !s.ok())
@@ -306,9 +306,10 @@ bool describe(std::span<const std::uint8_t> b, Json& out) {
            {"b_g1", pk->b_g1.size()},
            {"b_g2", pk->b_g2.size()},
            {"bytes", b.size()},
-           {"checked", "every point's encoding and that it is on the curve; the verifying key's points in the "
-                       "subgroup; not whether the queries belong to one setup (a proof made with them and verified "
-                       "tells that: the daemon verifies every proof)"}};
+           {"checked",
+            "every point's encoding and that it is on the curve; the verifying key's points in the "
+            "subgroup; not whether the queries belong to one setup (a proof made with them and verified "
+            "tells that: the daemon verifies every proof)"}};
     if (Status st = groth16::check_verifying_key(pk->vk); !st.ok()) out["invalid"] = st.message();
     return true;
   }
@@ -341,22 +342,24 @@ int setup_r1cs(const SetupArgs& a, const std::vector<std::uint8_t>& bytes) {
   }
   const double write_ms = ms_since(t2);
   if (a.json) {
-    std::printf("%s\n", Json{{"ok", true},
-                             {"curve", groth16::snarkjs::curve_name<E>()},
-                             {"constraints", r1cs->constraints.size()},
-                             {"wires", r1cs->n_wires},
-                             {"public", r1cs->n_public()},
-                             {"domain", zk->domain_size},
-                             {"zkey", a.zkey_out},
-                             {"zkey_bytes", zkey.size()},
-                             {"vk", a.vk_out},
-                             {"ms", {{"read", read_ms}, {"keys", keys_ms}, {"write", write_ms}, {"total", ms_since(t0)}}},
-                             {"insecure_development_setup", true}}
-                            .dump()
-                            .c_str());
+    std::printf("%s\n",
+                Json{{"ok", true},
+                     {"curve", groth16::snarkjs::curve_name<E>()},
+                     {"constraints", r1cs->constraints.size()},
+                     {"wires", r1cs->n_wires},
+                     {"public", r1cs->n_public()},
+                     {"domain", zk->domain_size},
+                     {"zkey", a.zkey_out},
+                     {"zkey_bytes", zkey.size()},
+                     {"vk", a.vk_out},
+                     {"ms", {{"read", read_ms}, {"keys", keys_ms}, {"write", write_ms}, {"total", ms_since(t0)}}},
+                     {"insecure_development_setup", true}}
+                    .dump()
+                    .c_str());
   } else {
     std::printf("DEVELOPMENT SETUP: %s; anyone who knows it can forge proofs. Never use this key in production.\n",
-                a.seed_given ? "the trapdoor derives from --seed" : "the trapdoor was drawn and thrown away, but no ceremony vouches for it");
+                a.seed_given ? "the trapdoor derives from --seed"
+                             : "the trapdoor was drawn and thrown away, but no ceremony vouches for it");
     std::printf("circuit %s (%s): %zu constraints, %u wires, %u public, domain %u\n", a.r1cs.c_str(),
                 groth16::snarkjs::curve_name<E>(), r1cs->constraints.size(), r1cs->n_wires, r1cs->n_public(),
                 zk->domain_size);
@@ -370,7 +373,8 @@ int setup_r1cs(const SetupArgs& a, const std::vector<std::uint8_t>& bytes) {
 int run_setup_r1cs(const SetupArgs& a) {
   if (a.zkey_out.empty() || a.vk_out.empty())
     return fail("--r1cs needs --zkey-out circuit.zkey and --vk-out verification_key.json", a.json);
-  if (!a.out_dir.empty()) return fail("--out is for built-in circuits; with --r1cs use --zkey-out and --vk-out", a.json);
+  if (!a.out_dir.empty())
+    return fail("--out is for built-in circuits; with --r1cs use --zkey-out and --vk-out", a.json);
   auto bytes = groth16::read_file(a.r1cs);
   if (!bytes.ok()) return fail(bytes.status().message(), a.json);
   auto curve = groth16::snarkjs::detect_curve(*bytes);
@@ -419,7 +423,7 @@ int prove_zkey(const ProveArgs& a, const std::string& proof_path, const std::str
   groth16::ProveTimings t;
   const auto r = random_scalar<E>(rd), s = random_scalar<E>(rd);
   auto pending = *gpu_on ? groth16::snarkjs::prove_start<E, groth16::GpuBackend>(*zk, *w, std::move(*rows), r, s, &t,
-                                                                                groth16::GpuBackend(gate))
+                                                                                 groth16::GpuBackend(gate))
                          : groth16::snarkjs::prove_start<E>(*zk, *w, std::move(*rows), r, s, &t);
   if (!pending.ok()) return fail(pending.status().message(), a.json);
   const auto proof = groth16::snarkjs::prove_finish<E>(*zk, *w, *pending, &t);
@@ -452,9 +456,10 @@ int prove_zkey(const ProveArgs& a, const std::string& proof_path, const std::str
   } else {
     std::printf("wrote %s and %s (%s, domain %u, %u signals, %u public)\n", proof_path.c_str(), public_path.c_str(),
                 groth16::snarkjs::curve_name<E>(), zk->domain_size, zk->n_vars, zk->n_public);
-    std::printf("time: load zkey %.1f ms, witness + rows %.1f ms | quotient H %.1f | MSM H %.1f, C %.1f, A %.1f, "
-                "B1 %.1f | B2 %.1f ms | total %.1f ms\n",
-                load_ms, witness_ms, t.quotient, t.msm_h, t.msm_l, t.msm_a, t.msm_b_g1, t.msm_b_g2, ms_since(t0));
+    std::printf(
+        "time: load zkey %.1f ms, witness + rows %.1f ms | quotient H %.1f | MSM H %.1f, C %.1f, A %.1f, "
+        "B1 %.1f | B2 %.1f ms | total %.1f ms\n",
+        load_ms, witness_ms, t.quotient, t.msm_h, t.msm_l, t.msm_a, t.msm_b_g1, t.msm_b_g2, ms_since(t0));
   }
   return 0;
 }
@@ -473,7 +478,7 @@ int run_prove_zkey(ProveArgs a) {
   auto info = groth16::snarkjs::read_zkey_info(a.zkey);
   if (!info.ok()) return fail(a.zkey + ": " + info.status().message(), a.json);
   return info->curve == "bn128" ? prove_zkey<groth16::Bn254>(a, a.proof_json, a.public_json)
-                           : prove_zkey<groth16::Bls12_381>(a, a.proof_json, a.public_json);
+                                : prove_zkey<groth16::Bls12_381>(a, a.proof_json, a.public_json);
 }
 
 template <class E>
@@ -505,9 +510,10 @@ int verify_snarkjs(const VerifyArgs& a, const std::string& vk_text) {
 int run_prove(const ProveArgs& a) {
   if (!a.zkey.empty() || !a.positional.empty()) return run_prove_zkey(a);
   if (a.params.empty() || a.out.empty()) {
-    return fail("prove needs --params and --out with --constraints (synthetic); or --zkey and --witness; "
-                "Filecoin's proofs take --kind (e.g. --kind porep --c1 c1.json --params-dir DIR)",
-                a.json);
+    return fail(
+        "prove needs --params and --out with --constraints (synthetic); or --zkey and --witness; "
+        "Filecoin's proofs take --kind (e.g. --kind porep --c1 c1.json --params-dir DIR)",
+        a.json);
   }
   if (Status s = check_curve(a.curve); !s.ok()) return fail(s.message(), a.json);
   if (Status s = check_synthetic(a.circuit, a.constraints, a.curve); !s.ok()) return fail(s.message(), a.json);

@@ -5,40 +5,40 @@
 #include <sys/resource.h>
 
 #include <chrono>
-#include <optional>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <type_traits>
-#include <filesystem>
 
 #include <nlohmann/json.hpp>
 
+#include "base/base64.hpp"
 #include "base/file.hpp"
+#include "base/rng.hpp"
 #include "circuits/filecoin/commitment.hpp"
 #include "circuits/filecoin/parameter_files.hpp"
-#include "circuits/filecoin/porep/sectors.hpp"
 #include "circuits/filecoin/porep/c1.hpp"
+#include "circuits/filecoin/porep/sectors.hpp"
+#include "circuits/filecoin/porep/stacked_circuit.hpp"
+#include "circuits/filecoin/porep/synthetic_c1.hpp"
+#include "circuits/filecoin/porep/vanilla.hpp"
 #include "circuits/filecoin/post/fallback_circuit.hpp"
 #include "circuits/filecoin/post/fallback_post.hpp"
-#include "circuits/filecoin/porep/synthetic_c1.hpp"
-#include "circuits/filecoin/porep/stacked_circuit.hpp"
-#include "circuits/filecoin/porep/vanilla.hpp"
-#include "base/rng.hpp"
-#include "base/base64.hpp"
 #include "circuits/filecoin/post/post_input.hpp"
 #include "circuits/filecoin/update/update_input.hpp"
 #include "engine/filecoin_porep_workload.hpp"
 #include "engine/filecoin_post_workload.hpp"
 #include "engine/filecoin_update_workload.hpp"
-#include "groth16/setup.hpp"
-#include "r1cs/prover_cs.hpp"
-#include "r1cs/shape.hpp"
-#include "r1cs/test_cs.hpp"
 #include "groth16/io.hpp"
+#include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
 #include "output.hpp"
 #include "r1cs/constraint_system.hpp"
+#include "r1cs/prover_cs.hpp"
+#include "r1cs/shape.hpp"
+#include "r1cs/test_cs.hpp"
 
 namespace zk::app {
 namespace {
@@ -112,20 +112,24 @@ int run_circuit_info(const CircuitInfoArgs& a) {
   // PoSt: the V1_2 window proof (the circuit is the same for every API version) or the winning one.
   Result<fc::RegisteredPoStProof> post = Status::internal("unused");
   if (!porep && !snap) {
-    post = fc::find_registered_post_proof(std::string(a.kind == "winning-post" ? "StackedDrgWinning" : "StackedDrgWindow") +
-                                          size->name + (a.kind == "winning-post" ? "V1" : "V1_2"));
+    post = fc::find_registered_post_proof(
+        std::string(a.kind == "winning-post" ? "StackedDrgWinning" : "StackedDrgWindow") + size->name +
+        (a.kind == "winning-post" ? "V1" : "V1_2"));
     if (!post.ok()) return fail(std::string("no ") + a.kind + " for " + size->name + " sectors", a.json);
   }
   const fc::StackedShape s = fc::stacked_shape(*size);
   const auto t0 = std::chrono::steady_clock::now();
   r1cs::DensitySystem<fc::Fr> m;
   if (porep) {
-    if (Status st = fc::synthesize_stacked(m, s, fc::StackedWitness::blank(s)); !st.ok()) return fail(st.message(), a.json);
+    if (Status st = fc::synthesize_stacked(m, s, fc::StackedWitness::blank(s)); !st.ok())
+      return fail(st.message(), a.json);
   } else if (snap) {
-    if (Status st = fc::synthesize_update(m, *update, fc::UpdateWitness::blank(*update)); !st.ok()) return fail(st.message(), a.json);
+    if (Status st = fc::synthesize_update(m, *update, fc::UpdateWitness::blank(*update)); !st.ok())
+      return fail(st.message(), a.json);
   } else {
     const fc::FallbackShape f = fc::fallback_shape(*post);
-    if (Status st = fc::synthesize_fallback(m, f, fc::FallbackWitness::blank(f)); !st.ok()) return fail(st.message(), a.json);
+    if (Status st = fc::synthesize_fallback(m, f, fc::FallbackWitness::blank(f)); !st.ok())
+      return fail(st.message(), a.json);
   }
   const std::size_t constraints = m.num_constraints();
   m.finish_with_input_rows();  // what the key generator adds: one row per input
@@ -139,30 +143,35 @@ int run_circuit_info(const CircuitInfoArgs& a) {
   if (a.json) {
     // The StackedCircuit is one circuit for API 1.0, 1.1 and 1.2 (they differ in the parent graph
     // and the public inputs, not in the constraints), so one key per sector size serves them all.
-    Json shape = porep ? Json{{"layers", s.layers}, {"challenges_per_partition", s.challenges}, {"partitions", size->partitions},
+    Json shape = porep  ? Json{{"layers", s.layers},
+                              {"challenges_per_partition", s.challenges},
+                              {"partitions", size->partitions},
                               {"api_versions", Json::array({"1.0", "1.1", "1.2"})}}
-                 : snap ? Json{{"partitions", update->partitions}, {"challenges_per_partition", update->challenges},
+                 : snap ? Json{{"partitions", update->partitions},
+                               {"challenges_per_partition", update->challenges},
                                {"h", fc::update_h_default(*update)}}
-                       : Json{{"registered_proof", post->name}, {"sectors_per_partition", post->sector_count},
-                              {"challenges_per_sector", post->challenge_count}};
-    std::printf("%s\n", Json{{"ok", true},
-                             {"kind", a.kind},
-                             {"sector_size", size->name},
-                             {"constraints", constraints},
-                             {"constraints_with_input_rows", with_inputs},
-                             {"inputs", m.num_inputs()},
-                             {"aux", m.num_aux()},
-                             {"nonzeros", {{"a", m.nnz(0)}, {"b", m.nnz(1)}, {"c", m.nnz(2)}}},
-                             {"density", {{"a_aux", m.a_aux_density()}, {"b_input", m.b_input_density()},
-                                          {"b_aux", m.b_aux_density()}}},
-                             {"key_points", {{"ic", key.ic}, {"h", key.h}, {"l", key.l}, {"a", key.a}, {"b_g1", key.b},
-                                             {"b_g2", key.b}}},
-                             {"domain_log", log},
-                             {"shape", shape},
-                             {"params_file", params_file},
-                             {"seconds", seconds}}
-                            .dump()
-                            .c_str());
+                        : Json{{"registered_proof", post->name},
+                               {"sectors_per_partition", post->sector_count},
+                               {"challenges_per_sector", post->challenge_count}};
+    std::printf("%s\n",
+                Json{{"ok", true},
+                     {"kind", a.kind},
+                     {"sector_size", size->name},
+                     {"constraints", constraints},
+                     {"constraints_with_input_rows", with_inputs},
+                     {"inputs", m.num_inputs()},
+                     {"aux", m.num_aux()},
+                     {"nonzeros", {{"a", m.nnz(0)}, {"b", m.nnz(1)}, {"c", m.nnz(2)}}},
+                     {"density",
+                      {{"a_aux", m.a_aux_density()}, {"b_input", m.b_input_density()}, {"b_aux", m.b_aux_density()}}},
+                     {"key_points",
+                      {{"ic", key.ic}, {"h", key.h}, {"l", key.l}, {"a", key.a}, {"b_g1", key.b}, {"b_g2", key.b}}},
+                     {"domain_log", log},
+                     {"shape", shape},
+                     {"params_file", params_file},
+                     {"seconds", seconds}}
+                    .dump()
+                    .c_str());
   } else {
     if (snap) {
       std::printf("snap-update %s (%u partitions, %u challenges per partition, h %u), one partition:\n", size->name,
@@ -179,8 +188,8 @@ int run_circuit_info(const CircuitInfoArgs& a) {
     std::printf("  non-zeros (with the input rows): A %zu, B %zu, C %zu\n", m.nnz(0), m.nnz(1), m.nnz(2));
     std::printf("  density: a_aux %zu, b_input %zu, b_aux %zu\n", m.a_aux_density(), m.b_input_density(),
                 m.b_aux_density());
-    std::printf("  key points: ic %zu, h %zu, l %zu, a %zu, b_g1 %zu, b_g2 %zu\n", m.num_inputs(),
-                key.h, key.l, key.a, key.b, key.b);
+    std::printf("  key points: ic %zu, h %zu, l %zu, a %zu, b_g1 %zu, b_g2 %zu\n", m.num_inputs(), key.h, key.l, key.a,
+                key.b, key.b);
     if (!params_file.empty()) std::printf("  parameter file: %s (.vk)\n", params_file.c_str());
     std::printf("  counted in %.1f s\n", seconds);
   }
@@ -200,8 +209,8 @@ Result<fc::C1Input> read_c1_file(const std::string& path) {
 
 /// Proof file checks shared by the ways of naming the public values.
 Result<std::vector<groth16::Proof<groth16::Bls12_381>>> read_partition_proofs(const std::string& path,
-                                                                             const fc::SectorSize& size,
-                                                                             std::size_t partitions) {
+                                                                              const fc::SectorSize& size,
+                                                                              std::size_t partitions) {
   auto bytes = read_file(path, std::uint64_t{1} << 20);
   if (!bytes.ok()) return bytes.status();
   auto proofs = groth16::read_proofs<groth16::Bls12_381>(*bytes);
@@ -226,7 +235,8 @@ Result<groth16::VerifyingKey<groth16::Bls12_381>> read_porep_vk(const std::strin
 
 /// Verifies every partition; `inputs(k)` gives partition k's public inputs.
 template <class Inputs>
-int verify_partitions(const FilecoinVerifyArgs& a, const fc::SectorSize& size, std::size_t partitions, Inputs&& inputs) {
+int verify_partitions(const FilecoinVerifyArgs& a, const fc::SectorSize& size, std::size_t partitions,
+                      Inputs&& inputs) {
   auto vk = read_porep_vk(a.vk, size);
   if (!vk.ok()) return fail(vk.status().message(), a.json);
   auto proofs = read_partition_proofs(a.proof, size, partitions);
@@ -261,8 +271,10 @@ Result<std::vector<fc::PoStSector>> parse_post_sectors(const std::vector<std::st
     } catch (...) {
       return Status::invalid_argument("--sector '" + bounded_message(s, 80) + "': expected NUMBER:COMM_R_HEX");
     }
-    auto comm_r = fc::parse_commitment(colon == std::string::npos ? "" : s.substr(colon + 1), fc::CommitmentKind::kSealed);
-    if (!comm_r.ok()) return Status::invalid_argument("--sector '" + bounded_message(s, 80) + "': " + comm_r.status().message());
+    auto comm_r =
+        fc::parse_commitment(colon == std::string::npos ? "" : s.substr(colon + 1), fc::CommitmentKind::kSealed);
+    if (!comm_r.ok())
+      return Status::invalid_argument("--sector '" + bounded_message(s, 80) + "': " + comm_r.status().message());
     ps.comm_r = *comm_r;
     sectors.push_back(ps);
   }
@@ -288,7 +300,8 @@ int verify_post(const FilecoinVerifyArgs& a) {
   auto parsed = parse_post_sectors(a.sectors);
   if (!parsed.ok()) return fail(parsed.status().message(), a.json);
   const std::vector<fc::PoStSector>& sectors = *parsed;
-  if (sectors.empty()) return fail("--kind " + a.kind + " needs --sector NUMBER:COMM_R_HEX (repeat for each sector)", a.json);
+  if (sectors.empty())
+    return fail("--kind " + a.kind + " needs --sector NUMBER:COMM_R_HEX (repeat for each sector)", a.json);
   auto vk = read_vk(a.vk);
   if (!vk.ok()) return fail(vk.status().message(), a.json);
   const std::size_t inputs = 1 + std::size_t{proof->sector_count} * (1 + proof->challenge_count);
@@ -316,7 +329,8 @@ int verify_post(const FilecoinVerifyArgs& a) {
 }  // namespace
 
 int verify_update(const FilecoinVerifyArgs& a) {
-  if (a.registered_proof < 0) return fail("--kind snap-update needs --registered-proof (0-4: StackedDrg2KiBV1 ... 64GiBV1)", a.json);
+  if (a.registered_proof < 0)
+    return fail("--kind snap-update needs --registered-proof (0-4: StackedDrg2KiBV1 ... 64GiBV1)", a.json);
   auto proof = fc::find_registered_update_proof(std::to_string(a.registered_proof));
   if (!proof.ok()) return fail("--registered-proof: " + proof.status().message(), a.json);
   auto shape = fc::update_shape(proof->size.bytes);
@@ -335,8 +349,8 @@ int verify_update(const FilecoinVerifyArgs& a) {
   auto vk = read_vk(a.vk);
   if (!vk.ok()) return fail(vk.status().message(), a.json);
   if (vk->ic.size() != shape->num_inputs()) {
-    return fail(a.vk + " has " + std::to_string(vk->ic.size()) + " IC points but a " + proof->name + " update partition has " +
-                    std::to_string(shape->num_inputs()) + " inputs (wrong key?)",
+    return fail(a.vk + " has " + std::to_string(vk->ic.size()) + " IC points but a " + proof->name +
+                    " update partition has " + std::to_string(shape->num_inputs()) + " inputs (wrong key?)",
                 a.json);
   }
   auto bytes = read_file(a.proof, std::uint64_t{1} << 24);
@@ -410,8 +424,8 @@ int run_verify_filecoin(const FilecoinVerifyArgs& a) {
     legacy = a.api_version == "1.0";
   }
   circuits::sdr::Bytes32 prover{}, ticket{}, seed{}, comm_d{}, comm_r{};
-  for (auto [name, value, out] : {std::tuple{"prover-id", &a.prover_id, &prover}, std::tuple{"ticket", &a.ticket, &ticket},
-                                  std::tuple{"seed", &a.seed, &seed}}) {
+  for (auto [name, value, out] : {std::tuple{"prover-id", &a.prover_id, &prover},
+                                  std::tuple{"ticket", &a.ticket, &ticket}, std::tuple{"seed", &a.seed, &seed}}) {
     auto v = hex32(name, *value);
     if (!v.ok()) return fail(v.status().message(), a.json);
     *out = *v;
@@ -459,14 +473,16 @@ int run_setup_filecoin(const FilecoinSetupArgs& a) {
   std::string file_stem;
   if (a.kind == "porep") {
     const fc::StackedShape s = fc::stacked_shape(*size);
-    if (Status st = fc::synthesize_stacked(rec, s, fc::StackedWitness::blank(s)); !st.ok()) return fail(st.message(), a.json);
+    if (Status st = fc::synthesize_stacked(rec, s, fc::StackedWitness::blank(s)); !st.ok())
+      return fail(st.message(), a.json);
     file_stem = fc::stacked_params_stem(*size);
   } else if (a.kind == "snap-update") {
     auto stem = fc::update_params_stem(*size);
     if (!stem.ok()) return fail(stem.status().message(), a.json);
     auto u = fc::update_shape(size->bytes);
     if (!u.ok()) return fail(u.status().message(), a.json);
-    if (Status st = fc::synthesize_update(rec, *u, fc::UpdateWitness::blank(*u)); !st.ok()) return fail(st.message(), a.json);
+    if (Status st = fc::synthesize_update(rec, *u, fc::UpdateWitness::blank(*u)); !st.ok())
+      return fail(st.message(), a.json);
     file_stem = *stem;
   } else {
     const bool winning = a.kind == "winning-post";
@@ -474,19 +490,22 @@ int run_setup_filecoin(const FilecoinSetupArgs& a) {
                                                 size->name + (winning ? "V1" : "V1_2"));
     if (!proof.ok()) return fail(proof.status().message(), a.json);
     const fc::FallbackShape f = fc::fallback_shape(*proof);
-    if (Status st = fc::synthesize_fallback(rec, f, fc::FallbackWitness::blank(f)); !st.ok()) return fail(st.message(), a.json);
+    if (Status st = fc::synthesize_fallback(rec, f, fc::FallbackWitness::blank(f)); !st.ok())
+      return fail(st.message(), a.json);
     file_stem = fc::post_params_stem(*proof);
   }
   const double shape_ms = ms(t0);
   if (!a.json) {
-    std::printf("DEVELOPMENT SETUP of Filecoin's %s %s circuit (%zu constraints): the trapdoor derives from the seed; "
-                "anyone can forge proofs for these keys. Filecoin's real keys: the published .params / .vk.\n",
-                size->name, a.kind.c_str(), rec.shape().num_constraints());
+    std::printf(
+        "DEVELOPMENT SETUP of Filecoin's %s %s circuit (%zu constraints): the trapdoor derives from the seed; "
+        "anyone can forge proofs for these keys. Filecoin's real keys: the published .params / .vk.\n",
+        size->name, a.kind.c_str(), rec.shape().num_constraints());
     std::fflush(stdout);
   }
   Rng rng(a.seed ^ 0x736574757021ull);
   const auto t1 = Clock::now();
-  auto pk = groth16::generate_parameters<groth16::Bls12_381>(rec.shape(), groth16::Trapdoor<groth16::Bls12_381>::random(rng));
+  auto pk =
+      groth16::generate_parameters<groth16::Bls12_381>(rec.shape(), groth16::Trapdoor<groth16::Bls12_381>::random(rng));
   if (!pk.ok()) return fail(pk.status().to_string(), a.json);
   const double keys_ms = ms(t1);
   std::error_code ec;
@@ -543,7 +562,8 @@ int gen_synthetic_c1(const GenC1Args& a, const fc::RegisteredSealProof& proof) {
     if (!in.ok()) return fail("internal: " + in.status().message(), a.json);
     text = fc::c1_wrapper_json(in->c1, a.sector_number);
   }
-  if (Status st = groth16::write_file(a.out, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+  if (Status st =
+          groth16::write_file(a.out, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
       !st.ok()) {
     return fail(st.message(), a.json);
   }
@@ -563,9 +583,10 @@ int gen_synthetic_c1(const GenC1Args& a, const fc::RegisteredSealProof& proof) {
                             .dump()
                             .c_str());
   } else {
-    std::printf("SYNTHETIC %s C1 (%s, %u partitions): consistent paths and labels, but no sector behind it; wrote %s "
-                "(%zu bytes) in %.1f s\n",
-                proof.size.name, proof.name.c_str(), proof.size.partitions, a.out.c_str(), text.size(), seconds);
+    std::printf(
+        "SYNTHETIC %s C1 (%s, %u partitions): consistent paths and labels, but no sector behind it; wrote %s "
+        "(%zu bytes) in %.1f s\n",
+        proof.size.name, proof.name.c_str(), proof.size.partitions, a.out.c_str(), text.size(), seconds);
   }
   return 0;
 }
@@ -583,8 +604,9 @@ int run_gen_c1(const GenC1Args& a) {
   }
   if (!proof.ok()) return fail(proof.status().message(), a.json);
   if (proof->size.bytes > (std::uint64_t{8} << 20) && !a.synthetic) {
-    return fail(proof->name + ": gen-c1 seals in memory, up to 8 MiB sectors (2KiB, 8MiB); --synthetic writes a "
-                              "consistent synthetic C1 of any size",
+    return fail(proof->name +
+                    ": gen-c1 seals in memory, up to 8 MiB sectors (2KiB, 8MiB); --synthetic writes a "
+                    "consistent synthetic C1 of any size",
                 a.json);
   }
   if (a.out.empty()) return fail("gen-c1 needs --out FILE", a.json);
@@ -626,7 +648,8 @@ int run_gen_c1(const GenC1Args& a) {
   if (!c1.ok()) return fail(c1.status().message(), a.json);
   if (Status st = fc::check_c1(*c1, *ctx); !st.ok()) return fail("internal: " + st.message(), a.json);
   const std::string text = a.wrap ? fc::c1_wrapper_json(*c1, a.sector_number) : fc::c1_json(*c1);
-  if (Status st = groth16::write_file(a.out, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+  if (Status st =
+          groth16::write_file(a.out, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
       !st.ok()) {
     return fail(st.message(), a.json);
   }
@@ -668,7 +691,8 @@ Result<std::string> file_digest(const std::string& path, bool progress) {
   std::ifstream f(path, std::ios::binary);
   if (!f) return Status::io_error("cannot open " + path);
   std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX*)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_blake2b512(), nullptr) != 1) return Status::internal("BLAKE2b unavailable");
+  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_blake2b512(), nullptr) != 1)
+    return Status::internal("BLAKE2b unavailable");
   std::vector<char> buf(std::size_t{8} << 20);
   std::uint64_t done = 0, next_report = std::uint64_t{4} << 30;
   while (f) {
@@ -731,13 +755,14 @@ int run_params_check(const ParamsCheckArgs& a) {
     auto stem = fc::update_params_stem(p.size);
     auto shape = fc::update_shape(p.size.bytes);
     if (!stem.ok() || !shape.ok()) continue;
-    circuits.push_back({"snap-update", p.size, *stem, shape->num_inputs(), [u = *shape]() -> std::optional<fc::KeySections> {
-                          if (u.nodes > (std::uint64_t{8} << 20) / 32) return std::nullopt;  // larger: minutes to count
-                          r1cs::DensitySystem<fc::Fr> m;
-                          if (!fc::synthesize_update(m, u, fc::UpdateWitness::blank(u)).ok()) return std::nullopt;
-                          m.finish_with_input_rows();
-                          return key_sections(m);
-                        }});
+    circuits.push_back(
+        {"snap-update", p.size, *stem, shape->num_inputs(), [u = *shape]() -> std::optional<fc::KeySections> {
+           if (u.nodes > (std::uint64_t{8} << 20) / 32) return std::nullopt;  // larger: minutes to count
+           r1cs::DensitySystem<fc::Fr> m;
+           if (!fc::synthesize_update(m, u, fc::UpdateWitness::blank(u)).ok()) return std::nullopt;
+           m.finish_with_input_rows();
+           return key_sections(m);
+         }});
   }
   for (const auto& circuit : circuits) {
     const auto& size = circuit.size;
@@ -759,7 +784,8 @@ int run_params_check(const ParamsCheckArgs& a) {
           if (!s.ok()) {
             problems.push_back(s.status().message());
           } else {
-            e["sections"] = {{"ic", s->ic}, {"h", s->h}, {"l", s->l}, {"a", s->a}, {"b_g1", s->b_g1}, {"b_g2", s->b_g2}};
+            e["sections"] = {{"ic", s->ic}, {"h", s->h},       {"l", s->l},
+                             {"a", s->a},   {"b_g1", s->b_g1}, {"b_g2", s->b_g2}};
             const auto expect = circuit.expect();
             const bool fits = expect && s->ic == expect->ic && s->h == expect->h && s->l == expect->l &&
                               s->a == expect->a && s->b_g1 == expect->b && s->b_g2 == expect->b;
@@ -771,11 +797,11 @@ int run_params_check(const ParamsCheckArgs& a) {
               }
             } else if (!fits) {
               problems.push_back("its sections (ic " + std::to_string(s->ic) + ", h " + std::to_string(s->h) + ", l " +
-                                 std::to_string(s->l) + ", a " + std::to_string(s->a) + ", b " + std::to_string(s->b_g1) +
-                                 ") are not those of Filecoin's " + size.name + " " + circuit.kind + " circuit (ic " +
-                                 std::to_string(expect->ic) + ", h " + std::to_string(expect->h) + ", l " +
-                                 std::to_string(expect->l) + ", a " + std::to_string(expect->a) + ", b " +
-                                 std::to_string(expect->b) + ")");
+                                 std::to_string(s->l) + ", a " + std::to_string(s->a) + ", b " +
+                                 std::to_string(s->b_g1) + ") are not those of Filecoin's " + size.name + " " +
+                                 circuit.kind + " circuit (ic " + std::to_string(expect->ic) + ", h " +
+                                 std::to_string(expect->h) + ", l " + std::to_string(expect->l) + ", a " +
+                                 std::to_string(expect->a) + ", b " + std::to_string(expect->b) + ")");
             }
           }
         } else {
@@ -861,19 +887,50 @@ bool reset_peak_rss() {
 std::string partition_digest(const r1cs::Partition<fc::Fr>& p) {
   std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
   EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr);
-  auto put = [&](const void* data, std::size_t n) { EVP_DigestUpdate(ctx.get(), data, n); };
+  std::vector<unsigned char> buffer;  // values are put 32 bytes at a time: hashed in 1 MiB pieces
+  auto flush = [&] {
+    EVP_DigestUpdate(ctx.get(), buffer.data(), buffer.size());
+    buffer.clear();
+  };
+  auto put = [&](const void* data, std::size_t n) {
+    if (buffer.size() + n > (1 << 20)) flush();
+    if (n > (1 << 20)) {
+      EVP_DigestUpdate(ctx.get(), data, n);
+      return;
+    }
+    const auto* p = static_cast<const unsigned char*>(data);
+    buffer.insert(buffer.end(), p, p + n);
+  };
   auto vec = [&](const auto& v) {
     const std::uint64_t n = v.size();
     put(&n, sizeof n);
     put(v.data(), v.size() * sizeof(v[0]));
   };
   static_assert(sizeof(fc::Fr) == 32 && std::is_trivially_copyable_v<fc::Fr>);
-  for (const auto* v : {&p.inputs, &p.aux, &p.a, &p.b, &p.c}) vec(*v);
+  vec(p.inputs);
+  vec(p.aux);
+  // a and b dense, then c as the prover forms it (a o b), in the layout of the builds that kept
+  // dense a, b, c: digests stay comparable with theirs (docs/synthesis.md).
+  const std::uint64_t rows = p.a.size();
+  for (const auto* col : {&p.a, &p.b}) {
+    put(&rows, sizeof rows);
+    col->for_each([&](const fc::Fr& x) { put(&x, sizeof x); });
+  }
+  put(&rows, sizeof rows);
+  {
+    const auto b = p.b.expand(p.b.size());
+    std::size_t i = 0;
+    p.a.for_each([&](const fc::Fr& x) {
+      const fc::Fr c = x * b[i++];
+      put(&c, sizeof c);
+    });
+  }
   for (const auto* d : {&p.a_aux, &p.b_input, &p.b_aux}) {
     const std::uint64_t bits = d->size();
     put(&bits, sizeof bits);
     vec(d->words());
   }
+  flush();
   unsigned char md[32];
   unsigned len = 0;
   EVP_DigestFinal_ex(ctx.get(), md, &len);
@@ -885,9 +942,12 @@ std::string partition_digest(const r1cs::Partition<fc::Fr>& p) {
 
 /// How many values of a vector are 0, 1, other values below 2^64, and full field elements: what a
 /// compact witness and compact a/b would store (docs/synthesis.md).
-Json value_census(const std::vector<fc::Fr>& v) {
-  std::size_t zero = 0, one = 0, small = 0;
-  for (const auto& x : v) {
+/// `each(visit)` calls visit(value) for every value.
+template <class Each>
+Json value_census(Each each) {
+  std::size_t n = 0, zero = 0, one = 0, small = 0;
+  each([&](const fc::Fr& x) {
+    ++n;
     if (x.is_zero()) {
       ++zero;
     } else if (x.is_one()) {
@@ -896,8 +956,16 @@ Json value_census(const std::vector<fc::Fr>& v) {
       const auto r = x.to_canonical();
       small += (r[1] | r[2] | r[3]) == 0 ? 1 : 0;
     }
-  }
-  return Json{{"zero", zero}, {"one", one}, {"u64", small}, {"full", v.size() - zero - one - small}};
+  });
+  return Json{{"zero", zero}, {"one", one}, {"u64", small}, {"full", n - zero - one - small}};
+}
+Json value_census(const std::vector<fc::Fr>& v) {
+  return value_census([&](auto visit) {
+    for (const auto& x : v) visit(x);
+  });
+}
+Json value_census(const r1cs::CompactColumn<fc::Fr>& v) {
+  return value_census([&](auto visit) { v.for_each(visit); });
 }
 
 }  // namespace
@@ -926,8 +994,8 @@ int run_synthesize_filecoin(const SynthesizeArgs& a) {
   auto ctx = fc::c1_context(c1.registered_proof);
   if (!ctx.ok()) return fail(ctx.status().message(), a.json);
   if (Status st = fc::check_c1(c1, *ctx); !st.ok()) return fail(a.c1 + ": " + st.message(), a.json);
-  if (a.partition >= c1.vanilla_proofs.size()) return fail("--partition: the C1 has " +
-                                                          std::to_string(c1.vanilla_proofs.size()) + " partitions", a.json);
+  if (a.partition >= c1.vanilla_proofs.size())
+    return fail("--partition: the C1 has " + std::to_string(c1.vanilla_proofs.size()) + " partitions", a.json);
   const double read_s = sec(t0);
   const std::uint64_t rss_before = proc_status_bytes("VmRSS:");
   const bool peak_is_synthesis = reset_peak_rss();
@@ -952,44 +1020,49 @@ int run_synthesize_filecoin(const SynthesizeArgs& a) {
   const std::size_t constraints = rows - partition.inputs.size();
   const std::string digest = a.digest ? partition_digest(partition) : std::string();
   if (a.json) {
-    Json j{{"ok", true},
-           {"kind", "porep"},
-           {"registered_proof", c1.registered_proof.name},
-           {"sector_size", c1.registered_proof.size.name},
-           {"partition", a.partition},
-           {"constraints", constraints},
-           {"rows", rows},
-           {"inputs", partition.inputs.size()},
-           {"aux", partition.aux.size()},
-           {"bytes",
-            {{"abc", bytes.abc}, {"assignment", bytes.assignment}, {"density", bytes.density}, {"total", bytes.total()}}},
-           {"seconds", {{"read_and_check", read_s}, {"witness_input", witness_s}, {"circuit", circuit_s},
-                        {"synthesis", synth_s}}},
-           {"synthesis_cpu_seconds", synth_cpu},
-           {"ns_per_constraint", 1e9 * synth_s / static_cast<double>(constraints)},
-           {"rss_before_synthesis", rss_before},
-           {"peak_rss", peak},
-           {"peak_rss_is_synthesis", peak_is_synthesis},
-           {"peak_rss_gib", static_cast<double>(peak) / (1 << 30)}};
+    Json j{
+        {"ok", true},
+        {"kind", "porep"},
+        {"registered_proof", c1.registered_proof.name},
+        {"sector_size", c1.registered_proof.size.name},
+        {"partition", a.partition},
+        {"constraints", constraints},
+        {"rows", rows},
+        {"inputs", partition.inputs.size()},
+        {"aux", partition.aux.size()},
+        {"bytes",
+         {{"abc", bytes.abc}, {"assignment", bytes.assignment}, {"density", bytes.density}, {"total", bytes.total()}}},
+        {"seconds",
+         {{"read_and_check", read_s}, {"witness_input", witness_s}, {"circuit", circuit_s}, {"synthesis", synth_s}}},
+        {"synthesis_cpu_seconds", synth_cpu},
+        {"ns_per_constraint", 1e9 * synth_s / static_cast<double>(constraints)},
+        {"rss_before_synthesis", rss_before},
+        {"peak_rss", peak},
+        {"peak_rss_is_synthesis", peak_is_synthesis},
+        {"peak_rss_gib", static_cast<double>(peak) / (1 << 30)}};
     if (a.digest) j["digest"] = digest;
     if (a.census) {
       j["census"] = {{"aux", value_census(partition.aux)},
                      {"a", value_census(partition.a)},
                      {"b", value_census(partition.b)},
-                     {"c", value_census(partition.c)}};
+                     {"c", value_census([&](auto visit) {
+                        const auto b = partition.b.expand(partition.b.size());
+                        std::size_t i = 0;
+                        partition.a.for_each([&](const fc::Fr& x) { visit(x * b[i++]); });
+                      })}};
     }
     std::printf("%s\n", j.dump().c_str());
   } else {
-    std::printf("%s partition %zu: %zu constraints (%zu rows), %zu inputs, %zu aux; read + check %.1f s; synthesis "
-                "(witness + a/b/c) %.2f s wall (input witness %.2f s, circuit %.2f s), %.2f CPU-s, %.0f ns/constraint\n"
-                "partition bytes: a/b/c %.2f GiB, assignment %.2f GiB, density %.1f MiB; RSS before synthesis %.2f GiB, "
-                "peak %.2f GiB%s\n",
-                c1.registered_proof.name.c_str(), a.partition, constraints, rows, partition.inputs.size(),
-                partition.aux.size(), read_s, synth_s, witness_s, circuit_s, synth_cpu,
-                1e9 * synth_s / static_cast<double>(constraints), static_cast<double>(bytes.abc) / (1 << 30),
-                static_cast<double>(bytes.assignment) / (1 << 30), static_cast<double>(bytes.density) / (1 << 20),
-                static_cast<double>(rss_before) / (1 << 30), static_cast<double>(peak) / (1 << 30),
-                peak_is_synthesis ? " (during synthesis)" : " (process)");
+    std::printf(
+        "%s partition %zu: %zu constraints (%zu rows), %zu inputs, %zu aux; read + check %.1f s; synthesis "
+        "(witness + a/b) %.2f s wall (input witness %.2f s, circuit %.2f s), %.2f CPU-s, %.0f ns/constraint\n"
+        "partition bytes: a/b %.2f GiB, assignment %.2f GiB, density %.1f MiB; RSS before synthesis %.2f GiB, "
+        "peak %.2f GiB%s\n",
+        c1.registered_proof.name.c_str(), a.partition, constraints, rows, partition.inputs.size(), partition.aux.size(),
+        read_s, synth_s, witness_s, circuit_s, synth_cpu, 1e9 * synth_s / static_cast<double>(constraints),
+        static_cast<double>(bytes.abc) / (1 << 30), static_cast<double>(bytes.assignment) / (1 << 30),
+        static_cast<double>(bytes.density) / (1 << 20), static_cast<double>(rss_before) / (1 << 30),
+        static_cast<double>(peak) / (1 << 30), peak_is_synthesis ? " (during synthesis)" : " (process)");
     if (a.digest) std::printf("digest %s\n", digest.c_str());
   }
   return 0;
@@ -1024,7 +1097,8 @@ Result<FilecoinJob> filecoin_job(const FilecoinProveArgs& a) {
     text = std::move(*bytes);
   } else {
     if (a.vanilla.empty() || a.randomness.empty() || a.registered_proof.empty()) {
-      return Status::invalid_argument("--kind " + a.kind + " needs --post-input FILE, or --vanilla FILE... with "
+      return Status::invalid_argument("--kind " + a.kind +
+                                      " needs --post-input FILE, or --vanilla FILE... with "
                                       "--randomness HEX and --registered-proof N [--partition K]");
     }
     auto proof = fc::find_registered_post_proof(a.registered_proof);
@@ -1067,7 +1141,8 @@ int run_prove_filecoin(const FilecoinProveArgs& a) {
     if (!st.ok()) return fail(st.status().message(), a.json);
     stem = *st;
   } else {
-    auto in = fc::parse_post_input(std::string_view(reinterpret_cast<const char*>(job->input.data()), job->input.size()));
+    auto in =
+        fc::parse_post_input(std::string_view(reinterpret_cast<const char*>(job->input.data()), job->input.size()));
     if (!in.ok()) return fail(in.status().message(), a.json);
     stem = fc::post_params_stem(in->proof);
   }
@@ -1082,12 +1157,12 @@ int run_prove_filecoin(const FilecoinProveArgs& a) {
   if (!resolved.ok()) return fail(resolved.status().message(), a.json);
   auto loaded = engine::Groth16Workload<groth16::Bls12_381>::load_params_file(params);
   if (!loaded.ok()) {
-    return fail(loaded.status().message() +
-                    (loaded.status().code() == StatusCode::kNotFound
-                         ? " (Filecoin's parameters, or development keys: zkpipe setup --kind " + job->circuit +
-                               " --sector-size " + size.name + ")"
-                         : std::string()),
-                a.json);
+    return fail(
+        loaded.status().message() + (loaded.status().code() == StatusCode::kNotFound
+                                         ? " (Filecoin's parameters, or development keys: zkpipe setup --kind " +
+                                               job->circuit + " --sector-size " + size.name + ")"
+                                         : std::string()),
+        a.json);
   }
   auto pk = std::static_pointer_cast<const groth16::ProvingKey<groth16::Bls12_381>>(loaded->object);
   const double load_ms = ms(t0);
@@ -1103,9 +1178,9 @@ int run_prove_filecoin(const FilecoinProveArgs& a) {
   engine::JobRequest req;
   req.circuit = job->circuit, req.shape = job->shape, req.input = std::move(job->input);
   req.partitions = job->partitions;
-  const std::string input_name = job->circuit == "porep"          ? a.c1
+  const std::string input_name = job->circuit == "porep"         ? a.c1
                                  : job->circuit == "snap-update" ? a.update_input
-                                 : (a.post_input.empty() ? "--vanilla" : a.post_input);
+                                                                 : (a.post_input.empty() ? "--vanilla" : a.post_input);
   const auto tc = Clock::now();
   if (Status st = w->validate(req); !st.ok()) return fail(input_name + ": " + st.message(), a.json);
   const double check_ms = ms(tc);
@@ -1130,7 +1205,8 @@ int run_prove_filecoin(const FilecoinProveArgs& a) {
     }
     proofs.insert(proofs.end(), proof->begin(), proof->end());
     parts.push_back({{"partition", k}, {"synthesis_ms", synth_ms}, {"prove_ms", prove_ms}});
-    if (!a.json) std::printf("partition %zu: synthesis %.1f s, prove %.1f s, verified\n", k, synth_ms / 1e3, prove_ms / 1e3);
+    if (!a.json)
+      std::printf("partition %zu: synthesis %.1f s, prove %.1f s, verified\n", k, synth_ms / 1e3, prove_ms / 1e3);
   }
   if (Status st = groth16::write_file(a.out, proofs); !st.ok()) return fail(st.message(), a.json);
   if (a.json) {
@@ -1145,9 +1221,10 @@ int run_prove_filecoin(const FilecoinProveArgs& a) {
                             .dump()
                             .c_str());
   } else {
-    std::printf("wrote %s (%zu partition proofs, %zu bytes); load params %.1f s, input checked in %.2f s, total %.1f s\n",
-                a.out.c_str(), static_cast<std::size_t>(req.partitions), proofs.size(), load_ms / 1e3, check_ms / 1e3,
-                ms(t0) / 1e3);
+    std::printf(
+        "wrote %s (%zu partition proofs, %zu bytes); load params %.1f s, input checked in %.2f s, total %.1f s\n",
+        a.out.c_str(), static_cast<std::size_t>(req.partitions), proofs.size(), load_ms / 1e3, check_ms / 1e3,
+        ms(t0) / 1e3);
   }
   return 0;
 }
@@ -1173,7 +1250,8 @@ int run_check_filecoin(const FilecoinCheckArgs& a) {
     o.constraints = cs.num_constraints();
     if (o.unsatisfied.empty() && !cs.is_satisfied()) o.unsatisfied = cs.which_is_unsatisfied().value_or("?");
     if (cs.inputs().size() != want.size() + 1) {
-      o.inputs = std::to_string(cs.inputs().size() - 1) + " inputs, the public values give " + std::to_string(want.size());
+      o.inputs =
+          std::to_string(cs.inputs().size() - 1) + " inputs, the public values give " + std::to_string(want.size());
     } else {
       for (std::size_t i = 0; i < want.size() && o.inputs.empty(); ++i) {
         if (cs.inputs()[i + 1] != want[i]) o.inputs = "input " + std::to_string(i) + " differs from the public values'";
@@ -1190,8 +1268,9 @@ int run_check_filecoin(const FilecoinCheckArgs& a) {
     if (Status st = fc::check_c1(in->c1, *ctx); !st.ok()) native = st.message();
     const std::size_t parts = in->c1.vanilla_proofs.size();
     if (a.porep_partition >= 0 && static_cast<std::size_t>(a.porep_partition) >= parts) {
-      return fail("--partition " + std::to_string(a.porep_partition) + ": the C1 has " + std::to_string(parts) + " partitions",
-                  a.json);
+      return fail(
+          "--partition " + std::to_string(a.porep_partition) + ": the C1 has " + std::to_string(parts) + " partitions",
+          a.json);
     }
     for (std::size_t k = 0; k < parts; ++k) {
       if (a.porep_partition >= 0 && k != static_cast<std::size_t>(a.porep_partition)) continue;
@@ -1201,7 +1280,8 @@ int run_check_filecoin(const FilecoinCheckArgs& a) {
         outcomes.push_back({k, 0, "no witness: " + (w.ok() ? want.status() : w.status()).message(), ""});
         continue;
       }
-      run(k, [&](auto& cs) { return fc::synthesize_stacked(cs, ctx->shape, *w); }, *want);
+      run(
+          k, [&](auto& cs) { return fc::synthesize_stacked(cs, ctx->shape, *w); }, *want);
     }
   } else if (job->circuit == "snap-update") {
     auto in = fc::parse_update_input(text);
@@ -1217,7 +1297,8 @@ int run_check_filecoin(const FilecoinCheckArgs& a) {
         outcomes.push_back({k, 0, "no witness: " + (w.ok() ? want.status() : w.status()).message(), ""});
         continue;
       }
-      run(k, [&](auto& cs) { return fc::synthesize_update(cs, in->shape, *w); }, *want);
+      run(
+          k, [&](auto& cs) { return fc::synthesize_update(cs, in->shape, *w); }, *want);
     }
   } else {
     auto in = fc::parse_post_input(text);
@@ -1241,13 +1322,16 @@ int run_check_filecoin(const FilecoinCheckArgs& a) {
       for (const auto& p : in->sectors) pub.push_back({p.sector_id, p.comm_r});
     }
     // The challenges of API 1.0 count the sector's position in the production partition.
-    auto want = fc::fallback_partition_inputs(shaped.proof, in->randomness, pub, in->partition * in->proof.sector_count);
+    auto want =
+        fc::fallback_partition_inputs(shaped.proof, in->randomness, pub, in->partition * in->proof.sector_count);
     if (!want.ok()) return fail(want.status().message(), a.json);
     auto w = fc::post_witness(shaped);
     if (!w.ok()) {
       outcomes.push_back({in->partition, 0, "no witness: " + w.status().message(), ""});
     } else {
-      run(in->partition, [&](auto& cs) { return fc::synthesize_fallback(cs, fc::fallback_shape(shaped.proof), *w); }, *want);
+      run(
+          in->partition, [&](auto& cs) { return fc::synthesize_fallback(cs, fc::fallback_shape(shaped.proof), *w); },
+          *want);
     }
   }
   bool good = native.empty();
@@ -1262,7 +1346,9 @@ int run_check_filecoin(const FilecoinCheckArgs& a) {
                      {"inputs", o.inputs}});
   }
   if (a.json) {
-    std::printf("%s\n", Json{{"ok", good}, {"registered_proof", kind_name}, {"native_check", native.empty() ? "ok" : native},
+    std::printf("%s\n", Json{{"ok", good},
+                             {"registered_proof", kind_name},
+                             {"native_check", native.empty() ? "ok" : native},
                              {"partitions", parts}}
                             .dump()
                             .c_str());
@@ -1270,7 +1356,9 @@ int run_check_filecoin(const FilecoinCheckArgs& a) {
     std::printf("%s: native check: %s\n", kind_name.c_str(), native.empty() ? "ok" : bounded_message(native).c_str());
     for (const auto& o : outcomes) {
       std::printf("partition %zu: %zu constraints, %s; public inputs %s\n", o.partition, o.constraints,
-                  o.unsatisfied.empty() ? "satisfied" : ("NOT satisfied: first unsatisfied " + bounded_message(o.unsatisfied)).c_str(),
+                  o.unsatisfied.empty()
+                      ? "satisfied"
+                      : ("NOT satisfied: first unsatisfied " + bounded_message(o.unsatisfied)).c_str(),
                   o.inputs.empty() ? "match" : ("do NOT match: " + o.inputs).c_str());
     }
   }
@@ -1321,14 +1409,16 @@ int gen_vanilla_update(const GenVanillaArgs& a) {
   auto sector = fc::seal_in_memory(ctx->shape, ctx->graph, std::move(data), si);
   if (!sector.ok()) return fail(sector.status().message(), a.json);
   std::vector<fc::Fr> replica_old, data_new;
-  for (const auto& node : sector->replica.replica) replica_old.push_back(*fc::Fr::from_bytes(node, field::Endian::kLittle));
+  for (const auto& node : sector->replica.replica)
+    replica_old.push_back(*fc::Fr::from_bytes(node, field::Endian::kLittle));
   for (std::uint64_t i = 0; i < shape->nodes; ++i) {
     auto b = random32();
     b[31] &= 0x3f;
     data_new.push_back(*fc::Fr::from_bytes(b, field::Endian::kLittle));
   }
   const fc::Fr comm_c = *fc::Fr::from_bytes(sector->replica.comm_c, field::Endian::kLittle);
-  auto u = fc::update_in_memory(*shape, fc::update_h_default(*shape), comm_c, std::move(replica_old), std::move(data_new));
+  auto u =
+      fc::update_in_memory(*shape, fc::update_h_default(*shape), comm_c, std::move(replica_old), std::move(data_new));
   if (!u.ok()) return fail(u.status().message(), a.json);
   fc::UpdateInput in{*proof, *shape, u->comm_r_old, u->comm_d_new, u->comm_r_new, {}};
   for (unsigned k = 0; k < shape->partitions; ++k) {
@@ -1338,7 +1428,8 @@ int gen_vanilla_update(const GenVanillaArgs& a) {
   }
   if (Status st = fc::check_update_input(in); !st.ok()) return fail("internal: " + st.message(), a.json);
   const std::string text = fc::update_input_json(in);
-  if (Status st = groth16::write_file(a.out, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+  if (Status st =
+          groth16::write_file(a.out, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
       !st.ok()) {
     return fail(st.message(), a.json);
   }
@@ -1359,9 +1450,10 @@ int gen_vanilla_update(const GenVanillaArgs& a) {
                             .dump()
                             .c_str());
   } else {
-    std::printf("sealed a %s sector, updated it with random data and wrote its %s input (%u partition(s)) to %s "
-                "(%zu bytes) in %.1f s\n",
-                proof->size.name, proof->name.c_str(), shape->partitions, a.out.c_str(), text.size(), seconds);
+    std::printf(
+        "sealed a %s sector, updated it with random data and wrote its %s input (%u partition(s)) to %s "
+        "(%zu bytes) in %.1f s\n",
+        proof->size.name, proof->name.c_str(), shape->partitions, a.out.c_str(), text.size(), seconds);
     std::printf("registered_proof %llu\ncomm_r_old %s\ncomm_d_new %s\ncomm_r_new %s\n",
                 static_cast<unsigned long long>(proof->id), hex_of(r_old).c_str(), hex_of(d_new).c_str(),
                 hex_of(r_new).c_str());
@@ -1383,8 +1475,8 @@ int run_gen_vanilla(const GenVanillaArgs& a) {
   } else {
     auto size = fc::find_sector_size(a.sector_size);
     if (!size.ok()) return fail(size.status().message(), a.json);
-    proof = fc::find_registered_post_proof(std::string(winning ? "StackedDrgWinning" : "StackedDrgWindow") + size->name +
-                                           (winning ? "V1" : "V1_2"));
+    proof = fc::find_registered_post_proof(std::string(winning ? "StackedDrgWinning" : "StackedDrgWindow") +
+                                           size->name + (winning ? "V1" : "V1_2"));
   }
   if (!proof.ok()) return fail(proof.status().message(), a.json);
   if (proof->winning != winning) return fail(proof->name + " is not a " + a.kind + " proof", a.json);
@@ -1393,8 +1485,8 @@ int run_gen_vanilla(const GenVanillaArgs& a) {
   }
   if (a.out.empty()) return fail("gen-vanilla needs --out FILE", a.json);
   if (a.sectors == 0 || a.sectors > proof->sector_count || (winning && a.sectors != 1)) {
-    return fail("--sectors: a " + proof->name + " partition holds 1 to " + std::to_string(winning ? 1u : proof->sector_count) +
-                    " sectors",
+    return fail("--sectors: a " + proof->name + " partition holds 1 to " +
+                    std::to_string(winning ? 1u : proof->sector_count) + " sectors",
                 a.json);
   }
   if (winning && a.partition != 0) return fail("a WinningPoSt has one partition (0)", a.json);
@@ -1443,7 +1535,8 @@ int run_gen_vanilla(const GenVanillaArgs& a) {
   }
   if (Status st = fc::check_post_input(in); !st.ok()) return fail("internal: " + st.message(), a.json);
   const std::string text = fc::post_input_json(in);
-  if (Status st = groth16::write_file(a.out, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+  if (Status st =
+          groth16::write_file(a.out, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
       !st.ok()) {
     return fail(st.message(), a.json);
   }
@@ -1461,10 +1554,12 @@ int run_gen_vanilla(const GenVanillaArgs& a) {
                             .dump()
                             .c_str());
   } else {
-    std::printf("sealed %llu %s sector(s) of random data and wrote their %s vanilla proofs to %s (%zu bytes) in %.1f s\n",
-                static_cast<unsigned long long>(a.sectors), proof->size.name, proof->name.c_str(), a.out.c_str(),
-                text.size(), seconds);
-    std::printf("randomness %s, partition %llu\n", hex_of(in.randomness).c_str(), static_cast<unsigned long long>(a.partition));
+    std::printf(
+        "sealed %llu %s sector(s) of random data and wrote their %s vanilla proofs to %s (%zu bytes) in %.1f s\n",
+        static_cast<unsigned long long>(a.sectors), proof->size.name, proof->name.c_str(), a.out.c_str(), text.size(),
+        seconds);
+    std::printf("randomness %s, partition %llu\n", hex_of(in.randomness).c_str(),
+                static_cast<unsigned long long>(a.partition));
     for (const auto& s : sectors) {
       std::printf("sector %s:%s\n", std::to_string(s["number"].get<std::uint64_t>()).c_str(),
                   s["comm_r"].get<std::string>().c_str());

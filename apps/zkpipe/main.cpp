@@ -2,9 +2,9 @@
 // selftest, version, devices, the Groth16 commands setup, prove, verify and inspect (commands.cpp),
 // Filecoin's commands (filecoin.cpp), bench and plan, and the daemon's serve and clients.
 
-#include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
 
 #include <malloc.h>
 
@@ -25,7 +25,8 @@ namespace {
 /// The TLS options of every command that talks to a daemon (prove/bench --addr, status, metrics, cancel).
 void add_tls_client_options(CLI::App* c, zk::app::ClientArgs& client) {
   c->add_flag("--tls", client.tls, "connect with TLS, trusting the system's CA roots");
-  c->add_option("--tls-ca", client.tls_ca, "connect with TLS, trusting this PEM CA (the one that signed the daemon's certificate)");
+  c->add_option("--tls-ca", client.tls_ca,
+                "connect with TLS, trusting this PEM CA (the one that signed the daemon's certificate)");
   c->add_option("--tls-cert", client.tls_cert, "mutual TLS: this client's PEM certificate (with --tls-key)");
   c->add_option("--tls-key", client.tls_key, "mutual TLS: this client's PEM private key");
 }
@@ -43,7 +44,8 @@ int main(int argc, char** argv) {
   ::mallopt(M_TRIM_THRESHOLD, 64 << 20);
   // Library log lines (e.g. a key cache being built) go to stderr: stdout is the commands' output
   // (--json documents, proofs). `serve` installs its own logger (--log-level, --log-format).
-  spdlog::set_default_logger(std::make_shared<spdlog::logger>("zkpipe", std::make_shared<spdlog::sinks::stderr_sink_mt>()));
+  spdlog::set_default_logger(
+      std::make_shared<spdlog::logger>("zkpipe", std::make_shared<spdlog::sinks::stderr_sink_mt>()));
   CLI::App app{"zkpipe: a pipelined Groth16 proving engine (BLS12-381 and BN254)"};
   app.require_subcommand(1);
   bool json = false;
@@ -55,26 +57,30 @@ int main(int argc, char** argv) {
   zk::app::SetupArgs setup_args;
   auto* setup = app.add_subcommand(
       "setup", "DEVELOPMENT (insecure) Groth16 setup for a built-in circuit: writes .params and .vk");
-  setup->add_option("--circuit", setup_args.circuit, "built-in circuit: synthetic (Filecoin's: --kind)")->capture_default_str();
+  setup->add_option("--circuit", setup_args.circuit, "built-in circuit: synthetic (Filecoin's: --kind)")
+      ->capture_default_str();
   setup->add_option("--constraints", setup_args.constraints, "synthetic: number of constraints");
   setup->add_option("--curve", setup_args.curve, "bls12-381 or bn254")->capture_default_str();
   setup->add_option("--seed", setup_args.seed, "derives the trapdoor (development only)")->capture_default_str();
   setup->add_option("--out", setup_args.out_dir, "output directory (built-in circuits)");
-  setup->add_option("--r1cs", setup_args.r1cs, "circom .r1cs: write a snarkjs zkey instead (with --zkey-out, --vk-out)");
+  setup->add_option("--r1cs", setup_args.r1cs,
+                    "circom .r1cs: write a snarkjs zkey instead (with --zkey-out, --vk-out)");
   setup->add_option("--zkey-out", setup_args.zkey_out, "circom mode: the .zkey to write");
   setup->add_option("--vk-out", setup_args.vk_out, "circom mode: the verification_key.json to write");
   setup->add_flag("--json", setup_args.json, "machine-readable output");
   zk::app::FilecoinSetupArgs fc_setup;
-  setup->add_option("--kind", fc_setup.kind,
-                    "Filecoin proof kind: porep, window-post, winning-post, snap-update (keys for Filecoin's exact circuit, "
-                    "under Filecoin's file names)");
+  setup->add_option(
+      "--kind", fc_setup.kind,
+      "Filecoin proof kind: porep, window-post, winning-post, snap-update (keys for Filecoin's exact circuit, "
+      "under Filecoin's file names)");
   setup->add_option("--sector-size", fc_setup.sector_size, "with --kind: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB");
 
   zk::app::ProveArgs prove_args;
   auto* prove =
       app.add_subcommand("prove", "prove a built-in circuit with a .params file; prints the time of every stage");
   prove->add_option("--params", prove_args.params, "parameter file from `zkpipe setup`");
-  prove->add_option("--circuit", prove_args.circuit, "built-in circuit: synthetic (Filecoin's: --kind)")->capture_default_str();
+  prove->add_option("--circuit", prove_args.circuit, "built-in circuit: synthetic (Filecoin's: --kind)")
+      ->capture_default_str();
   prove->add_option("--constraints", prove_args.constraints, "synthetic: number of constraints (as at setup)");
   prove->add_option("--curve", prove_args.curve, "bls12-381 or bn254")->capture_default_str();
   prove->add_option("--seed", prove_args.seed, "witness seed; partition k uses seed + k")->capture_default_str();
@@ -131,9 +137,11 @@ int main(int argc, char** argv) {
   verify->add_flag("--json", verify_args.json, "machine-readable output");
   // Filecoin proofs, checked from the sector's public values (docs/filecoin-porep.md).
   zk::app::FilecoinVerifyArgs fc_verify;
-  verify->add_option("--kind", fc_verify.kind,
-                     "Filecoin proof kind: porep, window-post, winning-post, snap-update (public inputs from the options below)");
-  verify->add_option("--comm-r-old", fc_verify.comm_r_old, "snap-update: the sector's comm_r before the update (hex or CID)");
+  verify->add_option(
+      "--kind", fc_verify.kind,
+      "Filecoin proof kind: porep, window-post, winning-post, snap-update (public inputs from the options below)");
+  verify->add_option("--comm-r-old", fc_verify.comm_r_old,
+                     "snap-update: the sector's comm_r before the update (hex or CID)");
   verify->add_option("--comm-d-new", fc_verify.comm_d_new, "snap-update: the new data's comm_d (hex or CID)");
   verify->add_option("--comm-r-new", fc_verify.comm_r_new, "snap-update: the updated sector's comm_r (hex or CID)");
   verify->add_option("--sector-size", fc_verify.sector_size, "2KiB, 8MiB, 512MiB, 32GiB, 64GiB (or bytes)");
@@ -141,11 +149,14 @@ int main(int argc, char** argv) {
   verify->add_option("--sector-number", fc_verify.sector_number, "porep: the sector number");
   verify->add_option("--ticket", fc_verify.ticket, "porep: 32-byte ticket, hex");
   verify->add_option("--seed", fc_verify.seed, "porep: 32-byte interactive seed, hex");
-  verify->add_option("--comm-d", fc_verify.comm_d, "porep: comm_d, 32 bytes hex (Filecoin's byte order) or its CID (baga6ea4sea…)");
-  verify->add_option("--comm-r", fc_verify.comm_r, "porep: comm_r, 32 bytes hex (Filecoin's byte order) or its CID (bagboea4b5abc…)");
-  verify->add_option("--registered-proof", fc_verify.registered_proof,
-                     "porep: registered seal proof number (0..19, filecoin-proofs-api / Curio), sets the porep id; "
-                     "PoSt: registered PoSt proof (0..14, Curio's numbering); snap-update: registered update proof (0..4)");
+  verify->add_option("--comm-d", fc_verify.comm_d,
+                     "porep: comm_d, 32 bytes hex (Filecoin's byte order) or its CID (baga6ea4sea…)");
+  verify->add_option("--comm-r", fc_verify.comm_r,
+                     "porep: comm_r, 32 bytes hex (Filecoin's byte order) or its CID (bagboea4b5abc…)");
+  verify->add_option(
+      "--registered-proof", fc_verify.registered_proof,
+      "porep: registered seal proof number (0..19, filecoin-proofs-api / Curio), sets the porep id; "
+      "PoSt: registered PoSt proof (0..14, Curio's numbering); snap-update: registered update proof (0..4)");
   verify->add_option("--porep-id", fc_verify.porep_id, "porep: 32-byte porep id, hex (instead of --registered-proof)");
   verify->add_option("--api-version", fc_verify.api_version, "porep with --porep-id: 1.0, 1.1 or 1.2")
       ->capture_default_str();
@@ -153,12 +164,13 @@ int main(int argc, char** argv) {
   verify->add_option("--randomness", fc_verify.randomness, "window-post / winning-post: 32-byte randomness, hex");
   verify->add_option("--sector", fc_verify.sectors,
                      "window-post / winning-post: NUMBER:COMM_R (hex or CID), once per sector in order");
-  verify->add_option("--partition", fc_verify.partition,
-                     "window-post: the partition of the first proof in --proof")->capture_default_str();
+  verify->add_option("--partition", fc_verify.partition, "window-post: the partition of the first proof in --proof")
+      ->capture_default_str();
 
   zk::app::CircuitInfoArgs info_args;
   auto* circuit_info = app.add_subcommand("circuit-info", "the size of one partition of a Filecoin circuit");
-  circuit_info->add_option("--kind", info_args.kind, "porep, window-post, winning-post or snap-update")->capture_default_str();
+  circuit_info->add_option("--kind", info_args.kind, "porep, window-post, winning-post or snap-update")
+      ->capture_default_str();
   circuit_info->add_option("--sector-size", info_args.sector_size, "2KiB, 8MiB, 512MiB, 32GiB, 64GiB, ...")->required();
   circuit_info->add_option("--api-version", info_args.api_version,
                            "porep: 1.0, 1.1 or 1.2 (one circuit and key serve all three)");
@@ -192,10 +204,12 @@ int main(int argc, char** argv) {
 
   zk::app::FilecoinCheckArgs check_args;
   auto* check = app.add_subcommand(
-      "check", "run a Filecoin circuit's test constraint system on a real input: the first unsatisfied constraint, "
-               "the native check, the public inputs (exit 0 satisfied, 1 not, 2 malformed)");
+      "check",
+      "run a Filecoin circuit's test constraint system on a real input: the first unsatisfied constraint, "
+      "the native check, the public inputs (exit 0 satisfied, 1 not, 2 malformed)");
   check->add_option("--kind", check_args.input.kind, "porep, window-post, winning-post or snap-update")->required();
-  check->add_option("--update-input", check_args.input.update_input, "snap-update: the SnapDeals input JSON (gen-vanilla)");
+  check->add_option("--update-input", check_args.input.update_input,
+                    "snap-update: the SnapDeals input JSON (gen-vanilla)");
   check->add_option("--c1", check_args.input.c1, "porep: the C1 file");
   check->add_option("--partition", check_args.porep_partition, "porep: one partition (default: every one)");
   check->add_option("--post-input", check_args.input.post_input, "PoSt: the partition's input JSON (gen-vanilla)");
@@ -212,10 +226,13 @@ int main(int argc, char** argv) {
 
   zk::app::GenVanillaArgs gen_vanilla_args;
   auto* gen_vanilla = app.add_subcommand(
-      "gen-vanilla", "seal sectors of random data (2KiB or 8MiB) and write one PoSt partition's input: their vanilla "
-                     "proofs for a randomness (prove --kind window-post|winning-post --post-input)");
-  gen_vanilla->add_option("--kind", gen_vanilla_args.kind,
-                          "window-post, winning-post, or snap-update (one sector sealed, then updated with random data)")->capture_default_str();
+      "gen-vanilla",
+      "seal sectors of random data (2KiB or 8MiB) and write one PoSt partition's input: their vanilla "
+      "proofs for a randomness (prove --kind window-post|winning-post --post-input)");
+  gen_vanilla
+      ->add_option("--kind", gen_vanilla_args.kind,
+                   "window-post, winning-post, or snap-update (one sector sealed, then updated with random data)")
+      ->capture_default_str();
   gen_vanilla->add_option("--sector-size", gen_vanilla_args.sector_size, "2KiB or 8MiB")->capture_default_str();
   gen_vanilla->add_option("--registered-proof", gen_vanilla_args.registered_proof,
                           "number (0..14) or name (default: the kind at --sector-size; WindowPoSt V1_2)");
@@ -226,7 +243,8 @@ int main(int argc, char** argv) {
   gen_vanilla->add_option("--miner-id", gen_vanilla_args.miner_id, "the sectors' miner")->capture_default_str();
   gen_vanilla->add_option("--partition", gen_vanilla_args.partition, "the WindowPoSt partition index")
       ->capture_default_str();
-  gen_vanilla->add_option("--randomness", gen_vanilla_args.randomness, "32-byte randomness, hex (default: from --data-seed)");
+  gen_vanilla->add_option("--randomness", gen_vanilla_args.randomness,
+                          "32-byte randomness, hex (default: from --data-seed)");
   gen_vanilla->add_option("--data-seed", gen_vanilla_args.data_seed, "derives the sectors' data (and randomness)")
       ->capture_default_str();
   gen_vanilla->add_option("--out", gen_vanilla_args.out, "the PoSt input JSON to write")->required();
@@ -250,21 +268,22 @@ int main(int argc, char** argv) {
   synthesize->add_option("--c1", synth_args.c1, "the C1 file (gen-c1, or Filecoin's)")->required();
   synthesize->add_option("--partition", synth_args.partition, "which partition")->capture_default_str();
   synthesize->add_option("--sector-size", synth_args.sector_size, "refuse a C1 of another size");
-  synthesize->add_flag("--digest", synth_args.digest, "print the partition's SHA-256 (inputs, aux, a, b, c, densities)");
+  synthesize->add_flag("--digest", synth_args.digest,
+                       "print the partition's SHA-256 (inputs, aux, a, b, c, densities)");
   synthesize->add_flag("--census", synth_args.census,
                        "with --json: how many aux, a, b and c values are 0, 1, other below 2^64, full");
   synthesize->add_flag("--json", synth_args.json, "machine-readable output");
 
   zk::app::BenchArgs bench_args;
-  auto* bench =
-      app.add_subcommand("bench", "run the proving engine in-process (synthetic circuit or a zkey) and report throughput");
-  bench->add_option("--circuit", bench_args.circuit,
-                    "circuit kind: synthetic, porep, window-post, winning-post, snap-update or zkey")
+  auto* bench = app.add_subcommand(
+      "bench", "run the proving engine in-process (synthetic circuit or a zkey) and report throughput");
+  bench
+      ->add_option("--circuit", bench_args.circuit,
+                   "circuit kind: synthetic, porep, window-post, winning-post, snap-update or zkey")
       ->capture_default_str();
   bench->add_option("--zkey", bench_args.zkey, "zkey kind: the snarkjs Groth16 .zkey");
   bench->add_option("--witness", bench_args.witness, "zkey kind: the .wtns every job proves");
-  bench->add_option("--shape", bench_args.shape,
-                    "Filecoin kinds: a sector size (2KiB ... 64GiB)");
+  bench->add_option("--shape", bench_args.shape, "Filecoin kinds: a sector size (2KiB ... 64GiB)");
   bench->add_option("--input", bench_args.input,
                     "Filecoin kinds: the input every job proves (porep: a C1 from gen-c1 or Filecoin's; "
                     "PoSt / snap-update: gen-vanilla's)");
@@ -288,9 +307,10 @@ int main(int argc, char** argv) {
   std::string sweep;
   bench->add_option("--sweep", sweep, "synthesis-workers=1..N: run each worker count and print the table");
   bench->add_flag("--synthesis-only", bench_args.synthesis_only,
-                  "porep with a sector size: synthesize one partition (witness, a/b/c, densities) and report wall and "
+                  "porep with a sector size: synthesize one partition (witness, a/b, densities) and report wall and "
                   "CPU time, constraints, bytes and peak RSS; no keys, no engine");
-  bench->add_option("--partition", bench_args.partition, "with --synthesis-only: which partition")->capture_default_str();
+  bench->add_option("--partition", bench_args.partition, "with --synthesis-only: which partition")
+      ->capture_default_str();
   bench->add_flag("--digest", bench_args.digest, "with --synthesis-only: print the partition's SHA-256");
   bench->add_flag("--json", bench_args.json, "machine-readable output");
   zk::app::ClientArgs bench_client;
@@ -312,7 +332,8 @@ int main(int argc, char** argv) {
                     "postgresql://... : share one job queue with every daemon on that database; embedded: the "
                     "store in --state-dir (overrides queue.url)");
   serve->add_option("--token", serve_args.token, "require this shared secret on every call (overrides daemon.token)");
-  serve->add_option("--tls-cert", serve_args.tls_cert, "TLS on TCP: the server's PEM certificate chain (daemon.tls_cert)");
+  serve->add_option("--tls-cert", serve_args.tls_cert,
+                    "TLS on TCP: the server's PEM certificate chain (daemon.tls_cert)");
   serve->add_option("--tls-key", serve_args.tls_key, "TLS on TCP: its PEM private key (daemon.tls_key)");
   serve->add_option("--tls-client-ca", serve_args.tls_client_ca,
                     "mutual TLS: accept only clients with a certificate this PEM CA signed (daemon.tls_client_ca)");
@@ -480,7 +501,8 @@ int main(int argc, char** argv) {
     } else if (job.circuit == "porep") {
       job.shape = bench_args.shape;
       if (!input(bench_args.input)) {
-        std::fprintf(stderr, "zkpipe: bench --addr --circuit porep needs --shape SECTOR-SIZE and a readable --input C1\n");
+        std::fprintf(stderr,
+                     "zkpipe: bench --addr --circuit porep needs --shape SECTOR-SIZE and a readable --input C1\n");
         return 2;
       }
     } else {

@@ -8,8 +8,8 @@
 #include <benchmark/benchmark.h>
 
 #include <map>
-#include <type_traits>
 #include <memory>
+#include <type_traits>
 
 #include "base/rng.hpp"
 #include "circuits/synthetic.hpp"
@@ -163,7 +163,8 @@ void BM_ProveStart(benchmark::State& state) {
     r1cs::ShapeRecorder<Fr> rec;
     (void)circuit.synthesize(rec);
     Rng rng(5);
-    pk = std::make_unique<groth16::ProvingKey<E>>(*groth16::generate_parameters<E>(rec.shape(), groth16::Trapdoor<E>::random(rng)));
+    pk = std::make_unique<groth16::ProvingKey<E>>(
+        *groth16::generate_parameters<E>(rec.shape(), groth16::Trapdoor<E>::random(rng)));
   }
   Rng rng(6);
   for (auto _ : state) {
@@ -211,8 +212,7 @@ struct ShapeKey {
     p.inputs = {Fr::one(), Fr::random(rng)};
     p.aux.resize(aux);
     for (std::size_t i = 0; i < aux; ++i) p.aux[i] = i % 10 == 0 ? Fr::random(rng) : Fr::from_u64(rng() & 1);
-    p.a.resize(n), p.b.resize(n), p.c.resize(n);
-    for (std::size_t i = 0; i < n; ++i) p.a[i] = Fr::random(rng), p.b[i] = Fr::random(rng), p.c[i] = Fr::random(rng);
+    for (std::size_t i = 0; i < n; ++i) p.a.push_back(Fr::random(rng)), p.b.push_back(Fr::random(rng));
     p.a_aux = msm::DensityBitmap(aux, true);
     p.b_input = msm::DensityBitmap(2);
     p.b_input.set(1);
@@ -262,7 +262,7 @@ void BM_ProveStartShape(benchmark::State& state) {
     auto partition = key->partition(rng);
     state.ResumeTiming();
     auto p = groth16::prove_start<ShapeKey::E, Backend>(*key->pk, std::move(partition), ShapeKey::Fr::one(),
-                                                         ShapeKey::Fr::one(), &t, backend());
+                                                        ShapeKey::Fr::one(), &t, backend());
     if (!p.ok()) {
       state.SkipWithError(p.status().message().c_str());
       return;
@@ -295,9 +295,23 @@ BENCHMARK(BM_Quotient<BlsFr, false>)->Arg(20)->Unit(benchmark::kMillisecond)->Us
 BENCHMARK(BM_ProveStart<groth16::GpuBackend>)->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
 BENCHMARK(BM_ProveStart<groth16::CpuBackend>)->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 // Larger partitions (GPU; 2^27 is PoRep-32G's domain: about 70 GB of host memory, run it alone).
-BENCHMARK(BM_ProveStartShape<groth16::GpuBackend>)->Arg(22)->Arg(24)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
-BENCHMARK(BM_ProveStartShape<groth16::CpuBackend>)->Arg(22)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
-BENCHMARK(BM_ProveStartShape<groth16::GpuBackend>)->Name("BM_ProveStart2p27/gpu")->Arg(27)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_ProveStartShape<groth16::GpuBackend>)
+    ->Arg(22)
+    ->Arg(24)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(2);
+BENCHMARK(BM_ProveStartShape<groth16::CpuBackend>)
+    ->Arg(22)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(1);
+BENCHMARK(BM_ProveStartShape<groth16::GpuBackend>)
+    ->Name("BM_ProveStart2p27/gpu")
+    ->Arg(27)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(1);
 
 }  // namespace
 }  // namespace zk

@@ -7,10 +7,10 @@
 #include <spdlog/spdlog.h>
 
 #include "field/decimal.hpp"
-#include "groth16/io.hpp"
-#include "groth16/key_cache.hpp"
 #include "gpu/gpu.hpp"
 #include "groth16/gpu_backend.hpp"
+#include "groth16/io.hpp"
+#include "groth16/key_cache.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/verifier.hpp"
 #include "msm/pippenger.hpp"
@@ -179,7 +179,9 @@ Result<WorkingSet> Groth16Workload<E>::working_set(const JobRequest&) {
   const std::uint64_t n = (*pk)->domain_size();
   const std::uint64_t vars = (*pk)->vk.ic.size() + (*pk)->l.size();
   WorkingSet w;
-  w.abc = 3 * n * sizeof(Fr);  // a, b, c zero-padded to the domain
+  // a and b zero-padded to the domain, and on the CPU the c = a o b that prove_start forms for the
+  // quotient (a GPU forms it in device memory).
+  w.abc = (placement_.on_gpu() ? 2 : 3) * n * sizeof(Fr);
   w.aux = vars * sizeof(Fr);
   w.density = 3 * ((vars + 63) / 64) * 8 + (vars / 64 + 1) * 8;  // bitmaps + MSM prefix counts
   // Pending: the largest MSM's scratch (the H query) plus the pending proof's own copies.
@@ -203,8 +205,9 @@ Result<std::unique_ptr<Pending>> Groth16Workload<E>::prove_start(std::unique_ptr
   if (in == nullptr) return Status::internal("workload: foreign partition object");
   const Fr r = os_random_scalar<Fr>(), s_ = os_random_scalar<Fr>();
   auto pending = placement_.on_gpu()
-                     ? groth16::prove_start<E, groth16::GpuBackend>(*in->pk, std::move(in->partition), r, s_, nullptr,
-                                                                    groth16::GpuBackend(placement_.gate(), placement_.resident(), in->pk))
+                     ? groth16::prove_start<E, groth16::GpuBackend>(
+                           *in->pk, std::move(in->partition), r, s_, nullptr,
+                           groth16::GpuBackend(placement_.gate(), placement_.resident(), in->pk))
                      : groth16::prove_start<E, groth16::CpuBackend>(*in->pk, std::move(in->partition), r, s_);
   if (!pending.ok()) return pending.status();
   auto out = std::make_unique<PendingOut<E>>();

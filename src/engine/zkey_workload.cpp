@@ -51,10 +51,9 @@ template <class E>
 Result<LoadedParams> ZkeyWorkload<E>::load_zkey_file(const std::string& path) {
   auto zk = sj::read_zkey_file<E>(path);
   if (!zk.ok()) return zk.status();
-  const std::uint64_t held = (zk->a.size() + zk->b1.size() + zk->c.size() + zk->h.size() + zk->vk.ic.size()) *
-                                 sizeof(typename E::G1Affine) +
-                             zk->b2.size() * sizeof(typename E::G2Affine) +
-                             zk->coefs.size() * sizeof(typename sj::Zkey<E>::Coef) + 4096;
+  const std::uint64_t held =
+      (zk->a.size() + zk->b1.size() + zk->c.size() + zk->h.size() + zk->vk.ic.size()) * sizeof(typename E::G1Affine) +
+      zk->b2.size() * sizeof(typename E::G2Affine) + zk->coefs.size() * sizeof(typename sj::Zkey<E>::Coef) + 4096;
   return LoadedParams{std::make_shared<const sj::Zkey<E>>(std::move(*zk)), held};
 }
 
@@ -70,8 +69,8 @@ Result<std::vector<typename E::Fr>> ZkeyWorkload<E>::witness(const JobRequest& j
   auto w = sj::read_wtns<E>(job.input);
   if (!w.ok()) return Status::invalid_argument("witness: " + w.status().message());
   if (w->size() != info_.n_vars) {
-    return Status::invalid_argument("witness has " + std::to_string(w->size()) + " values but " + path_ +
-                                    " expects " + std::to_string(info_.n_vars) + " (a witness for another circuit?)");
+    return Status::invalid_argument("witness has " + std::to_string(w->size()) + " values but " + path_ + " expects " +
+                                    std::to_string(info_.n_vars) + " (a witness for another circuit?)");
   }
   if (!(*w)[0].is_one()) return Status::invalid_argument("witness[0] must be 1");
   return w;
@@ -91,14 +90,14 @@ Result<WorkingSet> ZkeyWorkload<E>::working_set(const JobRequest&) {
   using Fr = typename E::Fr;
   const std::uint64_t n = info_.domain_size, vars = info_.n_vars;
   WorkingSet ws;
-  ws.abc = 3 * n * sizeof(Fr);
-  ws.aux = vars * sizeof(Fr);  // the witness, until prove_finish
+  ws.abc = (placement_.on_gpu() ? 2 : 3) * n * sizeof(Fr);  // a, b (+ c = a o b on a CPU), as groth16_workload
+  ws.aux = vars * sizeof(Fr);                               // the witness, until prove_finish
   // The largest MSM's scratch: G1 over max(n, vars) points in prove_start, G2 over vars points in
   // prove_finish.
   const auto g1 = msm::make_plan<typename E::G1Config>(std::max(n, vars), {}, 2);
   const auto g2 = msm::make_plan<typename E::G2Config>(vars, {}, 2);
-  ws.pending = std::max(msm::scratch_bytes<typename E::G1Config>(g1), msm::scratch_bytes<typename E::G2Config>(g2)) +
-               (1 << 20);
+  ws.pending =
+      std::max(msm::scratch_bytes<typename E::G1Config>(g1), msm::scratch_bytes<typename E::G2Config>(g2)) + (1 << 20);
   return ws;
 }
 
@@ -123,10 +122,10 @@ Result<std::unique_ptr<Pending>> ZkeyWorkload<E>::prove_start(std::unique_ptr<Sy
   auto* in = dynamic_cast<ZkeySynth<E>*>(s.get());
   if (in == nullptr) return Status::internal("zkey workload: foreign partition object");
   const Fr r = os_random_scalar<Fr>(), s_ = os_random_scalar<Fr>();
-  auto pending = placement_.on_gpu()
-                     ? sj::prove_start<E, groth16::GpuBackend>(*in->key, in->witness, std::move(in->rows), r, s_,
-                                                               nullptr, groth16::GpuBackend(placement_.gate(), placement_.resident(), in->key))
-                     : sj::prove_start<E>(*in->key, in->witness, std::move(in->rows), r, s_);
+  auto pending = placement_.on_gpu() ? sj::prove_start<E, groth16::GpuBackend>(
+                                           *in->key, in->witness, std::move(in->rows), r, s_, nullptr,
+                                           groth16::GpuBackend(placement_.gate(), placement_.resident(), in->key))
+                                     : sj::prove_start<E>(*in->key, in->witness, std::move(in->rows), r, s_);
   if (!pending.ok()) return pending.status();
   auto out = std::make_unique<ZkeyPending<E>>();
   out->key = std::move(in->key);

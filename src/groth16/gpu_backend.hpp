@@ -4,7 +4,7 @@
 // through `Ops` (CudaOps: the quotient kept on the device for the H MSM, msm::gpu::msm_g1), all of
 // a partition's device calls inside one turn of the device's gate (gpu/gate.hpp, the dual-worker
 // interlock). What needs no device happens before the turn and overlaps the other prover worker's
-// kernels: the padding of a, b, c and the gathering of density-filtered scalars into dense vectors
+// kernels: the padding of a and b and the gathering of density-filtered scalars into dense vectors
 // (`gather`; the kernels take dense bases, identity entries allowed). B_G2 stays on the CPU in
 // prove_finish, as in the reference daemon. Without a device every call is UNAVAILABLE; the engine
 // resolves the device before choosing this backend.
@@ -25,17 +25,15 @@ namespace zk::groth16 {
 struct CudaOps {
   static constexpr bool kHostTwiddles = false;  // the kernels build theirs from omega
   /// The quotient stays on the device and the H MSM reads it there (no download and upload of h);
-  /// b and c are freed once uploaded, a after the MSM.
+  /// c = a o b is formed on the device (never on the host); b is freed once uploaded, a after the
+  /// MSM.
   template <class C, class F>
   Result<curve::Jacobian<C>> quotient_and_h(const ntt::Domain<F>& d, std::vector<F>& a, std::vector<F>& b,
-                                            std::vector<F>& c, bool odd_coset,
-                                            std::span<const curve::Affine<C>> h_bases, const void* device_bases,
-                                            ProveTimings& t) const {
+                                            bool odd_coset, std::span<const curve::Affine<C>> h_bases,
+                                            const void* device_bases, ProveTimings& t) const {
     detail::Stopwatch w;
-    auto h = ntt::gpu::quotient_on_device(d, std::span<const F>(a), std::span<const F>(b), std::span<const F>(c),
-                                          odd_coset);
+    auto h = ntt::gpu::quotient_on_device(d, std::span<const F>(a), std::span<const F>(b), odd_coset);
     std::vector<F>().swap(b);
-    std::vector<F>().swap(c);
     if (!h.ok()) return h.status();
     t.quotient = w.lap();
     auto r = msm::gpu::msm_g1<C>(h_bases, std::span<const F>(a).first(h_bases.size()),
@@ -68,11 +66,12 @@ class DeviceBackend {
   /// prover.hpp's CpuBackend::quotient_and_h: the quotient and the H MSM.
   template <class C, class F>
   Result<curve::Jacobian<C>> quotient_and_h(const ntt::Domain<F>& d, std::vector<F>& a, std::vector<F>& b,
-                                            std::vector<F>& c, bool odd_coset,
-                                            std::span<const curve::Affine<C>> h_bases, ProveTimings& t) const {
+                                            bool odd_coset, std::span<const curve::Affine<C>> h_bases,
+                                            ProveTimings& t) const {
     if (h_bases.size() > a.size()) return Status::invalid_argument("quotient: more H bases than values");
+    if (a.size() != b.size()) return Status::invalid_argument("quotient: a and b have different lengths");
     const gpu::DeviceCopy resident = resident_bases(h_bases);
-    return ops_.template quotient_and_h<C>(d, a, b, c, odd_coset, h_bases, resident.get(), t);
+    return ops_.template quotient_and_h<C>(d, a, b, odd_coset, h_bases, resident.get(), t);
   }
   template <class C>
   Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases,

@@ -2,8 +2,8 @@
 
 // The Groth16 prover, split the way the engine pipelines it (docs/groth16.md):
 //   prove_start  (the device half): the quotient H (ntt::compute_h, bellman convention), then the
-//                MSMs for H, L, A and B in G1; the partition's a, b, c are released as soon as H
-//                no longer needs them.
+//                MSMs for H, L, A and B in G1; c = a o b is formed for the quotient only, and
+//                the partition's a and b are released as soon as H no longer needs them.
 //   prove_finish (the CPU half): the B MSM in G2 and the assembly with r and s.
 // prove() runs both; for the same r and s the result is identical to start + finish.
 //
@@ -29,7 +29,7 @@ namespace zk::groth16 {
 
 /// Wall time of each prover stage, in milliseconds.
 struct ProveTimings {
-  double quotient = 0;  // compute_h: 7 NTTs, cosets, pointwise product
+  double quotient = 0;  // c = a o b, then compute_h: 7 NTTs, cosets, pointwise product
   double msm_h = 0, msm_l = 0, msm_a = 0, msm_b_g1 = 0;
   double msm_b_g2 = 0, assembly = 0;
   double start() const { return quotient + msm_h + msm_l + msm_a + msm_b_g1; }
@@ -85,8 +85,8 @@ Status check_key(const ProvingKey<E>& pk, const r1cs::Partition<typename E::Fr>&
   if ((n & (n - 1)) != 0 || p.num_rows() > n) {
     return Status::invalid_argument(count_mismatch("QAP rows", p.num_rows(), n));
   }
-  if (p.a.size() != p.b.size() || p.a.size() != p.c.size()) {
-    return Status::invalid_argument("partition: a, b, c have different lengths (already released?)");
+  if (p.a.size() != p.b.size()) {
+    return Status::invalid_argument("partition: a and b have different lengths (already released?)");
   }
   return {};
 }
@@ -119,15 +119,19 @@ struct CpuBackend {
   Result<curve::Jacobian<C>> msm_gathered(const Gathered<C>& g) const {
     return msm::msm_filtered<C>(g.bases, g.scalars, *g.density);
   }
-  /// The quotient into `a` (bellman's compute_h, or snarkjs's compute_h_odd_coset), b and c freed
-  /// as soon as it is done, then the H MSM over a's first h_bases.size() values. Sets t.quotient and
-  /// t.msm_h. (One call, so a device backend can keep the quotient where the MSM reads it.)
+  /// The quotient into `a` (bellman's compute_h, or snarkjs's compute_h_odd_coset) from a and b
+  /// (zero-padded to the domain) with c = a o b formed here, b and c freed as soon as it is done,
+  /// then the H MSM over a's first h_bases.size() values. Sets t.quotient and t.msm_h. (One call, so
+  /// a device backend can keep the quotient where the MSM reads it and form c there.)
   template <class C, class F>
   Result<curve::Jacobian<C>> quotient_and_h(const ntt::Domain<F>& d, std::vector<F>& a, std::vector<F>& b,
-                                            std::vector<F>& c, bool odd_coset,
-                                            std::span<const curve::Affine<C>> h_bases, ProveTimings& t) const {
+                                            bool odd_coset, std::span<const curve::Affine<C>> h_bases,
+                                            ProveTimings& t) const {
     if (h_bases.size() > a.size()) return Status::invalid_argument("quotient: more H bases than values");
+    if (a.size() != b.size()) return Status::invalid_argument("quotient: a and b have different lengths");
     detail::Stopwatch w;
+    std::vector<F> c(a.size());
+    ntt::hadamard_product(std::span<const F>(a), std::span<const F>(b), std::span<F>(c));
     const Status s = odd_coset ? ntt::compute_h_odd_coset(d, std::span<F>(a), std::span<F>(b), std::span<F>(c))
                                : ntt::compute_h(d, std::span<F>(a), std::span<F>(b), std::span<F>(c));
     std::vector<F>().swap(b);
@@ -145,7 +149,7 @@ struct CpuBackend {
   }
 };
 
-/// Consumes the partition (its a, b, c are freed here).
+/// Consumes the partition (its a and b are freed here).
 template <class E, class Backend = CpuBackend>
 Result<PendingProof<E>> prove_start(const ProvingKey<E>& pk, r1cs::Partition<typename E::Fr>&& p,
                                     const typename E::Fr& r, const typename E::Fr& s, ProveTimings* timings = nullptr,
@@ -162,10 +166,11 @@ Result<PendingProof<E>> prove_start(const ProvingKey<E>& pk, r1cs::Partition<typ
   auto domain = ntt::Domain<Fr>::create(log_n, E::kDomain, Backend::kHostTwiddles);
   if (!domain.ok()) return domain.status();
 
-  std::vector<Fr> h = std::move(p.a);
-  h.resize(n, Fr::zero());
-  p.b.resize(n, Fr::zero());
-  p.c.resize(n, Fr::zero());
+  // The dense a and b the quotient transforms in place, zero-padded to the domain; the compact
+  // columns are freed at once.
+  std::vector<Fr> h = p.a.expand(n);
+  std::vector<Fr> b = p.b.expand(n);
+  p.release_abc();
   PendingProof<E> out;
   out.r = r;
   out.s = s;
@@ -190,10 +195,10 @@ Result<PendingProof<E>> prove_start(const ProvingKey<E>& pk, r1cs::Partition<typ
   {
     [[maybe_unused]] auto turn = backend.exclusive();  // device work only, to the end of the block
     // bellman drops the top coefficient: the H query has n - 1 points.
-    auto h_sum = backend.template quotient_and_h<G1C>(*domain, h, p.b, p.c, /*odd_coset=*/false,
+    auto h_sum = backend.template quotient_and_h<G1C>(*domain, h, b, /*odd_coset=*/false,
                                                       std::span<const typename E::G1Affine>(pk.h), t);
-    p.release_abc();
     std::vector<Fr>().swap(h);
+    std::vector<Fr>().swap(b);
     if (!h_sum.ok()) return h_sum.status();
     out.h = *h_sum;
     watch.lap();

@@ -7,10 +7,10 @@
 #include <fstream>
 #include <functional>
 
-#include <nlohmann/json.hpp>
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
+#include <nlohmann/json.hpp>
 
 #include "base/file.hpp"
 #include "base/mapped_file.hpp"
@@ -330,7 +330,8 @@ Result<Zkey<E>> parse_zkey(const SectionFn& section, const PageHooks& pages = {}
   zk.n_vars = static_cast<std::uint32_t>(*nv);
   zk.n_public = static_cast<std::uint32_t>(*np);
   zk.domain_size = static_cast<std::uint32_t>(*ds);
-  if (std::uint64_t{zk.n_public} + 1 > zk.n_vars || zk.domain_size == 0 || (zk.domain_size & (zk.domain_size - 1)) != 0) {
+  if (std::uint64_t{zk.n_public} + 1 > zk.n_vars || zk.domain_size == 0 ||
+      (zk.domain_size & (zk.domain_size - 1)) != 0) {
     return Status::invalid_argument("zkey: inconsistent counts (nVars " + std::to_string(zk.n_vars) + ", nPublic " +
                                     std::to_string(zk.n_public) + ", domain " + std::to_string(zk.domain_size) + ")");
   }
@@ -376,25 +377,24 @@ Result<Zkey<E>> parse_zkey(const SectionFn& section, const PageHooks& pages = {}
     auto u32 = [](const std::uint8_t* b) {
       return std::uint32_t{b[0]} | std::uint32_t{b[1]} << 8 | std::uint32_t{b[2]} << 16 | std::uint32_t{b[3]} << 24;
     };
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, zk.coefs.size(), 8192),
-                      [&](const tbb::blocked_range<std::size_t>& rg) {
-                        const auto block = records.subspan(rg.begin() * kRecord, (rg.end() - rg.begin()) * kRecord);
-                        if (pages.load) pages.load(block);
-                        for (std::size_t i = rg.begin(); i != rg.end(); ++i) {
-                          const std::uint8_t* b = records.data() + i * kRecord;
-                          const std::uint32_t m = u32(b), k = u32(b + 4), sig = u32(b + 8);
-                          const auto raw = le_limbs<Fr>(std::span(b + 12, 32));
-                          if (m > 1 || k >= zk.domain_size || sig >= zk.n_vars ||
-                              field::cmp_limbs(raw, Fr::Params::kModulus) >= 0) {
-                            std::size_t cur = first_bad.load();
-                            while (i < cur && !first_bad.compare_exchange_weak(cur, i)) {
-                            }
-                            return;
-                          }
-                          zk.coefs[i] = {m, k, sig, Fr::from_mont(raw) * r_inv};
-                        }
-                        if (pages.release) pages.release(block);
-                      });
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, zk.coefs.size(), 8192), [&](const tbb::blocked_range<std::size_t>& rg) {
+          const auto block = records.subspan(rg.begin() * kRecord, (rg.end() - rg.begin()) * kRecord);
+          if (pages.load) pages.load(block);
+          for (std::size_t i = rg.begin(); i != rg.end(); ++i) {
+            const std::uint8_t* b = records.data() + i * kRecord;
+            const std::uint32_t m = u32(b), k = u32(b + 4), sig = u32(b + 8);
+            const auto raw = le_limbs<Fr>(std::span(b + 12, 32));
+            if (m > 1 || k >= zk.domain_size || sig >= zk.n_vars || field::cmp_limbs(raw, Fr::Params::kModulus) >= 0) {
+              std::size_t cur = first_bad.load();
+              while (i < cur && !first_bad.compare_exchange_weak(cur, i)) {
+              }
+              return;
+            }
+            zk.coefs[i] = {m, k, sig, Fr::from_mont(raw) * r_inv};
+          }
+          if (pages.release) pages.release(block);
+        });
     if (const std::size_t i = first_bad.load(); i < zk.coefs.size())
       return Status::invalid_argument("zkey: coefficient " + std::to_string(i) + " is out of range");
   }
@@ -450,7 +450,8 @@ Result<ZkeyInfo> read_zkey_info(const std::string& path) {
   if (!nv.ok() || !np.ok() || !ds.ok()) return Status::invalid_argument("zkey: truncated header");
   info.n_vars = static_cast<std::uint32_t>(*nv), info.n_public = static_cast<std::uint32_t>(*np);
   info.domain_size = static_cast<std::uint32_t>(*ds);
-  if (std::uint64_t{info.n_public} + 1 > info.n_vars || info.domain_size == 0 || (info.domain_size & (info.domain_size - 1)) != 0)
+  if (std::uint64_t{info.n_public} + 1 > info.n_vars || info.domain_size == 0 ||
+      (info.domain_size & (info.domain_size - 1)) != 0)
     return Status::invalid_argument("zkey: inconsistent counts in the header");
   info.file_bytes = f->file_bytes();
   return info;
@@ -462,7 +463,8 @@ Result<Zkey<E>> read_zkey(std::span<const std::uint8_t> bytes) {
   if (!c.ok()) return c.status();
   return parse_zkey<E>([&](std::uint32_t type) -> Result<std::span<const std::uint8_t>> {
     auto it = c->sections.find(type);
-    if (it == c->sections.end()) return Status::invalid_argument("zkey: section " + std::to_string(type) + " is missing");
+    if (it == c->sections.end())
+      return Status::invalid_argument("zkey: section " + std::to_string(type) + " is missing");
     return it->second;
   });
 }
@@ -481,7 +483,8 @@ Result<Zkey<E>> read_zkey_file(const std::string& path) {
   auto zk = parse_zkey<E>(
       [&](std::uint32_t type) -> Result<std::span<const std::uint8_t>> {
         auto it = c->sections.find(type);
-        if (it == c->sections.end()) return Status::invalid_argument("zkey: section " + std::to_string(type) + " is missing");
+        if (it == c->sections.end())
+          return Status::invalid_argument("zkey: section " + std::to_string(type) + " is missing");
         return it->second;
       },
       PageHooks{[&](std::span<const std::uint8_t> b) {
@@ -499,8 +502,6 @@ std::uint64_t zkey_memory_bytes(std::uint64_t file_bytes) {
   // 44/44), plus vectors' slack.
   return file_bytes / 64 * 72 + (1 << 20);
 }
-
-
 
 template <class E>
 Result<R1csFile<E>> read_r1cs(std::span<const std::uint8_t> bytes) {
@@ -627,17 +628,13 @@ Result<Rows<E>> evaluate_rows(const Zkey<E>& zk, std::span<const typename E::Fr>
   Rows<E> rows;
   rows.a.assign(n, Fr::zero());
   rows.b.assign(n, Fr::zero());
-  rows.c.resize(n);
-  // A and B rows concurrently (each coefficient list is one pass), then c = a b in parallel.
+  // A and B rows concurrently (each coefficient list is one pass); the prover forms c = a b.
   auto accumulate = [&](std::uint32_t matrix, std::vector<Fr>& out) {
     for (const auto& co : zk.coefs) {
       if (co.matrix == matrix) out[co.constraint] += co.value * w[co.signal];
     }
   };
   tbb::parallel_invoke([&] { accumulate(0, rows.a); }, [&] { accumulate(1, rows.b); });
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
-    for (std::size_t i = r.begin(); i != r.end(); ++i) rows.c[i] = rows.a[i] * rows.b[i];
-  });
   return rows;
 }
 
@@ -793,7 +790,7 @@ Result<VerifyingKey<E>> verifying_key_from_json(std::string_view text) {
   template Result<Proof<E>> prove<E>(const Zkey<E>&, std::span<const E::Fr>, const E::Fr&, const E::Fr&); \
   template Result<Rows<E>> evaluate_rows<E>(const Zkey<E>&, std::span<const E::Fr>);                      \
   template Proof<E> prove_finish<E>(const Zkey<E>&, std::span<const E::Fr>, const PendingZkeyProof<E>&,   \
-                                    ProveTimings*);                                                        \
+                                    ProveTimings*);                                                       \
   template Result<Zkey<E>> read_zkey_file<E>(const std::string&);                                         \
   template std::string proof_to_json<E>(const Proof<E>&);                                                 \
   template Result<Proof<E>> proof_from_json<E>(std::string_view);                                         \

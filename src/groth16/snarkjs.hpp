@@ -99,7 +99,7 @@ Result<Proof<E>> prove(const Zkey<E>& zk, std::span<const typename E::Fr> witnes
 /// assembly of the proof.
 template <class E>
 struct Rows {
-  std::vector<typename E::Fr> a, b, c;
+  std::vector<typename E::Fr> a, b;  // c = a o b is formed by the backend's quotient
 };
 template <class E>
 struct PendingZkeyProof {
@@ -121,7 +121,7 @@ Result<PendingZkeyProof<E>> prove_start(const Zkey<E>& zk, std::span<const typen
   using Fr = typename E::Fr;
   using G1C = typename E::G1Config;
   const std::size_t n = zk.domain_size;
-  if (w.size() != zk.n_vars || rows.a.size() != n || rows.b.size() != n || rows.c.size() != n)
+  if (w.size() != zk.n_vars || rows.a.size() != n || rows.b.size() != n)
     return Status::invalid_argument("zkey prover: witness or rows do not match the key");
   unsigned log_n = 0;
   while ((std::size_t{1} << log_n) < n) ++log_n;
@@ -140,11 +140,10 @@ Result<PendingZkeyProof<E>> prove_start(const Zkey<E>& zk, std::span<const typen
   p.r = r, p.s = s;
   {
     [[maybe_unused]] auto turn = backend.exclusive();  // device work only (prover.hpp)
-    auto h_sum = backend.template quotient_and_h<G1C>(*domain, rows.a, rows.b, rows.c, /*odd_coset=*/true,
+    auto h_sum = backend.template quotient_and_h<G1C>(*domain, rows.a, rows.b, /*odd_coset=*/true,
                                                       std::span<const typename E::G1Affine>(zk.h), t);
     std::vector<Fr>().swap(rows.a);
     std::vector<Fr>().swap(rows.b);
-    std::vector<Fr>().swap(rows.c);
     if (!h_sum.ok()) return h_sum.status();
     p.c = *h_sum;
     clock.lap();

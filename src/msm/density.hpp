@@ -19,6 +19,7 @@ class DensityBitmap {
   }
 
   std::size_t size() const { return bits_; }
+  void reserve(std::size_t bits) { words_.reserve((bits + 63) / 64); }
   bool test(std::size_t i) const { return ((words_[i / 64] >> (i % 64)) & 1) != 0; }
   void set(std::size_t i, bool value = true) {
     const std::uint64_t m = std::uint64_t{1} << (i % 64);

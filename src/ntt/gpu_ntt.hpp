@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "base/status.hpp"
-#include "ntt/cuda/ntt_raw.hpp"
 #include "field/roots.hpp"
 #include "gpu/resident.hpp"
+#include "ntt/cuda/ntt_raw.hpp"
 #include "ntt/domain.hpp"
 
 namespace zk::ntt::gpu {
@@ -87,11 +87,12 @@ Status coset_inverse(const Domain<F>& d, std::span<F> a, const F& g) {
 }
 
 namespace detail {
-/// Both quotients; `on_device` (optional) keeps the result there instead of writing `a`.
+/// Both quotients; `on_device` (optional) keeps the result there instead of writing `a`. An empty
+/// `c`: c = a o b, formed on the device.
 template <class F>
 Status quotient(const Domain<F>& d, std::span<F> a, std::span<const F> b, std::span<const F> c, bool odd_coset,
                 void** on_device) {
-  if (a.size() != d.size() || b.size() != d.size() || c.size() != d.size())
+  if (a.size() != d.size() || b.size() != d.size() || (!c.empty() && c.size() != d.size()))
     return Status::invalid_argument("gpu quotient: a, b, c must each have the domain's size");
   const F n_inv = d.size_inv(), one = F::one();
   const auto tw = twiddle_tables(d);
@@ -100,17 +101,17 @@ Status quotient(const Domain<F>& d, std::span<F> a, std::span<const F> b, std::s
     auto omega_2n = field::root_of_unity<F>(d.config().root_generator, d.log_size() + 1);
     if (!omega_2n.ok()) return omega_2n.status();
     const auto shift = PowerTables<F>::make(*omega_2n, d.log_size());
-    return raw::compute_h<typename F::Params>(reinterpret_cast<std::uint64_t*>(a.data()), u(b.data()), u(c.data()),
-                                              d.log_size(), tw.raw(), u(&n_inv), shift.raw(), nullptr, u(&one),
-                                              on_device);
+    return raw::compute_h<typename F::Params>(reinterpret_cast<std::uint64_t*>(a.data()), u(b.data()),
+                                              (c.empty() ? nullptr : u(c.data())), d.log_size(), tw.raw(), u(&n_inv),
+                                              shift.raw(), nullptr, u(&one), on_device);
   }
   const auto g = PowerTables<F>::make(d.coset_generator(), d.log_size());
   const auto g_inv = PowerTables<F>::make(d.coset_generator_inv(), d.log_size(), n_inv);
   const F z_inv = d.vanishing_on_coset_inv();
   const raw::Powers g_inv_raw = g_inv.raw();
-  return raw::compute_h<typename F::Params>(reinterpret_cast<std::uint64_t*>(a.data()), u(b.data()), u(c.data()),
-                                            d.log_size(), tw.raw(), u(&n_inv), g.raw(), &g_inv_raw, u(&z_inv),
-                                            on_device);
+  return raw::compute_h<typename F::Params>(reinterpret_cast<std::uint64_t*>(a.data()), u(b.data()),
+                                            (c.empty() ? nullptr : u(c.data())), d.log_size(), tw.raw(), u(&n_inv),
+                                            g.raw(), &g_inv_raw, u(&z_inv), on_device);
 }
 }  // namespace detail
 
@@ -129,10 +130,12 @@ Status compute_h_odd_coset(const Domain<F>& d, std::span<F> a, std::span<const F
 }
 
 /// Either quotient with its n values left in device memory (`a` is not written), for an MSM that
-/// reads them there (msm::gpu::Options::device_scalars).
+/// reads them there (msm::gpu::Options::device_scalars). c = a o b is formed on the device (the
+/// provers' convention, ntt/quotient.hpp); only a and b are uploaded.
 template <class F>
 Result<zk::gpu::DeviceCopy> quotient_on_device(const Domain<F>& d, std::span<const F> a, std::span<const F> b,
-                                               std::span<const F> c, bool odd_coset) {
+                                               bool odd_coset) {
+  const std::span<const F> c;
   void* out = nullptr;
   // `a` is only read when the result stays on the device.
   if (Status s = detail::quotient(d, std::span<F>(const_cast<F*>(a.data()), a.size()), b, c, odd_coset, &out);

@@ -14,6 +14,8 @@
 //
 // Both work in place on the three vectors (working memory: the inputs themselves plus the domain's
 // twiddles) and leave the result in `a`; `b` and `c` are scratch afterwards and can be released.
+// The provers do not keep c: on a satisfied R1CS every row has <C_i, z> = <A_i, z> <B_i, z>, so c is
+// formed as a o b (hadamard_product) just before the quotient (docs/synthesis.md).
 //
 // Transform orders: each interpolation is a DIF inverse (natural -> bit-reversed coefficients),
 // each evaluation a DIT forward (bit-reversed coefficients -> natural values), so the coset scaling
@@ -55,6 +57,15 @@ Status check_sizes(const Domain<F>& domain, std::span<F> a, std::span<F> b, std:
 }
 
 }  // namespace detail
+
+/// c[i] = a[i] b[i] for every i (the three spans have one size; checked by the callers).
+template <class F>
+void hadamard_product(std::span<const F> a, std::span<const F> b, std::span<F> c) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, c.size(), 1 << 12),
+                    [&](const tbb::blocked_range<std::size_t>& r) {
+                      for (std::size_t i = r.begin(); i != r.end(); ++i) c[i] = a[i] * b[i];
+                    });
+}
 
 /// bellman's H: on return a[0 .. n-2] are the coefficients h_0 .. h_{n-2} (natural order) and a[n-1]
 /// is the dropped top coefficient (zero when a b - c vanishes on the domain). Inputs: the

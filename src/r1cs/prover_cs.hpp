@@ -2,7 +2,12 @@
 
 // The proving constraint system: runs synthesize() with values and produces a Partition, the
 // self-contained unit the Groth16 prover (and later the engine) consumes: the assignments, the
-// evaluations a, b, c of every QAP row, and bellperson's density bitmaps.
+// evaluations a and b of every QAP row, and bellperson's density bitmaps. c is not kept: a
+// satisfied R1CS has <C_i, z> = <A_i, z> <B_i, z> on every row, so the prover forms c = a o b where
+// the quotient needs it (ntt::hadamard_product; docs/synthesis.md). That saves the evaluation of
+// every C combination. a and b are CompactColumns (two bits per row, full values only for rows
+// that are not 0 or 1): a 32 GiB PoRep partition holds ~1.4 GB of them instead of 12.5 GB of dense
+// a, b, c from synthesis to prove_start, which expands them for the quotient.
 
 #include <algorithm>
 #include <cstddef>
@@ -11,13 +16,14 @@
 #include <vector>
 
 #include "msm/density.hpp"
+#include "r1cs/compact_column.hpp"
 #include "r1cs/constraint_system.hpp"
 
 namespace zk::r1cs {
 
 /// Byte counts of a partition's buffers, per class (for the engine's budget and ledger).
 struct PartitionBytes {
-  std::size_t abc = 0;         // a, b, c evaluations: released once H is computed
+  std::size_t abc = 0;         // a, b evaluations: released once H is computed
   std::size_t assignment = 0;  // input and aux values: needed until prove_finish
   std::size_t density = 0;     // a_aux, b_input, b_aux bitmaps
   std::size_t total() const { return abc + assignment + density; }
@@ -27,22 +33,21 @@ template <class F>
 struct Partition {
   std::vector<F> inputs;  // inputs[0] = ONE
   std::vector<F> aux;
-  std::vector<F> a, b, c;  // one per QAP row: the constraints, then one `input * 0 = 0` row per input
+  CompactColumn<F> a, b;  // one per QAP row: the constraints, then one `input * 0 = 0` row per input
   msm::DensityBitmap a_aux, b_input, b_aux;
 
   std::size_t num_rows() const { return a.size(); }
   PartitionBytes bytes() const {
     PartitionBytes out;
-    out.abc = (a.capacity() + b.capacity() + c.capacity()) * sizeof(F);
+    out.abc = a.bytes() + b.bytes();
     out.assignment = (inputs.capacity() + aux.capacity()) * sizeof(F);
     out.density = a_aux.bytes() + b_input.bytes() + b_aux.bytes();
     return out;
   }
-  /// Frees a, b and c (the prover calls this as soon as H no longer needs them).
+  /// Frees a and b (the prover calls this as soon as H no longer needs them).
   void release_abc() {
-    std::vector<F>().swap(a);
-    std::vector<F>().swap(b);
-    std::vector<F>().swap(c);
+    a.release();
+    b.release();
   }
 };
 
@@ -64,7 +69,6 @@ class ProvingSystem {
     p_.aux.reserve(hint.aux);
     p_.a.reserve(hint.constraints + hint.inputs);
     p_.b.reserve(hint.constraints + hint.inputs);
-    p_.c.reserve(hint.constraints + hint.inputs);
     p_.inputs.push_back(F::one());
     p_.b_input.push_back(false);
   }
@@ -83,10 +87,9 @@ class ProvingSystem {
     return Variable::input(static_cast<std::uint32_t>(p_.inputs.size() - 1));
   }
   template <class N>
-  void enforce(N&&, const LinearCombination<F>& a, const LinearCombination<F>& b, const LinearCombination<F>& c) {
+  void enforce(N&&, const LinearCombination<F>& a, const LinearCombination<F>& b, const LinearCombination<F>&) {
     p_.a.push_back(eval_with_density(a, nullptr, &p_.a_aux));
     p_.b.push_back(eval_with_density(b, &p_.b_input, &p_.b_aux));
-    p_.c.push_back(eval(c.terms()));
   }
   template <class N>
   void push_namespace(N&&) {}
@@ -97,7 +100,6 @@ class ProvingSystem {
     for (const F& x : p_.inputs) {
       p_.a.push_back(x);
       p_.b.push_back(F::zero());
-      p_.c.push_back(F::zero());
     }
     return std::move(p_);
   }

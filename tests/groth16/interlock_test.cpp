@@ -123,10 +123,11 @@ struct EmulatedOps {
   /// The quotient and the H MSM as prover.hpp's CpuBackend does them (one device call here).
   template <class C, class F>
   Result<curve::Jacobian<C>> quotient_and_h(const ntt::Domain<F>& d, std::vector<F>& a, std::vector<F>& b,
-                                            std::vector<F>& c, bool odd_coset,
-                                            std::span<const curve::Affine<C>> h_bases, const void* device_bases,
-                                            ProveTimings& t) const {
+                                            bool odd_coset, std::span<const curve::Affine<C>> h_bases,
+                                            const void* device_bases, ProveTimings& t) const {
     enter();
+    std::vector<F> c(a.size());
+    ntt::hadamard_product(std::span<const F>(a), std::span<const F>(b), std::span<F>(c));
     const Status s = odd_coset ? ntt::compute_h_odd_coset(d, std::span<F>(a), std::span<F>(b), std::span<F>(c))
                                : ntt::compute_h(d, std::span<F>(a), std::span<F>(b), std::span<F>(c));
     leave();
@@ -199,7 +200,8 @@ TYPED_TEST(InterlockTest, TwoWorkersShareTheDeviceOneTurnAtATimeAndProveWhatTheC
   for (auto& t : workers) t.join();
 
   EXPECT_EQ(log.max_inside.load(), 1) << "two workers were on the device at once";
-  EXPECT_TRUE(log.other_worker_prepared_meanwhile) << "the second worker never reached the gate while the first held it";
+  EXPECT_TRUE(log.other_worker_prepared_meanwhile)
+      << "the second worker never reached the gate while the first held it";
   // One turn per partition for its device calls: the quotient with the H MSM, then L, A inputs,
   // A aux, B_G1 inputs, B_G1 aux.
   EXPECT_EQ(log.calls.load(), 12);

@@ -57,12 +57,12 @@ TEST(ProvingSystem, DensitiesFollowBellpersonAndInputRowsAreAppended) {
   ASSERT_EQ(p.inputs.size(), 2u);
   ASSERT_EQ(p.aux.size(), 2u);
   ASSERT_EQ(p.num_rows(), 2u + 2u);  // two constraints, two input rows
-  EXPECT_EQ(p.a[0], Fr::from_u64(3));
-  EXPECT_EQ(p.b[0], Fr::from_u64(3));
-  EXPECT_EQ(p.c[0], Fr::from_u64(9));
-  EXPECT_EQ(p.a[2], Fr::one());        // input row of ONE
-  EXPECT_EQ(p.a[3], Fr::from_u64(9));  // input row of out
-  EXPECT_TRUE(p.b[3].is_zero() && p.c[3].is_zero());
+  const auto a = p.a.expand(p.num_rows()), b = p.b.expand(p.num_rows());
+  EXPECT_EQ(a[0], Fr::from_u64(3));
+  EXPECT_EQ(b[0], Fr::from_u64(3));
+  EXPECT_EQ(a[2], Fr::one());        // input row of ONE
+  EXPECT_EQ(a[3], Fr::from_u64(9));  // input row of out
+  EXPECT_TRUE(b[3].is_zero());
   EXPECT_TRUE(p.a_aux.test(0));
   EXPECT_FALSE(p.a_aux.test(1));    // ghost cancelled in A
   EXPECT_TRUE(p.b_aux.test(0));     // B of row 0 is x + ONE - ONE = x

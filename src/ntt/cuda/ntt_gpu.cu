@@ -31,7 +31,8 @@ __global__ void permute_kernel(DevField<FP>* a, std::size_t n, unsigned log_n, T
 }
 
 template <class FP>
-__global__ void __launch_bounds__(512) pass_kernel(DevField<FP>* a, unsigned s0, unsigned k, unsigned log_n, Table<FP> tw) {
+__global__ void __launch_bounds__(512)
+    pass_kernel(DevField<FP>* a, unsigned s0, unsigned k, unsigned log_n, Table<FP> tw) {
   extern __shared__ __align__(16) unsigned char smem[];
   auto* x = reinterpret_cast<DevField<FP>*>(smem);
   const std::size_t tile = blockIdx.x;
@@ -57,6 +58,12 @@ __global__ void quotient_kernel(DevField<FP>* a, const DevField<FP>* b, const De
                                 DevField<FP> z_inv) {
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   if (i < n) a[i] = (a[i] * b[i] - c[i]) * z_inv;
+}
+
+template <class FP>
+__global__ void hadamard_kernel(DevField<FP>* c, const DevField<FP>* a, const DevField<FP>* b, std::size_t n) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i < n) c[i] = a[i] * b[i];
 }
 
 /// A power table's two halves on the device.
@@ -89,8 +96,8 @@ void run_transform(cudaStream_t st, DevField<FP>* a, unsigned log_n, const Table
     pass_kernel<FP><<<static_cast<unsigned>(n >> k), threads, sizeof(DevField<FP>) << k, st>>>(a, s0, k, log_n, tw);
   }
   if (n_inv != nullptr) {
-    fixup_kernel<FP><<<blocks(n / 2 + 1), kThreads, 0, st>>>(a, n, *n_inv, shift != nullptr ? *shift : tw,
-                                                             shift != nullptr);
+    fixup_kernel<FP>
+        <<<blocks(n / 2 + 1), kThreads, 0, st>>>(a, n, *n_inv, shift != nullptr ? *shift : tw, shift != nullptr);
   }
 }
 
@@ -125,8 +132,23 @@ Status compute_h(std::uint64_t* a_host, const std::uint64_t* b_host, const std::
   F* device[3] = {a.get(), b.get(), c.get()};
   const std::uint64_t* host[3] = {a_host, b_host, c_host};
   for (int i = 0; i < 3; ++i) {
+    if (host[i] != nullptr) {
+      ZK_CUDA_TRY(cudaMemcpyAsync(device[i], host[i], n * sizeof(F), cudaMemcpyHostToDevice, streams[i].get()));
+    }
+  }
+  if (c_host == nullptr) {
+    // c = a o b from the values as uploaded, before a's and b's streams transform them in place.
+    auto sc = streams[2].get();
+    for (int i = 0; i < 2; ++i) {
+      ZK_CUDA_TRY(cudaEventRecord(done[i].get(), streams[i].get()));
+      ZK_CUDA_TRY(cudaStreamWaitEvent(sc, done[i].get(), 0));
+    }
+    hadamard_kernel<FP><<<blocks(n), kThreads, 0, sc>>>(c.get(), a.get(), b.get(), n);
+    ZK_CUDA_TRY(cudaEventRecord(done[2].get(), sc));
+    for (int i = 0; i < 2; ++i) ZK_CUDA_TRY(cudaStreamWaitEvent(streams[i].get(), done[2].get(), 0));
+  }
+  for (int i = 0; i < 3; ++i) {
     auto si = streams[i].get();
-    ZK_CUDA_TRY(cudaMemcpyAsync(device[i], host[i], n * sizeof(F), cudaMemcpyHostToDevice, si));
     run_transform<FP>(si, device[i], log_n, tw.view, &ninv, nullptr);     // interpolate
     run_transform<FP>(si, device[i], log_n, tw.view, nullptr, &gt.view);  // evaluate on the coset
     ZK_CUDA_TRY(cudaEventRecord(done[i].get(), si));

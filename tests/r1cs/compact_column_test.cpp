@@ -1,0 +1,87 @@
+// CompactColumn: the dense values come back exactly, in row order, whatever the mix of zeros, ones
+// and other values, across the expansion's blocks and the storage's chunks.
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "field/fields.hpp"
+#include "r1cs/compact_column.hpp"
+#include "test_util.hpp"
+
+namespace zk::r1cs {
+namespace {
+
+using Fr = field::Bls12_381Fr;
+using Column = CompactColumn<Fr>;
+
+/// `rows` values: 0, 1, -1, small and random ones in proportions set by `others_per_256`.
+std::vector<Fr> values(std::size_t rows, unsigned others_per_256, std::uint64_t salt) {
+  auto rng = test::rng(salt);
+  std::vector<Fr> v(rows);
+  for (auto& x : v) {
+    const unsigned r = static_cast<unsigned>(rng() & 255);
+    if (r < others_per_256) {
+      x = (r & 3) == 0 ? -Fr::one() : (r & 3) == 1 ? Fr::from_u64(2 + (rng() & 0xffff)) : Fr::random(rng);
+    } else {
+      x = (r & 1) != 0 ? Fr::one() : Fr::zero();
+    }
+  }
+  return v;
+}
+
+void expect_round_trip(const std::vector<Fr>& v) {
+  Column c;
+  c.reserve(v.size());
+  std::size_t others = 0;
+  for (const Fr& x : v) {
+    c.push_back(x);
+    others += (!x.is_zero() && !x.is_one()) ? 1 : 0;
+  }
+  ASSERT_EQ(c.size(), v.size());
+  EXPECT_EQ(c.others(), others);
+  const std::size_t padded = v.size() + 77;
+  const auto dense = c.expand(padded);
+  ASSERT_EQ(dense.size(), padded);
+  for (std::size_t i = 0; i < v.size(); ++i) ASSERT_TRUE(dense[i] == v[i]) << "row " << i;
+  for (std::size_t i = v.size(); i < padded; ++i) ASSERT_TRUE(dense[i].is_zero()) << "padding row " << i;
+  std::size_t i = 0;
+  c.for_each([&](const Fr& x) {
+    ASSERT_TRUE(x == v[i]) << "for_each row " << i;
+    ++i;
+  });
+  EXPECT_EQ(i, v.size());
+}
+
+TEST(CompactColumn, ExpandsToTheSameValuesAcrossBlocksAndChunks) {
+  // More rows than one expansion block and more other values than one storage chunk.
+  const std::size_t rows = 5 * Column::kBlockRows + 123;
+  for (unsigned per_256 : {0u, 3u, 90u, 256u}) {
+    SCOPED_TRACE("others per 256: " + std::to_string(per_256));
+    expect_round_trip(values(rows, per_256, per_256));
+  }
+  expect_round_trip(values((std::size_t{1} << Column::kChunkLog) + 5, 256, 9));  // a second chunk
+}
+
+TEST(CompactColumn, EmptyAndTinyColumns) {
+  expect_round_trip({});
+  expect_round_trip({Fr::zero()});
+  expect_round_trip({Fr::one(), Fr::from_u64(7), Fr::zero()});
+  Column c;
+  EXPECT_EQ(c.expand(4).size(), 4u);
+}
+
+TEST(CompactColumn, BitsCostTwoBitsPerRowAndReleaseFreesAll) {
+  Column c;
+  const std::size_t rows = 1 << 20;
+  c.reserve(rows);
+  for (std::size_t i = 0; i < rows; ++i) c.push_back(i % 3 == 0 ? Fr::one() : Fr::zero());
+  EXPECT_EQ(c.others(), 0u);
+  EXPECT_LE(c.bytes(), rows / 4 + 4096);  // two bitmaps and the block table, no values
+  c.release();
+  EXPECT_EQ(c.size(), 0u);
+  EXPECT_EQ(c.bytes(), 0u);
+}
+
+}  // namespace
+}  // namespace zk::r1cs
