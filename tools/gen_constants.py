@@ -336,8 +336,10 @@ def bn254():
     return dict(p=p, r=r, b2=b2, cx=cx, cy=cy, loop=loop, tower=tower)
 
 
-def glv(p, r, G, b, beta=None):
-    """GLV (Gallant-Lambert-Vanstone, CRYPTO 2001) constants for phi(x, y) = (beta x, y) on G1.
+def glv(p, r, G, b, beta=None, F=None):
+    """GLV (Gallant-Lambert-Vanstone, CRYPTO 2001) constants for phi(x, y) = (beta x, y) on G1, or on
+    G2 when F is Fq2 (G2 is on a j = 0 twist over Fq2, so the same phi with beta in Fq is an
+    endomorphism there too, acting on G2 as one of the two cube roots of unity in Fr).
 
     beta is a primitive cube root of unity in Fq (the given one, or the smallest found); lam is the
     cube root of unity in Fr with phi = [lam] on G1 (checked on G, and lam^2 + lam + 1 = 0 mod r).
@@ -348,6 +350,7 @@ def glv(p, r, G, b, beta=None):
     g1 = round(2^256 b2 / d), g2 = round(-2^256 b1 / d), made non-negative by the signs of v1, v2.
     """
     Fq = F1(p)
+    F = F or Fq
     if beta is None:
         g = 2
         while beta is None:
@@ -356,15 +359,15 @@ def glv(p, r, G, b, beta=None):
                 beta = min(c, c * c % p)
             g += 1
     assert beta != 1 and pow(beta, 3, p) == 1
-    phiG = ((beta * G[0]) % p, G[1])
-    assert on_curve(Fq, phiG, b)
+    phiG = (F.mul(G[0], beta if F is Fq else (beta, 0)), G[1])
+    assert on_curve(F, phiG, b)
     lam = None
     g = 2
     while lam is None:
         c = pow(g, (r - 1) // 3, r)
         if c != 1:
             for cand in (c, c * c % r):
-                if ec_mul(Fq, G, cand) == phiG:
+                if ec_mul(F, G, cand) == phiG:
                     lam = cand
         g += 1
     assert (lam * lam + lam + 1) % r == 0
@@ -415,25 +418,29 @@ def glv(p, r, G, b, beta=None):
     return dict(beta=beta, lam=lam, a1=a1, b1=b1, a2=a2, b2=b2, g1=g1, g2=g2, bits=bits)
 
 
-def glv_lines(w, d):
+def glv_lines(w, d, g="G1"):
     """The GLV constants of glv() as C++ members (signed values as 256-bit two's complement)."""
     tc = lambda v: arr(v % 2 ** 256, 4)
-    w("  /* GLV (Gallant-Lambert-Vanstone 2001): lambda, the cube root of unity in Fr with phi = [lambda] on G1 */")
-    w("  static constexpr Limbs<4> kG1GlvLambda = %s;" % arr(d["lam"], 4))
+    if g == "G1":
+        w("  /* GLV (Gallant-Lambert-Vanstone 2001): lambda, the cube root of unity in Fr with phi = [lambda] on G1 */")
+    else:
+        w("  /* GLV on %s: phi(x, y) = (beta x, y) with the G1 beta (in Fq, so 2 Fq products on Fq2 points) acts" % g)
+        w("     as [lambda] on %s; the lattice and Babai constants as for G1 */" % g)
+    w("  static constexpr Limbs<4> k%sGlvLambda = %s;" % (g, arr(d["lam"], 4)))
     hx = lambda v: ("-" if v < 0 else "") + hex(abs(v))
     w("  /* short basis of the lattice {(a, b): a + b lambda = 0 mod r}, as 256-bit two's complement:")
     w("     v1 = (a1, b1) = (%s, %s)," % (hx(d["a1"]), hx(d["b1"])))
     w("     v2 = (a2, b2) = (%s, %s) */" % (hx(d["a2"]), hx(d["b2"])))
-    w("  static constexpr Limbs<4> kG1GlvA1 = %s;" % tc(d["a1"]))
-    w("  static constexpr Limbs<4> kG1GlvB1 = %s;" % tc(d["b1"]))
-    w("  static constexpr Limbs<4> kG1GlvA2 = %s;" % tc(d["a2"]))
-    w("  static constexpr Limbs<4> kG1GlvB2 = %s;" % tc(d["b2"]))
+    w("  static constexpr Limbs<4> k%sGlvA1 = %s;" % (g, tc(d["a1"])))
+    w("  static constexpr Limbs<4> k%sGlvB1 = %s;" % (g, tc(d["b1"])))
+    w("  static constexpr Limbs<4> k%sGlvA2 = %s;" % (g, tc(d["a2"])))
+    w("  static constexpr Limbs<4> k%sGlvB2 = %s;" % (g, tc(d["b2"])))
     w("  /* Babai rounding: c1 = (k g1 + 2^255) >> 256, c2 = (k g2 + 2^255) >> 256; g1 = round(2^256 b2 / d),")
     w("     g2 = round(-2^256 b1 / d), d = a1 b2 - a2 b1 = %sr */" % ("" if d["a1"] * d["b2"] - d["a2"] * d["b1"] > 0 else "-"))
-    w("  static constexpr Limbs<4> kG1GlvG1 = %s;" % arr(d["g1"], 4))
-    w("  static constexpr Limbs<4> kG1GlvG2 = %s;" % arr(d["g2"], 4))
-    w("  /* |k1|, |k2| < 2^kG1GlvBits for every k < r (|k1| < |a1| + |a2|, |k2| < |b1| + |b2|) */")
-    w("  static constexpr unsigned kG1GlvBits = %d;" % d["bits"])
+    w("  static constexpr Limbs<4> k%sGlvG1 = %s;" % (g, arr(d["g1"], 4)))
+    w("  static constexpr Limbs<4> k%sGlvG2 = %s;" % (g, arr(d["g2"], 4)))
+    w("  /* |k1|, |k2| < 2^k%sGlvBits for every k < r (|k1| < |a1| + |a2|, |k2| < |b1| + |b2|) */" % g)
+    w("  static constexpr unsigned k%sGlvBits = %d;" % (g, d["bits"]))
 
 
 def hard_limbs(p, r):
@@ -460,6 +467,8 @@ def generate(check):
     bls, bn = bls12_381(), bn254()
     bls_glv = glv(BLS_P, BLS_R, BLS_G1, 4, bls["beta"])  # the beta of the membership test: lambda = -x^2
     bn_glv = glv(BN_P, BN_R, BN_G1, 3)
+    bls_glv2 = glv(BLS_P, BLS_R, BLS_G2, (4, 4), bls["beta"], F2(BLS_P))
+    bn_glv2 = glv(BN_P, BN_R, BN_G2, bn["b2"], bn_glv["beta"], F2(BN_P))
     inc = ["<array>", "<cstddef>", "<cstdint>", '"field/params/limbs.hpp"']
 
     fields = [
@@ -498,6 +507,7 @@ def generate(check):
     w("  /* beta: cube root of unity with phi(x, y) = (beta x, y) = [-x^2] on G1 (Scott, eprint 2021/1130) */")
     w("  static constexpr Limbs<6> kG1EndoBeta = %s;" % arr(bls["beta"], 6))
     glv_lines(w, bls_glv)
+    glv_lines(w, bls_glv2, "G2")
     w("  /* psi(x, y) = (conj(x) cx, conj(y) cy) = [x] on G2; cx = xi^-((p-1)/3), cy = xi^-((p-1)/2) */")
     w("  static constexpr Fp2Limbs<6> kG2PsiCx = %s;" % fp2_arr(bls["cx"], 6))
     w("  static constexpr Fp2Limbs<6> kG2PsiCy = %s;" % fp2_arr(bls["cy"], 6))
@@ -527,6 +537,7 @@ def generate(check):
     w("  /* beta: cube root of unity in Fq (the smaller of the two) for phi(x, y) = (beta x, y) on G1 */")
     w("  static constexpr Limbs<4> kG1EndoBeta = %s;" % arr(bn_glv["beta"], 4))
     glv_lines(w, bn_glv)
+    glv_lines(w, bn_glv2, "G2")
     w("  /* 6u^2 = p mod r: psi acts as [6u^2] on G2 */")
     w("  static constexpr Limbs<2> kG2PsiEigen = %s;" % arr(6 * BN_U * BN_U, 2))
     w("  /* psi(x, y) = (conj(x) cx, conj(y) cy); cx = xi^((p-1)/3), cy = xi^((p-1)/2), xi = 9 + u */")

@@ -3,7 +3,7 @@
 // First calls (issue 22): `bench_msm --first-call=GROUP,LOG_N,THREADS` (GROUP bls-g1, bls-g2, bn-g1,
 // bn-g2) times the first three MSMs of a fresh process on the same input, with the minor page faults
 // and the user / system CPU time of each (getrusage): what a CLI prover, which only ever makes first
-// calls, pays on top of the warm figures above. bls-g1-noglv and bn-g1-noglv run G1 without the GLV split.
+// calls, pays on top of the warm figures above. GROUP-noglv (bls-g1-noglv, ...) runs without the GLV split.
 //
 // Side by side with blst (docs/benchmarks.md): `bench_msm --export=FILE,GROUP,LOG_N` writes the exact
 // points and scalars these benchmarks use (GROUP 1 = G1, 2 = G2; format in docs/benchmarks.md) and
@@ -108,6 +108,11 @@ BENCHMARK(BM_msm<curve::Bls12_381G2>)
     ->ArgsProduct({{12, 14, 16, 18}, {1, 2}, {0}, {0}})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+BENCHMARK(BM_msm<curve::Bls12_381G2, Endomorphism::kOff>)
+    ->Name("g2_msm_noglv")
+    ->ArgsProduct({{12, 14, 16, 18}, {1, 2}, {0}, {0}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 // Groth16-like scalars: half zeros, half ones (the A/B/L queries of bit-heavy circuits).
 template <class C>
@@ -206,27 +211,26 @@ int main(int argc, char** argv) {
       const std::string spec = a.substr(13);
       const auto c1 = spec.find(','), c2 = spec.rfind(',');
       if (c1 == std::string::npos || c1 == c2) {
-        std::cerr << "usage: --first-call=GROUP(bls-g1|bls-g2|bn-g1|bn-g2|bls-g1-noglv|bn-g1-noglv),LOG_N,THREADS\n";
+        std::cerr << "usage: --first-call=GROUP(bls-g1|bls-g2|bn-g1|bn-g2[-noglv]),LOG_N,THREADS\n";
         return 2;
       }
-      const std::string group = spec.substr(0, c1);
+      std::string group = spec.substr(0, c1);
+      // GROUP-noglv: the same MSM without the GLV split, for side-by-side runs.
+      const bool noglv = group.size() > 6 && group.ends_with("-noglv");
+      const auto endo = noglv ? zk::msm::Endomorphism::kOff : zk::msm::Endomorphism::kAuto;
+      const std::string tag = group;
+      if (noglv) group.resize(group.size() - 6);
       const unsigned log_n = static_cast<unsigned>(std::stoul(spec.substr(c1 + 1, c2 - c1 - 1)));
       const int threads = std::stoi(spec.substr(c2 + 1));
       if (log_n > 24 || threads < 1) {
         std::cerr << "LOG_N at most 24, THREADS at least 1\n";
         return 2;
       }
-      if (group == "bls-g1") return zk::msm::first_calls<zk::curve::Bls12_381G1>(group.c_str(), log_n, threads);
-      if (group == "bls-g2") return zk::msm::first_calls<zk::curve::Bls12_381G2>(group.c_str(), log_n, threads);
-      if (group == "bn-g1") return zk::msm::first_calls<zk::curve::Bn254G1>(group.c_str(), log_n, threads);
-      if (group == "bn-g2") return zk::msm::first_calls<zk::curve::Bn254G2>(group.c_str(), log_n, threads);
-      // The G1 path without the GLV split, for side-by-side runs.
-      constexpr auto kOff = zk::msm::Endomorphism::kOff;
-      if (group == "bls-g1-noglv") {
-        return zk::msm::first_calls<zk::curve::Bls12_381G1>(group.c_str(), log_n, threads, kOff);
-      }
-      if (group == "bn-g1-noglv") return zk::msm::first_calls<zk::curve::Bn254G1>(group.c_str(), log_n, threads, kOff);
-      std::cerr << "GROUP must be bls-g1, bls-g2, bn-g1, bn-g2, bls-g1-noglv or bn-g1-noglv\n";
+      if (group == "bls-g1") return zk::msm::first_calls<zk::curve::Bls12_381G1>(tag.c_str(), log_n, threads, endo);
+      if (group == "bls-g2") return zk::msm::first_calls<zk::curve::Bls12_381G2>(tag.c_str(), log_n, threads, endo);
+      if (group == "bn-g1") return zk::msm::first_calls<zk::curve::Bn254G1>(tag.c_str(), log_n, threads, endo);
+      if (group == "bn-g2") return zk::msm::first_calls<zk::curve::Bn254G2>(tag.c_str(), log_n, threads, endo);
+      std::cerr << "GROUP must be bls-g1, bls-g2, bn-g1 or bn-g2, optionally with -noglv\n";
       return 2;
     }
     if (a.rfind("--export=", 0) == 0) {

@@ -1,11 +1,13 @@
 #pragma once
 
-// The GLV endomorphism of G1 (Gallant, Lambert, Vanstone, "Faster point multiplication on elliptic
-// curves with efficient endomorphisms", CRYPTO 2001) for BLS12-381 and BN254.
+// The GLV endomorphism (Gallant, Lambert, Vanstone, "Faster point multiplication on elliptic curves
+// with efficient endomorphisms", CRYPTO 2001) of G1 and G2 for BLS12-381 and BN254.
 //
-// Both curves are y^2 = x^3 + b over Fq with q = 1 mod 3, so phi(x, y) = (beta x, y), beta a
-// primitive cube root of unity in Fq, is an endomorphism; on the order-r group G1 it acts as
-// multiplication by lambda, a cube root of unity in Fr. A scalar k < r is split as
+// Both curves and their twists are y^2 = x^3 + b with j = 0 over a field containing Fq, q = 1 mod 3,
+// so phi(x, y) = (beta x, y), beta a primitive cube root of unity in Fq, is an endomorphism; on the
+// order-r groups G1 and G2 it acts as multiplication by lambda, a cube root of unity in Fr (the two
+// groups may get different ones). On G2 this is the 2-dimensional split; the 4-dimensional one with
+// psi (BLS12: psi = [x], 64-bit pieces) is not done. A scalar k < r is split as
 // k = k1 + k2 lambda (mod r) with |k1|, |k2| < 2^kBits (about sqrt(r)), so
 // [k]P = [k1]P + [k2]phi(P): two half-length multiplications, and phi costs one Fq product.
 //
@@ -21,6 +23,7 @@
 // per scalar, negligible beside the MSM's point additions, so one code path serves both curves.
 
 #include <cstdint>
+#include <type_traits>
 
 #include "curve/bls12_381.hpp"
 #include "curve/bn254.hpp"
@@ -33,20 +36,23 @@ namespace zk::curve {
 template <class C>
 struct GlvParams;
 
-template <class P, class F>
-struct GlvParamsFrom {
-  static constexpr F kBeta = F::from_canonical_unchecked(P::kG1EndoBeta);  // phi(x, y) = (beta x, y)
-  static constexpr field::Limbs<4> kLambda = P::kG1GlvLambda;              // phi = [lambda] on G1
-  static constexpr field::Limbs<4> kA1 = P::kG1GlvA1, kB1 = P::kG1GlvB1;   // v1, two's complement
-  static constexpr field::Limbs<4> kA2 = P::kG1GlvA2, kB2 = P::kG1GlvB2;   // v2, two's complement
-  static constexpr field::Limbs<4> kG1 = P::kG1GlvG1, kG2 = P::kG1GlvG2;   // Babai multipliers
-  static constexpr unsigned kBits = P::kG1GlvBits;                         // |k1|, |k2| < 2^kBits
-};
-
-template <>
-struct GlvParams<Bls12_381G1> : GlvParamsFrom<params::Bls12_381Curve, Bls12_381G1::Field> {};
-template <>
-struct GlvParams<Bn254G1> : GlvParamsFrom<params::Bn254Curve, Bn254G1::Field> {};
+// The constants of tools/gen_constants.py (glv()) for one group; signed ones in two's complement.
+// beta is an element of Fq for both groups (on G2 it multiplies each Fq component of x).
+#define ZK_GLV_PARAMS(Group, Fq, P, G)                                                                      \
+  template <>                                                                                               \
+  struct GlvParams<Group> {                                                                                 \
+    static constexpr Fq kBeta = Fq::from_canonical_unchecked(P::kG1EndoBeta);    /* phi */                  \
+    static constexpr field::Limbs<4> kLambda = P::k##G##GlvLambda;               /* phi = [lambda] */       \
+    static constexpr field::Limbs<4> kA1 = P::k##G##GlvA1, kB1 = P::k##G##GlvB1; /* v1 */                   \
+    static constexpr field::Limbs<4> kA2 = P::k##G##GlvA2, kB2 = P::k##G##GlvB2; /* v2 */                   \
+    static constexpr field::Limbs<4> kG1 = P::k##G##GlvG1, kG2 = P::k##G##GlvG2; /* Babai */                \
+    static constexpr unsigned kBits = P::k##G##GlvBits;                          /* |k1|, |k2| < 2^kBits */ \
+  };
+ZK_GLV_PARAMS(Bls12_381G1, field::Bls12_381Fq, params::Bls12_381Curve, G1)
+ZK_GLV_PARAMS(Bls12_381G2, field::Bls12_381Fq, params::Bls12_381Curve, G2)
+ZK_GLV_PARAMS(Bn254G1, field::Bn254Fq, params::Bn254Curve, G1)
+ZK_GLV_PARAMS(Bn254G2, field::Bn254Fq, params::Bn254Curve, G2)
+#undef ZK_GLV_PARAMS
 
 template <class C>
 concept HasGlv = CurveConfig<C> && requires {
@@ -124,15 +130,27 @@ constexpr GlvSplit glv_split(const field::Limbs<4>& k) {
   return s;
 }
 
-/// phi(P) = (beta x, y) = [lambda] P; one Fq multiplication.
+namespace glv_detail {
+/// beta x: one Fq product on G1, two on G2.
+template <class F, class Fq>
+constexpr F times_beta(const F& x, const Fq& beta) {
+  if constexpr (std::is_same_v<F, Fq>) {
+    return x * beta;
+  } else {
+    return x.mul_by_base(beta);
+  }
+}
+}  // namespace glv_detail
+
+/// phi(P) = (beta x, y) = [lambda] P.
 template <HasGlv C>
 constexpr Affine<C> glv_endomorphism(const Affine<C>& p) {
-  return {p.x * GlvParams<C>::kBeta, p.y, p.infinity};
+  return {glv_detail::times_beta(p.x, GlvParams<C>::kBeta), p.y, p.infinity};
 }
 
 template <HasGlv C>
 Jacobian<C> glv_endomorphism(const Jacobian<C>& p) {
-  return {p.x * GlvParams<C>::kBeta, p.y, p.z};
+  return {glv_detail::times_beta(p.x, GlvParams<C>::kBeta), p.y, p.z};
 }
 
 }  // namespace zk::curve

@@ -1,4 +1,4 @@
-// The GLV constants and split (curve/glv.hpp), for G1 of both curves: the constants satisfy their
+// The GLV constants and split (curve/glv.hpp), for G1 and G2 of both curves: the constants satisfy their
 // defining equations, phi acts as [lambda] on G1, and every split recombines to its scalar within
 // the bound, on edge scalars and random ones.
 
@@ -14,7 +14,7 @@ namespace {
 
 template <class C>
 class GlvTest : public ::testing::Test {};
-using GlvGroups = ::testing::Types<Bls12_381G1, Bn254G1>;
+using GlvGroups = ::testing::Types<Bls12_381G1, Bls12_381G2, Bn254G1, Bn254G2>;
 TYPED_TEST_SUITE(GlvTest, GlvGroups);
 
 template <class C>
@@ -40,7 +40,7 @@ field::Limbs<4> r_minus(std::uint64_t d) {
 }
 
 TYPED_TEST(GlvTest, BetaIsAPrimitiveCubeRootOfUnityInFq) {
-  using Fq = typename TypeParam::Field;
+  using Fq = std::remove_cv_t<decltype(GlvParams<TypeParam>::kBeta)>;
   const Fq beta = GlvParams<TypeParam>::kBeta;
   EXPECT_NE(beta, Fq::one());
   EXPECT_EQ(beta * beta * beta, Fq::one());
