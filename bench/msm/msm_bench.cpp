@@ -81,7 +81,7 @@ void BM_msm(benchmark::State& state) {
 }
 BENCHMARK(BM_msm<curve::Bls12_381G1>)
     ->Name("g1_msm")
-    ->ArgsProduct({{10, 12, 14, 16, 18, 20}, {1, 2}, {0}, {0}})
+    ->ArgsProduct({{4, 6, 8, 10, 12, 14, 16, 18, 20}, {1, 2}, {0}, {0}})
     ->ArgsProduct({{16}, {1}, {10, 11, 12, 13, 14, 15}, {0}})
     ->ArgsProduct({{14}, {1}, {10, 11, 12}, {64, 128, 256, 512}})
     ->ArgsProduct({{16}, {1}, {12}, {128, 256, 512, 1024}})
@@ -90,17 +90,17 @@ BENCHMARK(BM_msm<curve::Bls12_381G1>)
 // Without the GLV split (the path before issue 22), and BN254 G1 both ways.
 BENCHMARK(BM_msm<curve::Bls12_381G1, Endomorphism::kOff>)
     ->Name("g1_msm_noglv")
-    ->ArgsProduct({{10, 12, 14, 16, 18}, {1, 2}, {0}, {0}})
+    ->ArgsProduct({{4, 6, 8, 10, 12, 14, 16, 18}, {1, 2}, {0}, {0}})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_msm<curve::Bn254G1>)
     ->Name("bn_g1_msm")
-    ->ArgsProduct({{10, 12, 14, 16, 18}, {1, 2}, {0}, {0}})
+    ->ArgsProduct({{4, 6, 8, 10, 12, 14, 16, 18}, {1, 2}, {0}, {0}})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_msm<curve::Bn254G1, Endomorphism::kOff>)
     ->Name("bn_g1_msm_noglv")
-    ->ArgsProduct({{10, 12, 14, 16, 18}, {1, 2}, {0}, {0}})
+    ->ArgsProduct({{4, 6, 8, 10, 12, 14, 16, 18}, {1, 2}, {0}, {0}})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_msm<curve::Bls12_381G2>)
