@@ -17,7 +17,9 @@ Sources of the defining values:
   BN254:     EIP-196/EIP-197 (alt_bn128: p, r, b = 3, G1 = (1, 2), G2 generator), u from the BN
              parametrisation p = 36u^4 + 36u^3 + 24u^2 + 6u + 1 (checked below).
 """
+import math
 import os
+import random
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -372,7 +374,6 @@ def glv(p, r, G, b, beta=None, F=None):
         g += 1
     assert (lam * lam + lam + 1) % r == 0
     # Extended Euclid: r_i = s_i r + t_i lam; stop at the first remainder below sqrt(r).
-    import math
     sq = math.isqrt(r)
     rs, ts = [r, lam], [0, 1]
     while rs[-1] >= sq:
@@ -408,7 +409,6 @@ def glv(p, r, G, b, beta=None, F=None):
         c1 = (k * g1 + (1 << 255)) >> 256
         c2 = (k * g2 + (1 << 255)) >> 256
         return k - c1 * a1 - c2 * a2, -c1 * b1 - c2 * b2
-    import random
     rng = random.Random(22)
     for k in [0, 1, 2, r - 1, r - 2, lam, r - lam, (r - 1) // 2, 2 ** 128, 2 ** 254 % r] + \
              [rng.randrange(r) for _ in range(2000)]:

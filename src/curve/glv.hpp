@@ -97,8 +97,7 @@ constexpr Limbs<4> mul_round_hi(const Limbs<4>& a, const Limbs<4>& b) {
     r[i + 4] = carry;
   }
   // + 2^255: add to limb 3's top bit and carry upwards.
-  std::uint64_t carry = 0;
-  carry = field::add_carry(r[3], std::uint64_t{1} << 63, 0, r[3]);
+  std::uint64_t carry = field::add_carry(r[3], std::uint64_t{1} << 63, 0, r[3]);
   for (std::size_t i = 4; i < 8; ++i) carry = field::add_carry(r[i], 0, carry, r[i]);
   return {r[4], r[5], r[6], r[7]};
 }

@@ -11,11 +11,11 @@
 // digit is the first; those unit digits are spread over sub-buckets so they batch well), which
 // matters because Groth16 witnesses are mostly bits.
 //
-// GLV (G1 of both curves, curve/glv.hpp): each scalar k is split as k1 + k2 lambda with |k1|, |k2|
-// about sqrt(r), and the chunk becomes 2 x len points with half-length scalars: P_j with digits of
-// +-k1 and phi(P_j) = (beta x, y) with digits of +-k2 (signs ride on the digits, negation is free).
-// phi(P_j) is computed into a per-chunk buffer during recoding, only for scalars whose k2 is
-// non-zero (one Fq product each). Half the windows, twice the points per window: the point
+// GLV (G1 and G2 of both curves, curve/glv.hpp): each scalar k is split as k1 + k2 lambda with
+// |k1|, |k2| about sqrt(r), and the chunk becomes 2 x len points with half-length scalars: P_j with
+// digits of +-k1 and phi(P_j) = (beta x, y) with digits of +-k2 (signs ride on the digits, negation
+// is free). phi(P_j) is computed into a per-chunk buffer during recoding, only for scalars whose k2
+// is non-zero (one Fq product each on G1, two on G2). Half the windows, twice the points per window: the point
 // additions stay the same, the bucket reductions halve, and the window choice sees 2n points of
 // kBits bits. Because bucket batches hold pointers to the points, every task drains its batches
 // at the end of a chunk before the buffer is overwritten.
@@ -57,7 +57,7 @@ struct MsmConfig {
   std::size_t chunk_points = std::size_t{1} << 16;
   /// Additions per batch inversion; 0 chooses default_batch(c).
   std::size_t batch_size = 0;
-  /// GLV split of the scalars (groups with curve::HasGlv: G1 of both curves; ignored elsewhere).
+  /// GLV split of the scalars (groups with curve::HasGlv: all four; ignored for any other group).
   /// kAuto: when the cost model says it pays (from a few hundred points on).
   Endomorphism endomorphism = Endomorphism::kAuto;
 };
