@@ -15,9 +15,9 @@
 // |k1|, |k2| about sqrt(r), and the chunk becomes 2 x len points with half-length scalars: P_j with
 // digits of +-k1 and phi(P_j) = (beta x, y) with digits of +-k2 (signs ride on the digits, negation
 // is free). phi(P_j) is computed into a per-chunk buffer during recoding, only for scalars whose k2
-// is non-zero (one Fq product each on G1, two on G2). Half the windows, twice the points per window: the point
-// additions stay the same, the bucket reductions halve, and the window choice sees 2n points of
-// kBits bits. Because bucket batches hold pointers to the points, every task drains its batches
+// is non-zero (one Fq product each on G1, two on G2). Half the windows, twice the points per
+// window: the point additions stay the same, the bucket reductions halve, and the window choice
+// sees 2n points of kBits bits. Because bucket batches hold pointers to the points, every task drains its batches
 // at the end of a chunk before the buffer is overwritten.
 //
 // Memory (docs/msm.md): no copy of the bases or scalars. Scratch = chunk_points x W x 4 B of digits
@@ -58,7 +58,8 @@ struct MsmConfig {
   /// Additions per batch inversion; 0 chooses default_batch(c).
   std::size_t batch_size = 0;
   /// GLV split of the scalars (groups with curve::HasGlv: all four; ignored for any other group).
-  /// kAuto: when the cost model says it pays (from a few hundred points on).
+  /// kAuto: when the cost model says it pays (from 4 points on, so always in practice; measured in
+  /// docs/benchmarks.md down to 16 points).
   Endomorphism endomorphism = Endomorphism::kAuto;
 };
 
