@@ -17,7 +17,9 @@ Sources of the defining values:
   BN254:     EIP-196/EIP-197 (alt_bn128: p, r, b = 3, G1 = (1, 2), G2 generator), u from the BN
              parametrisation p = 36u^4 + 36u^3 + 24u^2 + 6u + 1 (checked below).
 """
+import math
 import os
+import random
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -336,6 +338,111 @@ def bn254():
     return dict(p=p, r=r, b2=b2, cx=cx, cy=cy, loop=loop, tower=tower)
 
 
+def glv(p, r, G, b, beta=None, F=None):
+    """GLV (Gallant-Lambert-Vanstone, CRYPTO 2001) constants for phi(x, y) = (beta x, y) on G1, or on
+    G2 when F is Fq2 (G2 is on a j = 0 twist over Fq2, so the same phi with beta in Fq is an
+    endomorphism there too, acting on G2 as one of the two cube roots of unity in Fr).
+
+    beta is a primitive cube root of unity in Fq (the given one, or the smallest found); lam is the
+    cube root of unity in Fr with phi = [lam] on G1 (checked on G, and lam^2 + lam + 1 = 0 mod r).
+    The lattice {(a, b): a + b lam = 0 mod r} gets a short basis v1 = (a1, b1), v2 = (a2, b2) from the
+    extended Euclidean algorithm on (r, lam) (GLV paper, section 4). Babai rounding writes
+    k = k1 + k2 lam with c1 = round(k b2 / d), c2 = round(-k b1 / d) (d = a1 b2 - a2 b1 = +-r),
+    k1 = k - c1 a1 - c2 a2, k2 = -c1 b1 - c2 b2; the rounding is done as (k g + 2^255) >> 256 with
+    g1 = round(2^256 b2 / d), g2 = round(-2^256 b1 / d), made non-negative by the signs of v1, v2.
+    """
+    Fq = F1(p)
+    F = F or Fq
+    if beta is None:
+        g = 2
+        while beta is None:
+            c = pow(g, (p - 1) // 3, p)
+            if c != 1:
+                beta = min(c, c * c % p)
+            g += 1
+    assert beta != 1 and pow(beta, 3, p) == 1
+    phiG = (F.mul(G[0], beta if F is Fq else (beta, 0)), G[1])
+    assert on_curve(F, phiG, b)
+    lam = None
+    g = 2
+    while lam is None:
+        c = pow(g, (r - 1) // 3, r)
+        if c != 1:
+            for cand in (c, c * c % r):
+                if ec_mul(F, G, cand) == phiG:
+                    lam = cand
+        g += 1
+    assert (lam * lam + lam + 1) % r == 0
+    # Extended Euclid: r_i = s_i r + t_i lam; stop at the first remainder below sqrt(r).
+    sq = math.isqrt(r)
+    rs, ts = [r, lam], [0, 1]
+    while rs[-1] >= sq:
+        q = rs[-2] // rs[-1]
+        rs.append(rs[-2] - q * rs[-1])
+        ts.append(ts[-2] - q * ts[-1])
+    # rs[-1] < sqrt(r) <= rs[-2]: v1 = (r_{m+1}, -t_{m+1}), v2 the shorter of (r_m, -t_m), (r_{m+2}, -t_{m+2}).
+    m = len(rs) - 2
+    v1 = (rs[m + 1], -ts[m + 1])
+    q = rs[m] // rs[m + 1]
+    nxt = (rs[m] - q * rs[m + 1], -(ts[m] - q * ts[m + 1]))
+    cand = [(rs[m], -ts[m]), nxt]
+    v2 = min(cand, key=lambda v: v[0] ** 2 + v[1] ** 2)
+    for a_, b_ in (v1, v2):
+        assert (a_ + b_ * lam) % r == 0
+    def rnd(num, den):  # round(num / den), den != 0
+        if den < 0:
+            num, den = -num, -den
+        return (2 * num + den) // (2 * den)
+    (a1, b1), (a2, b2) = v1, v2
+    d = a1 * b2 - a2 * b1
+    assert abs(d) == r
+    if rnd(b2 << 256, d) < 0:  # flipping v1 flips d, hence g1 (g2 = -b1 / d keeps its sign)
+        a1, b1, d = -a1, -b1, -d
+    if rnd(-b1 << 256, d) < 0:  # flipping v2 flips b2 and d: g2 flips, g1 keeps its sign
+        a2, b2, d = -a2, -b2, -d
+    g1, g2 = rnd(b2 << 256, d), rnd(-b1 << 256, d)
+    assert g1 >= 0 and g2 >= 0 and g1 < 2 ** 256 and g2 < 2 ** 256
+    # |c_i - exact_i| <= 1/2 + k / 2^257 < 1, so |k1| < |a1| + |a2| and |k2| < |b1| + |b2|.
+    bits = max((abs(a1) + abs(a2)).bit_length(), (abs(b1) + abs(b2)).bit_length())
+
+    def decompose(k):
+        c1 = (k * g1 + (1 << 255)) >> 256
+        c2 = (k * g2 + (1 << 255)) >> 256
+        return k - c1 * a1 - c2 * a2, -c1 * b1 - c2 * b2
+    rng = random.Random(22)
+    for k in [0, 1, 2, r - 1, r - 2, lam, r - lam, (r - 1) // 2, 2 ** 128, 2 ** 254 % r] + \
+             [rng.randrange(r) for _ in range(2000)]:
+        k1, k2 = decompose(k)
+        assert (k1 + k2 * lam - k) % r == 0
+        assert abs(k1) < 2 ** bits and abs(k2) < 2 ** bits
+    return dict(beta=beta, lam=lam, a1=a1, b1=b1, a2=a2, b2=b2, g1=g1, g2=g2, bits=bits)
+
+
+def glv_lines(w, d, g="G1"):
+    """The GLV constants of glv() as C++ members (signed values as 256-bit two's complement)."""
+    tc = lambda v: arr(v % 2 ** 256, 4)
+    if g == "G1":
+        w("  /* GLV (Gallant-Lambert-Vanstone 2001): lambda, the cube root of unity in Fr with phi = [lambda] on G1 */")
+    else:
+        w("  /* GLV on %s: phi(x, y) = (beta x, y) with the G1 beta (in Fq, so 2 Fq products on Fq2 points) acts" % g)
+        w("     as [lambda] on %s; the lattice and Babai constants as for G1 */" % g)
+    w("  static constexpr Limbs<4> k%sGlvLambda = %s;" % (g, arr(d["lam"], 4)))
+    hx = lambda v: ("-" if v < 0 else "") + hex(abs(v))
+    w("  /* short basis of the lattice {(a, b): a + b lambda = 0 mod r}, as 256-bit two's complement:")
+    w("     v1 = (a1, b1) = (%s, %s)," % (hx(d["a1"]), hx(d["b1"])))
+    w("     v2 = (a2, b2) = (%s, %s) */" % (hx(d["a2"]), hx(d["b2"])))
+    w("  static constexpr Limbs<4> k%sGlvA1 = %s;" % (g, tc(d["a1"])))
+    w("  static constexpr Limbs<4> k%sGlvB1 = %s;" % (g, tc(d["b1"])))
+    w("  static constexpr Limbs<4> k%sGlvA2 = %s;" % (g, tc(d["a2"])))
+    w("  static constexpr Limbs<4> k%sGlvB2 = %s;" % (g, tc(d["b2"])))
+    w("  /* Babai rounding: c1 = (k g1 + 2^255) >> 256, c2 = (k g2 + 2^255) >> 256; g1 = round(2^256 b2 / d),")
+    w("     g2 = round(-2^256 b1 / d), d = a1 b2 - a2 b1 = %sr */" % ("" if d["a1"] * d["b2"] - d["a2"] * d["b1"] > 0 else "-"))
+    w("  static constexpr Limbs<4> k%sGlvG1 = %s;" % (g, arr(d["g1"], 4)))
+    w("  static constexpr Limbs<4> k%sGlvG2 = %s;" % (g, arr(d["g2"], 4)))
+    w("  /* |k1|, |k2| < 2^k%sGlvBits for every k < r (|k1| < |a1| + |a2|, |k2| < |b1| + |b2|) */" % g)
+    w("  static constexpr unsigned k%sGlvBits = %d;" % (g, d["bits"]))
+
+
 def hard_limbs(p, r):
     e = (p ** 4 - p ** 2 + 1)
     assert e % r == 0
@@ -358,6 +465,10 @@ def naf(k):
 def generate(check):
     failures = []
     bls, bn = bls12_381(), bn254()
+    bls_glv = glv(BLS_P, BLS_R, BLS_G1, 4, bls["beta"])  # the beta of the membership test: lambda = -x^2
+    bn_glv = glv(BN_P, BN_R, BN_G1, 3)
+    bls_glv2 = glv(BLS_P, BLS_R, BLS_G2, (4, 4), bls["beta"], F2(BLS_P))
+    bn_glv2 = glv(BN_P, BN_R, BN_G2, bn["b2"], bn_glv["beta"], F2(BN_P))
     inc = ["<array>", "<cstddef>", "<cstdint>", '"field/params/limbs.hpp"']
 
     fields = [
@@ -395,6 +506,8 @@ def generate(check):
     w("  static constexpr Limbs<2> kG1Cofactor = %s;" % arr(bls["h1"], 2))
     w("  /* beta: cube root of unity with phi(x, y) = (beta x, y) = [-x^2] on G1 (Scott, eprint 2021/1130) */")
     w("  static constexpr Limbs<6> kG1EndoBeta = %s;" % arr(bls["beta"], 6))
+    glv_lines(w, bls_glv)
+    glv_lines(w, bls_glv2, "G2")
     w("  /* psi(x, y) = (conj(x) cx, conj(y) cy) = [x] on G2; cx = xi^-((p-1)/3), cy = xi^-((p-1)/2) */")
     w("  static constexpr Fp2Limbs<6> kG2PsiCx = %s;" % fp2_arr(bls["cx"], 6))
     w("  static constexpr Fp2Limbs<6> kG2PsiCy = %s;" % fp2_arr(bls["cy"], 6))
@@ -421,6 +534,10 @@ def generate(check):
     w("  static constexpr Fp2Limbs<4> kG2Y = %s;" % fp2_arr(BN_G2[1], 4))
     w("  /* r, the order of G1, G2 and GT */")
     w("  static constexpr Limbs<4> kOrder = %s;" % arr(BN_R, 4))
+    w("  /* beta: cube root of unity in Fq (the smaller of the two) for phi(x, y) = (beta x, y) on G1 */")
+    w("  static constexpr Limbs<4> kG1EndoBeta = %s;" % arr(bn_glv["beta"], 4))
+    glv_lines(w, bn_glv)
+    glv_lines(w, bn_glv2, "G2")
     w("  /* 6u^2 = p mod r: psi acts as [6u^2] on G2 */")
     w("  static constexpr Limbs<2> kG2PsiEigen = %s;" % arr(6 * BN_U * BN_U, 2))
     w("  /* psi(x, y) = (conj(x) cx, conj(y) cy); cx = xi^((p-1)/3), cy = xi^((p-1)/2), xi = 9 + u */")

@@ -3,7 +3,7 @@
 // First calls (issue 22): `bench_msm --first-call=GROUP,LOG_N,THREADS` (GROUP bls-g1, bls-g2, bn-g1,
 // bn-g2) times the first three MSMs of a fresh process on the same input, with the minor page faults
 // and the user / system CPU time of each (getrusage): what a CLI prover, which only ever makes first
-// calls, pays on top of the warm figures above.
+// calls, pays on top of the warm figures above. GROUP-noglv (bls-g1-noglv, ...) runs without the GLV split.
 //
 // Side by side with blst (docs/benchmarks.md): `bench_msm --export=FILE,GROUP,LOG_N` writes the exact
 // points and scalars these benchmarks use (GROUP 1 = G1, 2 = G2; format in docs/benchmarks.md) and
@@ -62,11 +62,11 @@ const Input<C>& input(unsigned log_n) {
   return *cache[log_n];
 }
 
-template <class C>
+template <class C, Endomorphism kEndo = Endomorphism::kAuto>
 void BM_msm(benchmark::State& state) {
   const auto& in = input<C>(static_cast<unsigned>(state.range(0)));
   tbb::task_arena arena(static_cast<int>(state.range(1)));
-  MsmConfig config;
+  MsmConfig config{.endomorphism = kEndo};
   if (state.range(2) != 0) config.window_bits = static_cast<unsigned>(state.range(2));
   if (state.range(3) != 0) config.batch_size = static_cast<std::size_t>(state.range(3));
   for (auto _ : state) {
@@ -76,18 +76,41 @@ void BM_msm(benchmark::State& state) {
   }
   const MsmPlan plan = make_plan<C>(in.bases.size(), config, static_cast<int>(state.range(1)));
   state.counters["c"] = plan.window_bits;
+  state.counters["glv"] = plan.glv ? 1 : 0;
   state.counters["scratch_MiB"] = static_cast<double>(scratch_bytes<C>(plan)) / (1 << 20);
 }
 BENCHMARK(BM_msm<curve::Bls12_381G1>)
     ->Name("g1_msm")
-    ->ArgsProduct({{12, 14, 16, 18, 20}, {1, 2}, {0}, {0}})
+    ->ArgsProduct({{4, 6, 8, 10, 12, 14, 16, 18, 20}, {1, 2}, {0}, {0}})
     ->ArgsProduct({{16}, {1}, {10, 11, 12, 13, 14, 15}, {0}})
+    ->ArgsProduct({{18}, {1}, {13, 14, 15, 16}, {0}})
     ->ArgsProduct({{14}, {1}, {10, 11, 12}, {64, 128, 256, 512}})
     ->ArgsProduct({{16}, {1}, {12}, {128, 256, 512, 1024}})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+// Without the GLV split (the path before issue 22), and BN254 G1 both ways.
+BENCHMARK(BM_msm<curve::Bls12_381G1, Endomorphism::kOff>)
+    ->Name("g1_msm_noglv")
+    ->ArgsProduct({{4, 6, 8, 10, 12, 14, 16, 18}, {1, 2}, {0}, {0}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_msm<curve::Bn254G1>)
+    ->Name("bn_g1_msm")
+    ->ArgsProduct({{4, 6, 8, 10, 12, 14, 16, 18}, {1, 2}, {0}, {0}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_msm<curve::Bn254G1, Endomorphism::kOff>)
+    ->Name("bn_g1_msm_noglv")
+    ->ArgsProduct({{4, 6, 8, 10, 12, 14, 16, 18}, {1, 2}, {0}, {0}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_msm<curve::Bls12_381G2>)
     ->Name("g2_msm")
+    ->ArgsProduct({{12, 14, 16, 18}, {1, 2}, {0}, {0}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_msm<curve::Bls12_381G2, Endomorphism::kOff>)
+    ->Name("g2_msm_noglv")
     ->ArgsProduct({{12, 14, 16, 18}, {1, 2}, {0}, {0}})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
@@ -154,20 +177,22 @@ int export_input(const std::string& path, unsigned group, unsigned log_n) {
 }
 
 template <class C>
-int first_calls(const char* group, unsigned log_n, int threads) {
+int first_calls(const char* group, unsigned log_n, int threads, Endomorphism endo = Endomorphism::kAuto) {
   const auto& in = input<C>(log_n);
   tbb::task_arena arena(threads);
   auto usage = [] {
     rusage u{};
     ::getrusage(RUSAGE_SELF, &u);
-    auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_usec) / 1e3; };
+    auto s = [](const timeval& t) {
+      return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_usec) / 1e3;
+    };
     return std::array<double, 3>{s(u.ru_utime), s(u.ru_stime), static_cast<double>(u.ru_minflt)};
   };
   for (int call = 1; call <= 3; ++call) {
     const auto u0 = usage();
     const auto t0 = std::chrono::steady_clock::now();
     Jacobian<C> r;
-    arena.execute([&] { r = *msm<C>(in.bases, in.scalars); });
+    arena.execute([&] { r = *msm<C>(in.bases, in.scalars, {.endomorphism = endo}); });
     benchmark::DoNotOptimize(r);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     const auto u1 = usage();
@@ -187,21 +212,26 @@ int main(int argc, char** argv) {
       const std::string spec = a.substr(13);
       const auto c1 = spec.find(','), c2 = spec.rfind(',');
       if (c1 == std::string::npos || c1 == c2) {
-        std::cerr << "usage: --first-call=GROUP(bls-g1|bls-g2|bn-g1|bn-g2),LOG_N,THREADS\n";
+        std::cerr << "usage: --first-call=GROUP(bls-g1|bls-g2|bn-g1|bn-g2[-noglv]),LOG_N,THREADS\n";
         return 2;
       }
-      const std::string group = spec.substr(0, c1);
+      std::string group = spec.substr(0, c1);
+      // GROUP-noglv: the same MSM without the GLV split, for side-by-side runs.
+      const bool noglv = group.size() > 6 && group.ends_with("-noglv");
+      const auto endo = noglv ? zk::msm::Endomorphism::kOff : zk::msm::Endomorphism::kAuto;
+      const std::string tag = group;
+      if (noglv) group.resize(group.size() - 6);
       const unsigned log_n = static_cast<unsigned>(std::stoul(spec.substr(c1 + 1, c2 - c1 - 1)));
       const int threads = std::stoi(spec.substr(c2 + 1));
       if (log_n > 24 || threads < 1) {
         std::cerr << "LOG_N at most 24, THREADS at least 1\n";
         return 2;
       }
-      if (group == "bls-g1") return zk::msm::first_calls<zk::curve::Bls12_381G1>(group.c_str(), log_n, threads);
-      if (group == "bls-g2") return zk::msm::first_calls<zk::curve::Bls12_381G2>(group.c_str(), log_n, threads);
-      if (group == "bn-g1") return zk::msm::first_calls<zk::curve::Bn254G1>(group.c_str(), log_n, threads);
-      if (group == "bn-g2") return zk::msm::first_calls<zk::curve::Bn254G2>(group.c_str(), log_n, threads);
-      std::cerr << "GROUP must be bls-g1, bls-g2, bn-g1 or bn-g2\n";
+      if (group == "bls-g1") return zk::msm::first_calls<zk::curve::Bls12_381G1>(tag.c_str(), log_n, threads, endo);
+      if (group == "bls-g2") return zk::msm::first_calls<zk::curve::Bls12_381G2>(tag.c_str(), log_n, threads, endo);
+      if (group == "bn-g1") return zk::msm::first_calls<zk::curve::Bn254G1>(tag.c_str(), log_n, threads, endo);
+      if (group == "bn-g2") return zk::msm::first_calls<zk::curve::Bn254G2>(tag.c_str(), log_n, threads, endo);
+      std::cerr << "GROUP must be bls-g1, bls-g2, bn-g1 or bn-g2, optionally with -noglv\n";
       return 2;
     }
     if (a.rfind("--export=", 0) == 0) {

@@ -11,10 +11,19 @@
 // digit is the first; those unit digits are spread over sub-buckets so they batch well), which
 // matters because Groth16 witnesses are mostly bits.
 //
+// GLV (G1 and G2 of both curves, curve/glv.hpp): each scalar k is split as k1 + k2 lambda with
+// |k1|, |k2| about sqrt(r), and the chunk becomes 2 x len points with half-length scalars: P_j with
+// digits of +-k1 and phi(P_j) = (beta x, y) with digits of +-k2 (signs ride on the digits, negation
+// is free). phi(P_j) is computed into a per-chunk buffer during recoding, only for scalars whose k2
+// is non-zero (one Fq product each on G1, two on G2). Half the windows, twice the points per
+// window: the point additions stay the same, the bucket reductions halve, and the window choice
+// sees 2n points of kBits bits. Because bucket batches hold pointers to the points, every task drains its batches
+// at the end of a chunk before the buffer is overwritten.
+//
 // Memory (docs/msm.md): no copy of the bases or scalars. Scratch = chunk_points x W x 4 B of digits
 // + W x S bucket sets (2^(c-1) buckets each, plus a batch) + S spreads of 2 x batch unit-digit
-// buckets + for filtered MSMs one 8-byte prefix
-// count per 64 density bits. scratch_bytes() computes it.
+// buckets + for filtered MSMs one 8-byte prefix count per 64 density bits; with GLV the digits are
+// 2 x chunk_points x W x 4 B and the phi buffer chunk_points affine points. scratch_bytes() computes it.
 
 #include <algorithm>
 #include <cstddef>
@@ -28,6 +37,7 @@
 #include <tbb/task_arena.h>
 
 #include "base/status.hpp"
+#include "curve/glv.hpp"
 #include "curve/point.hpp"
 #include "msm/buckets.hpp"
 #include "msm/density.hpp"
@@ -36,6 +46,7 @@
 namespace zk::msm {
 
 enum class Accumulation { kAuto, kXyzz, kBatchAffine };
+enum class Endomorphism { kAuto, kOff, kOn };
 
 struct MsmConfig {
   /// Window width c; 0 chooses it from the number of points (choose_window).
@@ -46,7 +57,15 @@ struct MsmConfig {
   std::size_t chunk_points = std::size_t{1} << 16;
   /// Additions per batch inversion; 0 chooses default_batch(c).
   std::size_t batch_size = 0;
+  /// GLV split of the scalars (groups with curve::HasGlv: all four; ignored for any other group).
+  /// kAuto: when the cost model says it pays (from 4 points on, so always in practice; measured in
+  /// docs/benchmarks.md down to 16 points).
+  Endomorphism endomorphism = Endomorphism::kAuto;
 };
+
+/// Cost of phi(P) plus the GLV split of one scalar, in choose_window's units (one Fq product and a
+/// few dozen 64-bit products: about 40 ns against the 150 ns of a batch-affine addition).
+inline constexpr double kGlvCostPerPoint = 0.3;
 
 /// The plan an MSM of n points runs with; exposed for tests, benchmarks and memory accounting.
 struct MsmPlan {
@@ -56,15 +75,24 @@ struct MsmPlan {
   bool batch_affine;
   std::size_t batch_size;
   std::size_t chunk_points;
+  bool glv;              // scalars split by the GLV endomorphism: 2 x chunk_points points per chunk
+  unsigned scalar_bits;  // bits of the (split) scalars the digits cover
 };
 
 template <curve::CurveConfig C>
 MsmPlan make_plan(std::size_t n, const MsmConfig& config, int threads) {
-  constexpr unsigned kBits = C::Scalar::kBits;
   MsmPlan plan{};
-  const WindowChoice choice = choose_window(n, kBits);
+  plan.scalar_bits = C::Scalar::kBits;
+  WindowChoice choice = choose_window(n, plan.scalar_bits);
+  if constexpr (curve::HasGlv<C>) {
+    const WindowChoice split = choose_window(2 * n, curve::GlvParams<C>::kBits);
+    plan.glv = config.endomorphism == Endomorphism::kOn ||
+               (config.endomorphism == Endomorphism::kAuto &&
+                split.cost + kGlvCostPerPoint * static_cast<double>(n) < choice.cost);
+    if (plan.glv) choice = split, plan.scalar_bits = curve::GlvParams<C>::kBits;
+  }
   plan.window_bits = config.window_bits != 0 ? std::min(config.window_bits, 24u) : choice.c;
-  plan.windows = window_count(kBits, plan.window_bits);
+  plan.windows = window_count(plan.scalar_bits, plan.window_bits);
   plan.batch_affine = config.accumulation == Accumulation::kBatchAffine ||
                       (config.accumulation == Accumulation::kAuto &&
                        (config.window_bits != 0 ? plan.window_bits >= 9 : choice.batch_affine));
@@ -72,7 +100,8 @@ MsmPlan make_plan(std::size_t n, const MsmConfig& config, int threads) {
   plan.chunk_points = std::max<std::size_t>(1, std::min(config.chunk_points, std::max<std::size_t>(n, 1)));
   // Enough tasks to keep every thread busy, but each split should still own >= 4096 points.
   const std::size_t want = (2 * static_cast<std::size_t>(std::max(threads, 1)) + plan.windows - 1) / plan.windows;
-  plan.splits = static_cast<unsigned>(std::clamp<std::size_t>(std::min(want, plan.chunk_points / 4096), 1, 64));
+  const std::size_t chunk_virtual = plan.chunk_points * (plan.glv ? 2 : 1);
+  plan.splits = static_cast<unsigned>(std::clamp<std::size_t>(std::min(want, chunk_virtual / 4096), 1, 64));
   return plan;
 }
 
@@ -84,8 +113,9 @@ std::size_t scratch_bytes(const MsmPlan& plan) {
                                                  : XyzzBuckets<C>::bytes(buckets, plan.batch_size);
   const std::size_t spread =
       plan.batch_affine ? plan.splits * AffineBuckets<C>::bytes(2 * plan.batch_size, plan.batch_size) : 0;
-  return plan.chunk_points * plan.windows * sizeof(std::int32_t) + std::size_t{plan.windows} * plan.splits * per_task +
-         spread;
+  const std::size_t glv = plan.glv ? plan.chunk_points * sizeof(curve::Affine<C>) : 0;
+  return plan.chunk_points * (plan.glv ? 2 : 1) * plan.windows * sizeof(std::int32_t) +
+         std::size_t{plan.windows} * plan.splits * per_task + spread + glv;
 }
 
 namespace detail {
@@ -132,7 +162,7 @@ class ScalarIndex {
   std::vector<std::size_t> prefix_;
 };
 
-template <curve::CurveConfig C, class Buckets>
+template <curve::CurveConfig C, class Buckets, bool kGlv>
 curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
                        const ScalarIndex& index, const MsmPlan& plan) {
   using Jacobian = curve::Jacobian<C>;
@@ -142,13 +172,19 @@ curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, std::span<const 
   const std::size_t chunk = plan.chunk_points;
   const std::size_t bucket_count = std::size_t{1} << (c - 1);
 
+  // The top window holds the remaining top_window_bits: fewer buckets, and a batch to match (a batch
+  // larger than half the buckets mostly queues conflicts).
+  const unsigned top = top_window_bits(plan.scalar_bits, c);
+  const std::size_t top_bucket_count = std::size_t{1} << (top - 1);
+  const std::size_t top_batch = std::min(plan.batch_size, default_batch(top));
   std::vector<Buckets> tasks;
   tasks.reserve(std::size_t{windows} * splits);
   for (std::size_t t = 0; t < std::size_t{windows} * splits; ++t) {
+    const bool is_top = t / splits == windows - 1;
     if constexpr (std::is_same_v<Buckets, AffineBuckets<C>>) {
-      tasks.emplace_back(bucket_count, plan.batch_size);
+      tasks.emplace_back(is_top ? top_bucket_count : bucket_count, is_top ? top_batch : plan.batch_size);
     } else {
-      tasks.emplace_back(bucket_count);
+      tasks.emplace_back(is_top ? top_bucket_count : bucket_count);
     }
   }
   // Unit digits of window 0 (every scalar 1 lands there) would all hit bucket 0 and serialise the
@@ -161,11 +197,15 @@ curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, std::span<const 
     for (unsigned s = 0; s < splits; ++s) ones.emplace_back(spread, plan.batch_size);
   }
   std::vector<std::size_t> ones_next(splits, 0);
-  std::vector<std::int32_t> digits(std::min(chunk, n) * windows);
+  // Points per chunk: len, or 2 len with GLV (point j < len is bases[start + j], point len + j is
+  // phi[j] = phi(bases[start + j])).
+  constexpr std::size_t kFan = kGlv ? 2 : 1;
+  std::vector<std::int32_t> digits(std::min(chunk, n) * kFan * windows);
+  std::vector<curve::Affine<C>> phi(kGlv ? std::min(chunk, n) : 0);
 
   for (std::size_t start = 0; start < n; start += chunk) {
-    const std::size_t len = std::min(chunk, n - start);
-    // 1. Recode the chunk's scalars (digits[w * len + j] is digit w of point start + j).
+    const std::size_t len = std::min(chunk, n - start), stride = kFan * len;
+    // 1. Recode the chunk's scalars (digits[w * stride + j] is digit w of point j of the chunk).
     std::fill(digits.begin(), digits.end(), 0);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, len, 1024), [&](const tbb::blocked_range<std::size_t>& r) {
       index.for_range(start + r.begin(), start + r.end(), [&](std::size_t j, std::size_t s) {
@@ -174,8 +214,15 @@ curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, std::span<const 
         const bool zero = field::is_zero_limbs(k);
         if (zero || (k[0] == 1 && field::bit_length(k) == 1)) {  // 0 and 1: no recoding, and the
           out[0] = zero ? 0 : 1;                                 // other digits are already zero
+        } else if constexpr (kGlv) {
+          const curve::GlvSplit split = curve::glv_split<C>(k);
+          signed_digits(split.k1, c, windows, out, stride, split.neg1);
+          if (!field::is_zero_limbs(split.k2)) {
+            signed_digits(split.k2, c, windows, out + len, stride, split.neg2);
+            phi[j - start] = curve::glv_endomorphism(bases[j]);
+          }
         } else {
-          signed_digits(k, c, windows, out, len);
+          signed_digits(k, c, windows, out, stride);
         }
       });
     });
@@ -184,13 +231,13 @@ curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, std::span<const 
                       [&](const tbb::blocked_range<std::size_t>& r) {
                         for (std::size_t t = r.begin(); t != r.end(); ++t) {
                           const std::size_t w = t / splits, s = t % splits;
-                          const std::size_t begin = len * s / splits, end = len * (s + 1) / splits;
-                          const std::int32_t* d = digits.data() + w * len;
+                          const std::size_t begin = stride * s / splits, end = stride * (s + 1) / splits;
+                          const std::int32_t* d = digits.data() + w * stride;
                           Buckets& buckets = tasks[t];
                           for (std::size_t j = begin; j < end; ++j) {
                             const std::int32_t v = d[j];
                             if (v == 0) continue;
-                            const curve::Affine<C>& p = bases[start + j];
+                            const curve::Affine<C>& p = !kGlv || j < len ? bases[start + j] : phi[j - len];
                             if (p.infinity) continue;
                             if (kSpreadOnes && w == 0 && (v == 1 || v == -1)) {
                               const std::size_t k = ones_next[s]++;
@@ -198,6 +245,11 @@ curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, std::span<const 
                               continue;
                             }
                             buckets.add(static_cast<std::uint32_t>((v < 0 ? -v : v) - 1), p, v < 0);
+                          }
+                          // Pending additions point into phi, which the next chunk overwrites.
+                          if (kGlv && start + chunk < n) {
+                            buckets.finish();
+                            if (kSpreadOnes && w == 0) ones[s].finish();
                           }
                         }
                       });
@@ -229,8 +281,14 @@ template <curve::CurveConfig C>
 curve::Jacobian<C> dispatch(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
                             const ScalarIndex& index, const MsmConfig& config) {
   const MsmPlan plan = make_plan<C>(bases.size(), config, tbb::this_task_arena::max_concurrency());
-  return plan.batch_affine ? run<C, AffineBuckets<C>>(bases, scalars, index, plan)
-                           : run<C, XyzzBuckets<C>>(bases, scalars, index, plan);
+  if constexpr (curve::HasGlv<C>) {
+    if (plan.glv) {
+      return plan.batch_affine ? run<C, AffineBuckets<C>, true>(bases, scalars, index, plan)
+                               : run<C, XyzzBuckets<C>, true>(bases, scalars, index, plan);
+    }
+  }
+  return plan.batch_affine ? run<C, AffineBuckets<C>, false>(bases, scalars, index, plan)
+                           : run<C, XyzzBuckets<C>, false>(bases, scalars, index, plan);
 }
 
 }  // namespace detail

@@ -203,7 +203,8 @@ TEST(MsmPlan, WindowGrowsWithSizeAndScratchIsBounded) {
     const MsmPlan plan = make_plan<C>(std::size_t{1} << log_n, {}, 2);
     EXPECT_GE(plan.window_bits, last);
     last = plan.window_bits;
-    EXPECT_GE(plan.windows * plan.window_bits, 256u);
+    EXPECT_GE(plan.windows * plan.window_bits, plan.scalar_bits + 1);
+    EXPECT_EQ(plan.scalar_bits, plan.glv ? curve::GlvParams<C>::kBits : C::Scalar::kBits);
     // Chunking bounds the digit scratch regardless of n.
     EXPECT_LE(scratch_bytes<C>(plan), std::size_t{512} << 20) << log_n;
   }

@@ -31,6 +31,37 @@ struct Bls12_381Curve {
   static constexpr Limbs<2> kG1Cofactor = {0x8c00aaab0000aaab, 0x396c8c005555e156};
   /* beta: cube root of unity with phi(x, y) = (beta x, y) = [-x^2] on G1 (Scott, eprint 2021/1130) */
   static constexpr Limbs<6> kG1EndoBeta = {0x2e01fffffffefffe, 0xde17d813620a0002, 0xddb3a93be6f89688, 0xba69c6076a0f77ea, 0x5f19672fdf76ce51, 0x0000000000000000};
+  /* GLV (Gallant-Lambert-Vanstone 2001): lambda, the cube root of unity in Fr with phi = [lambda] on G1 */
+  static constexpr Limbs<4> kG1GlvLambda = {0xfffffffe00000001, 0xa7780001fffcb7fc, 0x3339d80809a1d804, 0x73eda753299d7d48};
+  /* short basis of the lattice {(a, b): a + b lambda = 0 mod r}, as 256-bit two's complement:
+     v1 = (a1, b1) = (0x1, -0xac45a4010001a40200000000ffffffff),
+     v2 = (a2, b2) = (0xac45a4010001a4020000000100000000, 0x1) */
+  static constexpr Limbs<4> kG1GlvA1 = {0x0000000000000001, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000};
+  static constexpr Limbs<4> kG1GlvB1 = {0xffffffff00000001, 0x53ba5bfefffe5bfd, 0xffffffffffffffff, 0xffffffffffffffff};
+  static constexpr Limbs<4> kG1GlvA2 = {0x0000000100000000, 0xac45a4010001a402, 0x0000000000000000, 0x0000000000000000};
+  static constexpr Limbs<4> kG1GlvB2 = {0x0000000000000001, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000};
+  /* Babai rounding: c1 = (k g1 + 2^255) >> 256, c2 = (k g2 + 2^255) >> 256; g1 = round(2^256 b2 / d),
+     g2 = round(-2^256 b1 / d), d = a1 b2 - a2 b1 = r */
+  static constexpr Limbs<4> kG1GlvG1 = {0x0000000000000002, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000};
+  static constexpr Limbs<4> kG1GlvG2 = {0x63f6e522f6cfee2e, 0x7c6becf1e01faadd, 0x0000000000000001, 0x0000000000000000};
+  /* |k1|, |k2| < 2^kG1GlvBits for every k < r (|k1| < |a1| + |a2|, |k2| < |b1| + |b2|) */
+  static constexpr unsigned kG1GlvBits = 128;
+  /* GLV on G2: phi(x, y) = (beta x, y) with the G1 beta (in Fq, so 2 Fq products on Fq2 points) acts
+     as [lambda] on G2; the lattice and Babai constants as for G1 */
+  static constexpr Limbs<4> kG2GlvLambda = {0x00000000ffffffff, 0xac45a4010001a402, 0x0000000000000000, 0x0000000000000000};
+  /* short basis of the lattice {(a, b): a + b lambda = 0 mod r}, as 256-bit two's complement:
+     v1 = (a1, b1) = (0x1, 0xac45a4010001a4020000000100000000),
+     v2 = (a2, b2) = (0xac45a4010001a40200000000ffffffff, -0x1) */
+  static constexpr Limbs<4> kG2GlvA1 = {0x0000000000000001, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000};
+  static constexpr Limbs<4> kG2GlvB1 = {0x0000000100000000, 0xac45a4010001a402, 0x0000000000000000, 0x0000000000000000};
+  static constexpr Limbs<4> kG2GlvA2 = {0x00000000ffffffff, 0xac45a4010001a402, 0x0000000000000000, 0x0000000000000000};
+  static constexpr Limbs<4> kG2GlvB2 = {0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff};
+  /* Babai rounding: c1 = (k g1 + 2^255) >> 256, c2 = (k g2 + 2^255) >> 256; g1 = round(2^256 b2 / d),
+     g2 = round(-2^256 b1 / d), d = a1 b2 - a2 b1 = -r */
+  static constexpr Limbs<4> kG2GlvG1 = {0x0000000000000002, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000};
+  static constexpr Limbs<4> kG2GlvG2 = {0x63f6e522f6cfee30, 0x7c6becf1e01faadd, 0x0000000000000001, 0x0000000000000000};
+  /* |k1|, |k2| < 2^kG2GlvBits for every k < r (|k1| < |a1| + |a2|, |k2| < |b1| + |b2|) */
+  static constexpr unsigned kG2GlvBits = 128;
   /* psi(x, y) = (conj(x) cx, conj(y) cy) = [x] on G2; cx = xi^-((p-1)/3), cy = xi^-((p-1)/2) */
   static constexpr Fp2Limbs<6> kG2PsiCx = {{{0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000}, {0x8bfd00000000aaad, 0x409427eb4f49fffd, 0x897d29650fb85f9b, 0xaa0d857d89759ad4, 0xec02408663d4de85, 0x1a0111ea397fe699}}};
   static constexpr Fp2Limbs<6> kG2PsiCy = {{{0xf1ee7b04121bdea2, 0x304466cf3e67fa0a, 0xef396489f61eb45e, 0x1c3dedd930b1cf60, 0xe2e9c448d77a2cd9, 0x135203e60180a68e}, {0xc81084fbede3cc09, 0xee67992f72ec05f4, 0x77f76e17009241c5, 0x48395dabc2d3435e, 0x6831e36d6bd17ffe, 0x06af0e0437ff400b}}};

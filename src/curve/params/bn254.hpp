@@ -26,6 +26,39 @@ struct Bn254Curve {
   static constexpr Fp2Limbs<4> kG2Y = {{{0x4ce6cc0166fa7daa, 0xe3d1e7690c43d37b, 0x4aab71808dcb408f, 0x12c85ea5db8c6deb}, {0x55acdadcd122975b, 0xbc4b313370b38ef3, 0xec9e99ad690c3395, 0x090689d0585ff075}}};
   /* r, the order of G1, G2 and GT */
   static constexpr Limbs<4> kOrder = {0x43e1f593f0000001, 0x2833e84879b97091, 0xb85045b68181585d, 0x30644e72e131a029};
+  /* beta: cube root of unity in Fq (the smaller of the two) for phi(x, y) = (beta x, y) on G1 */
+  static constexpr Limbs<4> kG1EndoBeta = {0x5763473177fffffe, 0xd4f263f1acdb5c4f, 0x59e26bcea0d48bac, 0x0000000000000000};
+  /* GLV (Gallant-Lambert-Vanstone 2001): lambda, the cube root of unity in Fr with phi = [lambda] on G1 */
+  static constexpr Limbs<4> kG1GlvLambda = {0x8b17ea66b99c90dd, 0x5bfc41088d8daaa7, 0xb3c4d79d41a91758, 0x0000000000000000};
+  /* short basis of the lattice {(a, b): a + b lambda = 0 mod r}, as 256-bit two's complement:
+     v1 = (a1, b1) = (0x89d3256894d213e3, -0x6f4d8248eeb859fc8211bbeb7d4f1128),
+     v2 = (a2, b2) = (0x6f4d8248eeb859fd0be4e1541221250b, 0x89d3256894d213e3) */
+  static constexpr Limbs<4> kG1GlvA1 = {0x89d3256894d213e3, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000};
+  static constexpr Limbs<4> kG1GlvB1 = {0x7dee441482b0eed8, 0x90b27db71147a603, 0xffffffffffffffff, 0xffffffffffffffff};
+  static constexpr Limbs<4> kG1GlvA2 = {0x0be4e1541221250b, 0x6f4d8248eeb859fd, 0x0000000000000000, 0x0000000000000000};
+  static constexpr Limbs<4> kG1GlvB2 = {0x89d3256894d213e3, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000};
+  /* Babai rounding: c1 = (k g1 + 2^255) >> 256, c2 = (k g2 + 2^255) >> 256; g1 = round(2^256 b2 / d),
+     g2 = round(-2^256 b1 / d), d = a1 b2 - a2 b1 = r */
+  static constexpr Limbs<4> kG1GlvG1 = {0xd91d232ec7e0b3d7, 0x0000000000000002, 0x0000000000000000, 0x0000000000000000};
+  static constexpr Limbs<4> kG1GlvG2 = {0x7a7bd9d4391eb18e, 0x4ccef014a773d2cf, 0x0000000000000002, 0x0000000000000000};
+  /* |k1|, |k2| < 2^kG1GlvBits for every k < r (|k1| < |a1| + |a2|, |k2| < |b1| + |b2|) */
+  static constexpr unsigned kG1GlvBits = 127;
+  /* GLV on G2: phi(x, y) = (beta x, y) with the G1 beta (in Fq, so 2 Fq products on Fq2 points) acts
+     as [lambda] on G2; the lattice and Babai constants as for G1 */
+  static constexpr Limbs<4> kG2GlvLambda = {0xb8ca0b2d36636f23, 0xcc37a73fec2bc5e9, 0x048b6e193fd84104, 0x30644e72e131a029};
+  /* short basis of the lattice {(a, b): a + b lambda = 0 mod r}, as 256-bit two's complement:
+     v1 = (a1, b1) = (0x6f4d8248eeb859fc8211bbeb7d4f1128, -0x89d3256894d213e3),
+     v2 = (a2, b2) = (0x89d3256894d213e3, 0x6f4d8248eeb859fd0be4e1541221250b) */
+  static constexpr Limbs<4> kG2GlvA1 = {0x8211bbeb7d4f1128, 0x6f4d8248eeb859fc, 0x0000000000000000, 0x0000000000000000};
+  static constexpr Limbs<4> kG2GlvB1 = {0x762cda976b2dec1d, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff};
+  static constexpr Limbs<4> kG2GlvA2 = {0x89d3256894d213e3, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000};
+  static constexpr Limbs<4> kG2GlvB2 = {0x0be4e1541221250b, 0x6f4d8248eeb859fd, 0x0000000000000000, 0x0000000000000000};
+  /* Babai rounding: c1 = (k g1 + 2^255) >> 256, c2 = (k g2 + 2^255) >> 256; g1 = round(2^256 b2 / d),
+     g2 = round(-2^256 b1 / d), d = a1 b2 - a2 b1 = r */
+  static constexpr Limbs<4> kG2GlvG1 = {0x5398fd0300ff6565, 0x4ccef014a773d2d2, 0x0000000000000002, 0x0000000000000000};
+  static constexpr Limbs<4> kG2GlvG2 = {0xd91d232ec7e0b3d7, 0x0000000000000002, 0x0000000000000000, 0x0000000000000000};
+  /* |k1|, |k2| < 2^kG2GlvBits for every k < r (|k1| < |a1| + |a2|, |k2| < |b1| + |b2|) */
+  static constexpr unsigned kG2GlvBits = 127;
   /* 6u^2 = p mod r: psi acts as [6u^2] on G2 */
   static constexpr Limbs<2> kG2PsiEigen = {0xf83e9682e87cfd46, 0x6f4d8248eeb859fb};
   /* psi(x, y) = (conj(x) cx, conj(y) cy); cx = xi^((p-1)/3), cy = xi^((p-1)/2), xi = 9 + u */
