@@ -28,12 +28,12 @@ struct CudaOps {
   /// c = a o b is formed on the device (never on the host); b is freed once uploaded, a after the
   /// MSM.
   template <class C, class F>
-  Result<curve::Jacobian<C>> quotient_and_h(const ntt::Domain<F>& d, std::vector<F>& a, std::vector<F>& b,
+  Result<curve::Jacobian<C>> quotient_and_h(const ntt::Domain<F>& d, base::UninitVector<F>& a, base::UninitVector<F>& b,
                                             bool odd_coset, std::span<const curve::Affine<C>> h_bases,
                                             const void* device_bases, ProveTimings& t) const {
     detail::Stopwatch w;
     auto h = ntt::gpu::quotient_on_device(d, std::span<const F>(a), std::span<const F>(b), odd_coset);
-    std::vector<F>().swap(b);
+    base::UninitVector<F>().swap(b);
     if (!h.ok()) return h.status();
     t.quotient = w.lap();
     auto r = msm::gpu::msm_g1<C>(h_bases, std::span<const F>(a).first(h_bases.size()),
@@ -65,7 +65,7 @@ class DeviceBackend {
 
   /// prover.hpp's CpuBackend::quotient_and_h: the quotient and the H MSM.
   template <class C, class F>
-  Result<curve::Jacobian<C>> quotient_and_h(const ntt::Domain<F>& d, std::vector<F>& a, std::vector<F>& b,
+  Result<curve::Jacobian<C>> quotient_and_h(const ntt::Domain<F>& d, base::UninitVector<F>& a, base::UninitVector<F>& b,
                                             bool odd_coset, std::span<const curve::Affine<C>> h_bases,
                                             ProveTimings& t) const {
     if (h_bases.size() > a.size()) return Status::invalid_argument("quotient: more H bases than values");

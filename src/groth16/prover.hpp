@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "base/status.hpp"
+#include "base/uninit_vector.hpp"
 #include "groth16/keys.hpp"
 #include "msm/pippenger.hpp"
 #include "ntt/quotient.hpp"
@@ -124,18 +125,18 @@ struct CpuBackend {
   /// then the H MSM over a's first h_bases.size() values. Sets t.quotient and t.msm_h. (One call, so
   /// a device backend can keep the quotient where the MSM reads it and form c there.)
   template <class C, class F>
-  Result<curve::Jacobian<C>> quotient_and_h(const ntt::Domain<F>& d, std::vector<F>& a, std::vector<F>& b,
+  Result<curve::Jacobian<C>> quotient_and_h(const ntt::Domain<F>& d, base::UninitVector<F>& a, base::UninitVector<F>& b,
                                             bool odd_coset, std::span<const curve::Affine<C>> h_bases,
                                             ProveTimings& t) const {
     if (h_bases.size() > a.size()) return Status::invalid_argument("quotient: more H bases than values");
     if (a.size() != b.size()) return Status::invalid_argument("quotient: a and b have different lengths");
     detail::Stopwatch w;
-    std::vector<F> c(a.size());
+    base::UninitVector<F> c(a.size());  // first touched by the parallel product
     ntt::hadamard_product(std::span<const F>(a), std::span<const F>(b), std::span<F>(c));
     const Status s = odd_coset ? ntt::compute_h_odd_coset(d, std::span<F>(a), std::span<F>(b), std::span<F>(c))
                                : ntt::compute_h(d, std::span<F>(a), std::span<F>(b), std::span<F>(c));
-    std::vector<F>().swap(b);
-    std::vector<F>().swap(c);
+    base::UninitVector<F>().swap(b);
+    base::UninitVector<F>().swap(c);
     if (!s.ok()) return s;
     t.quotient = w.lap();
     auto r = msm<C>(h_bases, std::span<const F>(a).first(h_bases.size()));
@@ -168,8 +169,8 @@ Result<PendingProof<E>> prove_start(const ProvingKey<E>& pk, r1cs::Partition<typ
 
   // The dense a and b the quotient transforms in place, zero-padded to the domain; the compact
   // columns are freed at once.
-  std::vector<Fr> h = p.a.expand(n);
-  std::vector<Fr> b = p.b.expand(n);
+  base::UninitVector<Fr> h = p.a.expand(n);
+  base::UninitVector<Fr> b = p.b.expand(n);
   p.release_abc();
   PendingProof<E> out;
   out.r = r;
@@ -197,8 +198,8 @@ Result<PendingProof<E>> prove_start(const ProvingKey<E>& pk, r1cs::Partition<typ
     // bellman drops the top coefficient: the H query has n - 1 points.
     auto h_sum = backend.template quotient_and_h<G1C>(*domain, h, b, /*odd_coset=*/false,
                                                       std::span<const typename E::G1Affine>(pk.h), t);
-    std::vector<Fr>().swap(h);
-    std::vector<Fr>().swap(b);
+    base::UninitVector<Fr>().swap(h);
+    base::UninitVector<Fr>().swap(b);
     if (!h_sum.ok()) return h_sum.status();
     out.h = *h_sum;
     watch.lap();

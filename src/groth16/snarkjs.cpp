@@ -629,7 +629,7 @@ Result<Rows<E>> evaluate_rows(const Zkey<E>& zk, std::span<const typename E::Fr>
   rows.a.assign(n, Fr::zero());
   rows.b.assign(n, Fr::zero());
   // A and B rows concurrently (each coefficient list is one pass); the prover forms c = a b.
-  auto accumulate = [&](std::uint32_t matrix, std::vector<Fr>& out) {
+  auto accumulate = [&](std::uint32_t matrix, base::UninitVector<Fr>& out) {
     for (const auto& co : zk.coefs) {
       if (co.matrix == matrix) out[co.constraint] += co.value * w[co.signal];
     }

@@ -99,7 +99,7 @@ Result<Proof<E>> prove(const Zkey<E>& zk, std::span<const typename E::Fr> witnes
 /// assembly of the proof.
 template <class E>
 struct Rows {
-  std::vector<typename E::Fr> a, b;  // c = a o b is formed by the backend's quotient
+  base::UninitVector<typename E::Fr> a, b;  // c = a o b is formed by the backend's quotient
 };
 template <class E>
 struct PendingZkeyProof {
@@ -142,8 +142,8 @@ Result<PendingZkeyProof<E>> prove_start(const Zkey<E>& zk, std::span<const typen
     [[maybe_unused]] auto turn = backend.exclusive();  // device work only (prover.hpp)
     auto h_sum = backend.template quotient_and_h<G1C>(*domain, rows.a, rows.b, /*odd_coset=*/true,
                                                       std::span<const typename E::G1Affine>(zk.h), t);
-    std::vector<Fr>().swap(rows.a);
-    std::vector<Fr>().swap(rows.b);
+    base::UninitVector<Fr>().swap(rows.a);
+    base::UninitVector<Fr>().swap(rows.b);
     if (!h_sum.ok()) return h_sum.status();
     p.c = *h_sum;
     clock.lap();

@@ -16,6 +16,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "base/uninit_vector.hpp"
 #include "msm/density.hpp"
 
 namespace zk::r1cs {
@@ -60,19 +61,23 @@ class CompactColumn {
            block_start_.capacity() * sizeof(std::size_t);
   }
 
-  /// The dense values, zero-padded to n >= size() rows; in parallel by blocks.
-  std::vector<F> expand(std::size_t n) const {
-    std::vector<F> out(std::max(n, rows_), F::zero());
-    const std::size_t blocks = (rows_ + kBlockRows - 1) / kBlockRows;
+  /// The dense values, zero-padded to n >= size() rows; in parallel by blocks, each row written once
+  /// (the buffer is allocated unwritten: its first touch is this parallel pass).
+  base::UninitVector<F> expand(std::size_t n) const {
+    const std::size_t total = std::max(n, rows_);
+    base::UninitVector<F> out(total);
+    const std::size_t blocks = (total + kBlockRows - 1) / kBlockRows;
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, blocks), [&](const tbb::blocked_range<std::size_t>& r) {
       for (std::size_t k = r.begin(); k != r.end(); ++k) {
-        const std::size_t end = std::min(rows_, (k + 1) * kBlockRows);
-        std::size_t pos = block_start_[k];
-        for (std::size_t i = k * kBlockRows; i < end; ++i) {
-          if (others_bits_.test(i)) {
+        const std::size_t begin = k * kBlockRows, end = std::min(total, begin + kBlockRows);
+        std::size_t pos = k < block_start_.size() ? block_start_[k] : 0;
+        for (std::size_t i = begin; i < end; ++i) {
+          if (i >= rows_) {
+            out[i] = F::zero();
+          } else if (others_bits_.test(i)) {
             out[i] = other(pos++);
-          } else if (ones_.test(i)) {
-            out[i] = F::one();
+          } else {
+            out[i] = ones_.test(i) ? F::one() : F::zero();
           }
         }
       }

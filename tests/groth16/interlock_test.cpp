@@ -122,11 +122,11 @@ struct EmulatedOps {
   }
   /// The quotient and the H MSM as prover.hpp's CpuBackend does them (one device call here).
   template <class C, class F>
-  Result<curve::Jacobian<C>> quotient_and_h(const ntt::Domain<F>& d, std::vector<F>& a, std::vector<F>& b,
+  Result<curve::Jacobian<C>> quotient_and_h(const ntt::Domain<F>& d, base::UninitVector<F>& a, base::UninitVector<F>& b,
                                             bool odd_coset, std::span<const curve::Affine<C>> h_bases,
                                             const void* device_bases, ProveTimings& t) const {
     enter();
-    std::vector<F> c(a.size());
+    base::UninitVector<F> c(a.size());
     ntt::hadamard_product(std::span<const F>(a), std::span<const F>(b), std::span<F>(c));
     const Status s = odd_coset ? ntt::compute_h_odd_coset(d, std::span<F>(a), std::span<F>(b), std::span<F>(c))
                                : ntt::compute_h(d, std::span<F>(a), std::span<F>(b), std::span<F>(c));

@@ -68,7 +68,9 @@ TEST(CompactColumn, EmptyAndTinyColumns) {
   expect_round_trip({Fr::zero()});
   expect_round_trip({Fr::one(), Fr::from_u64(7), Fr::zero()});
   Column c;
-  EXPECT_EQ(c.expand(4).size(), 4u);
+  const auto empty = c.expand(4);  // allocated unwritten, then every row written: all zero
+  ASSERT_EQ(empty.size(), 4u);
+  for (const Fr& x : empty) EXPECT_TRUE(x.is_zero());
 }
 
 TEST(CompactColumn, BitsCostTwoBitsPerRowAndReleaseFreesAll) {

@@ -92,7 +92,7 @@ class ReferenceSystem {
 /// Every buffer of two partitions equal, naming the first difference.
 template <class F>
 void expect_same_partition(const Partition<F>& got, const Partition<F>& want) {
-  auto vec = [](const char* what, const std::vector<F>& g, const std::vector<F>& w) {
+  auto vec = [](const char* what, const auto& g, const auto& w) {
     ASSERT_EQ(g.size(), w.size()) << what;
     for (std::size_t i = 0; i < g.size(); ++i) ASSERT_TRUE(g[i] == w[i]) << what << "[" << i << "] differs";
   };
