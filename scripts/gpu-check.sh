@@ -3,7 +3,8 @@
 # it has the CUDA toolkit but none of zkpipe's libraries, and nothing can be fetched there.
 #
 #   bash scripts/gpu-check.sh prepare [BUILD_DIR]   # here: build the GPU tests and benchmark (with
-#        # CUDA; build/ci compiles sm_90 only, the H200) in BUILD_DIR (default build/ci) and copy them, stripped, with every
+#        # CUDA; the `gpu` preset compiles sm_90 machine code, the H200's — the ci preset stops at PTX to
+#        # save CI ~6 min of ptxas) in BUILD_DIR (default build/gpu) and copy them, stripped, with every
 #        # shared library they need beyond glibc and the CUDA driver, into .gpu-carry/
 #   bash scripts/gpu-check.sh run                    # there (device tool, carry [".gpu-carry"]):
 #        # nvidia-smi, the kernels' differential tests (gpu_test), the device code on the CPU,
@@ -24,7 +25,8 @@ CARRY=.gpu-carry
 
 case "$mode" in
   prepare)
-    B=${2:-build/ci}
+    B=${2:-build/gpu}
+    if [ "$B" = build/gpu ]; then cmake --preset gpu >/dev/null || exit 1; fi
     cmake --build "$B" --target gpu_test gpu_device_code_test bench_gpu -j "$(nproc)" || exit 1
     rm -rf "$CARRY" && mkdir -p "$CARRY/bin" "$CARRY/lib"
     for t in tests/gpu_test tests/gpu_device_code_test bench/bench_gpu; do

@@ -310,7 +310,7 @@ int report(const BenchArgs& a, Target& target, double setup_ms) {
            {"ledger_high_water", hw},
            {"params_bytes", r.key_bytes}};
     if (ws.ok())
-      j["working_set"] = {{"abc", ws->abc}, {"aux", ws->aux}, {"density", ws->density}, {"pending", ws->pending}};
+      j["working_set"] = {{"abc", ws->abc}, {"aux", ws->aux}, {"density", ws->density}, {"pending", ws->pending}, {"prove_room", ws->prove_room}};
     std::printf("%s\n", j.dump().c_str());
   } else {
     std::printf("%zu jobs x %s in %.2f s: %.3f s/partition (bound %.3f, %.0f %%)\n", a.jobs, target.what.c_str(),

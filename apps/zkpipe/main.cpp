@@ -362,7 +362,9 @@ int main(int argc, char** argv) {
   auto* plan = app.add_subcommand(
       "plan", "predict s/proof and peak memory of the pipeline for a machine, and recommend settings");
   plan->add_option("--profile", plan_args.profile, "stage profile from `zkpipe bench --json`");
-  plan->add_option("--reference", plan_args.reference, "built-in profile: porep-32g (the reference daemon's workload)");
+  plan->add_option("--reference", plan_args.reference,
+                   "built-in profile: porep-32g (the reference daemon's workload) or porep-32g-zkpipe (zkpipe's "
+                   "measured partition on the reference's GPU times: a projection)");
   plan->add_option("--memory-gib", plan_args.memory_gib, "memory of the machine in GiB")->required();
   plan->add_option("--devices", plan_args.devices, "provers (GPUs; 1 for the CPU)")->capture_default_str();
   plan->add_option("--synthesis-workers", plan_args.synthesis_workers, "simulate this one setting (default: sweep)");

@@ -28,8 +28,11 @@ int run_plan(const PlanArgs& a) {
     profile = *p;
   } else if (a.reference == "porep-32g") {
     profile = engine::WorkloadProfile::porep_32g_reference();
+  } else if (a.reference == "porep-32g-zkpipe") {
+    profile = engine::WorkloadProfile::porep_32g_zkpipe();
   } else {
-    std::fprintf(stderr, "zkpipe: give --profile FILE (from `zkpipe bench --json`) or --reference porep-32g\n");
+    std::fprintf(stderr,
+                 "zkpipe: give --profile FILE (from `zkpipe bench --json`) or --reference porep-32g|porep-32g-zkpipe\n");
     return 2;
   }
   if (a.memory_gib <= 0 || a.devices == 0 || a.max_workers == 0 || a.max_workers > 256 || a.proofs == 0 ||

@@ -22,6 +22,22 @@ void Reservation::release(std::uint64_t n) {
   budget_->give_back(n);
 }
 
+void Reservation::absorb(Reservation&& o) {
+  if (o.bytes_ == 0) return;
+  if (budget_ == nullptr) budget_ = o.budget_;
+  bytes_ += o.bytes_;  // the bytes stay counted in the budget; only their owner changes
+  o.budget_ = nullptr, o.bytes_ = 0;
+}
+
+void MemoryBudget::overdraw(Reservation& r, std::uint64_t n) {
+  if (n == 0) return;
+  std::lock_guard lock(m_);
+  if (r.budget_ == nullptr) r.budget_ = this;
+  used_ += n;
+  high_water_ = std::max(high_water_, used_);
+  r.bytes_ += n;
+}
+
 Result<Reservation> MemoryBudget::reserve(std::uint64_t bytes, const std::function<bool()>& abandon,
                                           const std::string& what) {
   if (bytes > total_) {
@@ -31,7 +47,7 @@ Result<Reservation> MemoryBudget::reserve(std::uint64_t bytes, const std::functi
   std::unique_lock lock(m_);
   bool gave_up = false;
   cv_.wait(lock, [&] {
-    if (total_ - used_ >= bytes) return true;
+    if (used_ <= total_ && total_ - used_ >= bytes) return true;
     if (abandon && abandon()) return gave_up = true;
     return false;
   });
@@ -44,9 +60,10 @@ Result<Reservation> MemoryBudget::reserve(std::uint64_t bytes, const std::functi
 
 Result<Reservation> MemoryBudget::try_reserve(std::uint64_t bytes, const std::string& what) {
   std::lock_guard lock(m_);
-  if (total_ - used_ < bytes) {
+  if (used_ > total_ || total_ - used_ < bytes) {
     return Status(StatusCode::kUnavailable, what + " needs " + format_bytes(bytes) + ", " +
-                                                format_bytes(total_ - used_) + " of the budget is free");
+                                                format_bytes(used_ > total_ ? 0 : total_ - used_) +
+                                                " of the budget is free");
   }
   used_ += bytes;
   high_water_ = std::max(high_water_, used_);

@@ -31,6 +31,8 @@ class Reservation {
   /// Gives back min(n, held) bytes now.
   void release(std::uint64_t n);
   void release_all() { release(bytes_); }
+  /// Takes over another reservation's bytes (of the same budget, or an empty one).
+  void absorb(Reservation&& o);
 
  private:
   friend class MemoryBudget;
@@ -48,6 +50,10 @@ class MemoryBudget {
   Result<Reservation> reserve(std::uint64_t bytes, const std::function<bool()>& abandon, const std::string& what);
   /// Never blocks.
   Result<Reservation> try_reserve(std::uint64_t bytes, const std::string& what);
+  /// Adds n bytes to a reservation of this budget at once, even past the total: for bytes that are
+  /// already allocated and must be counted (a partition whose a/b outgrew its estimate). New
+  /// reservations wait until the budget is back under its total.
+  void overdraw(Reservation& r, std::uint64_t n);
   /// Wakes every waiter so it re-checks its abandon predicate (cancel, shutdown).
   void wake_all();
 

@@ -79,6 +79,7 @@ struct Engine::Job {
   JobRequest req;
   std::shared_ptr<Workload> workload;
   WorkingSet ws;
+  bool uses_room = false;  // a partition was admitted on the engine's prove-start room (under m_)
   JobState state = JobState::kQueued;
   std::atomic<bool> dead{false};  // terminal: read by budget waiters without the engine lock
   std::string error;
@@ -94,7 +95,9 @@ struct Engine::Task {
   std::shared_ptr<Job> job;
   std::size_t partition = 0;
   Reservation reservation;
-  ClassBytes held;  // what the ledger counts for this partition now
+  std::uint64_t abc_reserved = 0;  // of the reservation: the a/b(/c) share, given back after prove_start
+  bool shared_room = false;        // prove_start's dense buffers come from the engine's room
+  ClassBytes held;                 // what the ledger counts for this partition now
   std::unique_ptr<Synthesized> synth;
   std::unique_ptr<Pending> pending;
   PartitionTimings t;
@@ -208,10 +211,29 @@ void Engine::drop_task(std::unique_ptr<Task> t, Stage at) {
 void Engine::release_input(Job& j) {
   // Caller holds m_. Once a job is over and no worker uses it, its input is never read again
   // (public inputs were computed with each proof; the request id keeps its digest).
-  if (!j.dead || j.in_flight != 0 || !j.input_held) return;
+  if (!j.dead || j.in_flight != 0) return;
+  if (j.uses_room) fit_room();
+  if (!j.input_held) return;
   held_input_bytes_ -= j.req.input.size();
   std::vector<std::uint8_t>().swap(j.req.input);
   j.input_held = false;
+}
+
+std::uint64_t Engine::abc_estimate(const Job& j) const {
+  auto it = abc_seen_.find(j.req.circuit + '\0' + j.req.shape);
+  if (it == abc_seen_.end()) return j.ws.abc;
+  // A quarter more than the most seen: partitions of one shape differ only in their witness. One
+  // that holds more anyway is counted in full after its synthesis (MemoryBudget::overdraw).
+  return std::min(j.ws.abc, it->second + it->second / 4);
+}
+
+void Engine::fit_room() {
+  std::uint64_t need = 0;
+  for (const auto& [id, j] : jobs_) {
+    if (j->uses_room && (!j->dead || j->in_flight != 0)) need = std::max(need, j->ws.prove_room);
+  }
+  const std::uint64_t target = need * config_.prover_workers;
+  if (room_.bytes() > target) room_.release(room_.bytes() - target);
 }
 
 void Engine::complete_partition(std::unique_ptr<Task> t, std::vector<std::uint8_t> proof,
@@ -276,9 +298,13 @@ Result<std::shared_ptr<Workload>> Engine::checked_workload(const JobRequest& req
   }
   auto sized = guarded("sizing the job", [&] { return workload->working_set(req); });
   if (!sized.ok()) return sized.status();
-  if (sized->total() > budget_.total()) {
-    return Status::resource_exhausted("one partition of this job needs " + format_bytes(sized->total()) +
-                                      " but the whole memory budget is " + format_bytes(budget_.total()));
+  // The least one partition can run with: its own bytes, with prove_start's buffers in place of its
+  // a/b (the scheduler's fallback when the shared room does not fit beside it).
+  const std::uint64_t least = sized->total() - sized->abc + std::max(sized->abc, sized->prove_room);
+  if (least > budget_.total()) {
+    return Status::resource_exhausted("one partition of this job needs " + format_bytes(least) +
+                                      " (prove_start's buffers included) but the whole memory budget is " +
+                                      format_bytes(budget_.total()));
   }
   *ws = *sized;
   return workload;
@@ -422,6 +448,7 @@ EngineStatus Engine::status() {
   s.budget_high_water = budget_.high_water();
   s.ledger = ledger_.snapshot();
   std::lock_guard lock(m_);
+  s.budget_room = room_.bytes();
   forget_expired();
   for (auto& [id, j] : jobs_) (j->dead ? s.jobs_kept : s.jobs_active)++;
   s.partitions_queued = queue_.size();
@@ -503,11 +530,30 @@ void Engine::scheduler_loop() {
     --synth_idle_;
     ++job->in_flight;
     job->state = JobState::kRunning;
-    lock.unlock();
     // Reserve the whole working set before synthesis starts; wait (in priority order) for memory.
-    auto res = budget_.reserve(
-        job->ws.total(), [&] { return stopping_.load() || job->dead.load(); },
-        "partition " + std::to_string(key.partition) + " of job " + std::to_string(job->id));
+    // prove_start's dense buffers come from the engine's room (one per prover worker, grown here
+    // first), so a partition holds only its own a/b while it waits for a prover; when the room does
+    // not fit beside the partition, the partition reserves them itself, as one block.
+    const std::uint64_t rest = job->ws.total() - job->ws.abc;
+    const std::uint64_t room_need = job->ws.prove_room * config_.prover_workers;
+    std::uint64_t abc = abc_estimate(*job);
+    const bool shared_room = job->ws.prove_room != 0 && rest + abc + room_need <= budget_.total();
+    if (job->ws.prove_room != 0 && !shared_room) abc = std::max(job->ws.abc, job->ws.prove_room);
+    if (shared_room) job->uses_room = true;
+    auto abandon = [&] { return stopping_.load() || job->dead.load(); };
+    Result<Reservation> res = Reservation();
+    while (shared_room && room_.bytes() < room_need && res.ok()) {
+      const std::uint64_t more = room_need - room_.bytes();
+      lock.unlock();
+      res = budget_.reserve(more, abandon, "the prove-start room");
+      lock.lock();
+      if (res.ok()) room_.absorb(std::move(*res));
+    }
+    lock.unlock();
+    if (res.ok()) {
+      res = budget_.reserve(rest + abc, abandon,
+                            "partition " + std::to_string(key.partition) + " of job " + std::to_string(job->id));
+    }
     lock.lock();
     if (!res.ok() || !job_alive(*job)) {
       ++synth_idle_;
@@ -522,6 +568,8 @@ void Engine::scheduler_loop() {
     task->job = job;
     task->partition = key.partition;
     task->reservation = std::move(*res);  // held bytes enter the ledger when synthesis starts
+    task->abc_reserved = abc;
+    task->shared_room = shared_room;
     task->mark = Clock::now();
     task->t.queue_ms = ms_between(job->submitted, task->mark);
     synth_q_.push_back(std::move(task));
@@ -548,6 +596,7 @@ void Engine::synthesis_loop(std::string name) {
       continue;
     }
     task->held = class_bytes(job.ws);
+    task->held[BufferClass::kAbc] = static_cast<std::int64_t>(task->abc_reserved);
     ledger_.record(Event::kSynthStart, task->held, counts_of(task->held, +1), std::nullopt, Stage::kSynthesizing);
     set_worker(name, task.get());
     auto s = guarded("synthesis", [&] { return job.workload->synthesize(job.req, task->partition); });
@@ -556,8 +605,28 @@ void Engine::synthesis_loop(std::string name) {
     span(name, "synthesis", *task, task->mark, now);
     task->t.synthesis_ms = ms_between(task->mark, now);
     task->mark = now;
-    ledger_.record(Event::kSynthDone, {}, {}, std::nullopt, std::nullopt);
+    // What a/b really hold: the rest of their reservation goes back before the partition waits for
+    // a prover (more than reserved is counted in full).
+    const std::optional<std::uint64_t> abc_held = s.ok() ? (*s)->abc_bytes() : std::nullopt;
+    ClassBytes shrink;
+    if (abc_held && task->shared_room) {
+      if (*abc_held < task->abc_reserved) {
+        task->reservation.release(task->abc_reserved - *abc_held);
+      } else if (*abc_held > task->abc_reserved) {
+        spdlog::warn("partition {} of job {}: a/b hold {} against {} estimated; counted in full", task->partition,
+                     job.id, format_bytes(*abc_held), format_bytes(task->abc_reserved));
+        budget_.overdraw(task->reservation, *abc_held - task->abc_reserved);
+      }
+      shrink[BufferClass::kAbc] = static_cast<std::int64_t>(*abc_held) - static_cast<std::int64_t>(task->abc_reserved);
+      task->abc_reserved = *abc_held;
+      task->held[BufferClass::kAbc] = static_cast<std::int64_t>(*abc_held);
+    }
+    ledger_.record(Event::kSynthDone, shrink, {}, std::nullopt, std::nullopt);
     std::unique_lock lock(m_);
+    if (abc_held) {
+      auto& seen = abc_seen_[job.req.circuit + '\0' + job.req.shape];
+      seen = std::max(seen, *abc_held);
+    }
     if (!s.ok()) {
       fail_job(job, "partition " + std::to_string(task->partition) + ", synthesis: " + s.status().message(),
                JobState::kFailed);
@@ -601,12 +670,16 @@ void Engine::prover_loop(std::string name) {
     }
     const auto begin = Clock::now();
     task->t.channel_ms = ms_between(task->mark, begin);
-    ledger_.record(Event::kProveStartBegin, {}, {}, Stage::kInChannel, Stage::kProving);
+    ClassBytes dense;  // prove_start's buffers, from the engine's room, counted as this partition's
+    if (task->shared_room) dense[BufferClass::kAbc] = static_cast<std::int64_t>(job.ws.prove_room);
+    task->held[BufferClass::kAbc] += dense[BufferClass::kAbc];
+    ledger_.record(Event::kProveStartBegin, dense, {}, Stage::kInChannel, Stage::kProving);
     set_worker(name, task.get());
     auto p = guarded("prove_start", [&] { return job.workload->prove_start(std::move(task->synth)); });
     set_worker(name, nullptr);
     // a/b/c are gone (freed inside prove_start, or with the failed stage's state).
-    task->reservation.release(job.ws.abc);
+    task->reservation.release(task->abc_reserved);
+    task->abc_reserved = 0;
     ClassBytes abc;
     abc[BufferClass::kAbc] = -task->held[BufferClass::kAbc];
     Counts abc_count{};
@@ -735,10 +808,11 @@ std::string Engine::prometheus_text() {
     line(std::string("zkpipe_partitions{stage=\"") + stage_name(static_cast<Stage>(s)) + "_now\"}",
          static_cast<double>(st.ledger.partitions_in_stage[s]));
   }
-  metric("zkpipe_budget_bytes", "gauge", "Memory budget: total, reserved now, high-water mark.");
+  metric("zkpipe_budget_bytes", "gauge", "Memory budget: total, reserved now, high-water mark, of it the prove-start room.");
   line("zkpipe_budget_bytes{kind=\"total\"}", static_cast<double>(st.budget_total));
   line("zkpipe_budget_bytes{kind=\"used\"}", static_cast<double>(st.budget_used));
   line("zkpipe_budget_bytes{kind=\"high_water\"}", static_cast<double>(st.budget_high_water));
+  line("zkpipe_budget_bytes{kind=\"prove_room\"}", static_cast<double>(st.budget_room));
   metric("zkpipe_rss_bytes", "gauge", "Resident set size of the process (now, and its high-water mark).");
   line("zkpipe_rss_bytes{kind=\"now\"}", static_cast<double>(st.rss_bytes));
   line("zkpipe_rss_bytes{kind=\"peak\"}", static_cast<double>(st.rss_peak_bytes));

@@ -104,6 +104,8 @@ struct KindInfo {
 
 struct EngineStatus {
   std::uint64_t budget_total = 0, budget_used = 0, budget_high_water = 0;
+  /// Of budget_used: the prove-start room, held for the prover workers (docs/engine.md).
+  std::uint64_t budget_room = 0;
   double uptime_s = 0;
   std::vector<WorkerInfo> workers;
   std::map<std::string, KindInfo> kinds;
@@ -188,6 +190,11 @@ class Engine {
                           std::vector<std::string> public_inputs);
   void forget_expired();
   void release_input(Job& j);
+  /// The a/b bytes a partition of `j` reserves at admission: the workload's bound, or less once
+  /// partitions of the same circuit and shape have shown what they hold. Caller holds m_.
+  std::uint64_t abc_estimate(const Job& j) const;
+  /// Gives back the part of the prove-start room that no live job needs any more. Caller holds m_.
+  void fit_room();
 
   EngineConfig config_;
   std::map<std::string, std::shared_ptr<Workload>> workloads_;
@@ -209,6 +216,11 @@ class Engine {
   };
   std::set<QueueKey> queue_;
   std::size_t synth_idle_ = 0;
+  // The prove-start room (under m_): prover_workers x the largest WorkingSet::prove_room among live
+  // jobs that use it, so a partition in the channel need not hold its own.
+  Reservation room_;
+  // Per circuit kind and shape (kind, '\0', shape): the most a/b bytes a synthesized partition held.
+  std::map<std::string, std::uint64_t> abc_seen_;
   std::deque<std::unique_ptr<Task>> synth_q_, channel_, final_q_;
   std::uint64_t submitted_ = 0, done_ = 0, failed_ = 0, cancelled_ = 0;
   std::uint64_t done_version_ = 0;  // under m_; bumped with every done_cv_ notification

@@ -22,6 +22,7 @@ template <class E>
 struct SynthOut : Synthesized {
   std::shared_ptr<const groth16::ProvingKey<E>> pk;  // held until the proof is done (no eviction)
   r1cs::Partition<typename E::Fr> partition;
+  std::optional<std::uint64_t> abc_bytes() const override { return partition.bytes().abc; }
 };
 template <class E>
 struct PendingOut : Pending {
@@ -179,9 +180,11 @@ Result<WorkingSet> Groth16Workload<E>::working_set(const JobRequest&) {
   const std::uint64_t n = (*pk)->domain_size();
   const std::uint64_t vars = (*pk)->vk.ic.size() + (*pk)->l.size();
   WorkingSet w;
-  // a and b zero-padded to the domain, and on the CPU the c = a o b that prove_start forms for the
-  // quotient (a GPU forms it in device memory).
-  w.abc = (placement_.on_gpu() ? 2 : 3) * n * sizeof(Fr);
+  // Synthesis keeps a and b as compact columns (at most a dense row each, plus bitmaps); prove_start
+  // expands them to the domain and, on the CPU, forms c = a o b beside them for the quotient (a GPU
+  // forms it in device memory).
+  w.abc = 2 * r1cs::CompactColumn<Fr>::max_bytes(n);
+  w.prove_room = (placement_.on_gpu() ? 2 : 3) * n * sizeof(Fr);
   w.aux = vars * sizeof(Fr);
   w.density = 3 * ((vars + 63) / 64) * 8 + (vars / 64 + 1) * 8;  // bitmaps + MSM prefix counts
   // Pending: the largest MSM's scratch (the H query) plus the pending proof's own copies.

@@ -33,6 +33,28 @@ WorkloadProfile WorkloadProfile::porep_32g_reference() {
   return p;
 }
 
+WorkloadProfile WorkloadProfile::porep_32g_zkpipe() {
+  // docs/synthesis.md, step 2 (synthetic 32 GiB C1, this 2-core VM): synthesis 63.8 core-seconds on
+  // one thread; the partition holds 5.66 GB after synthesis: a/b 1.46 GB (compact), assignment
+  // 4.17 GB, densities 0.03 GB. Pending scratch: the G1 MSM plan's scratch at 2^27 (162 MB) + 1 MiB,
+  // as Groth16Workload::working_set. The room on a GPU: dense a and b, 2 x 2^27 x 32 B. The a/b
+  // estimate at admission is a quarter above what they hold (Engine::abc_estimate). Stage times
+  // on the device, the keys (the same .params file, mapped: page cache) and the cores are the
+  // reference's: zkpipe's GPU path has not run on a GPU yet.
+  constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
+  constexpr std::uint64_t kAbc = 1'460'000'000, kRest = 4'170'000'000 + 30'000'000 + 162'187'264 + (1 << 20);
+  WorkloadProfile p = porep_32g_reference();
+  p.name = "porep-32g-zkpipe";
+  p.synthesis_s = 63.8;
+  p.synthesis_threads = 1;
+  p.bytes_synth = kRest + kAbc + kAbc / 4;
+  p.bytes_waiting = kRest + kAbc;
+  p.bytes_after = kRest;
+  p.prove_room = 2 * (std::uint64_t{1} << 27) * 32;
+  p.idle_bytes = kGiB / 2;
+  return p;
+}
+
 Result<WorkloadProfile> WorkloadProfile::from_bench_json(const std::string& text) {
   const auto j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return Status::invalid_argument("profile: not a JSON object");
@@ -51,7 +73,9 @@ Result<WorkloadProfile> WorkloadProfile::from_bench_json(const std::string& text
     const std::uint64_t abc = ws.at("abc").get<std::uint64_t>(), rest = ws.at("aux").get<std::uint64_t>() +
                                                                         ws.at("density").get<std::uint64_t>() +
                                                                         ws.at("pending").get<std::uint64_t>();
+    // The workload's a/b bound at admission (the engine's learned estimate is not in the report).
     p.bytes_synth = abc + rest;
+    p.prove_room = ws.value("prove_room", std::uint64_t{0});
     p.bytes_after = rest;
     p.params_bytes = j.at("params_bytes").get<std::uint64_t>();
     // The idle RSS was sampled with the key already loaded.
@@ -85,13 +109,24 @@ PlanResult simulate(const WorkloadProfile& p, const PlanConfig& c) {
     return r;
   }
   const auto budget = static_cast<std::uint64_t>(static_cast<double>(c.memory_bytes - fixed) * c.budget_fraction);
-  if (p.bytes_synth > budget) {
+  const std::size_t parts = c.proofs * p.partitions_per_proof;
+  const unsigned provers = std::max(1u, c.devices * c.prover_workers_per_device);
+  // The engine's two ways (docs/engine.md, "Prove-start room"): the room held once per prover when
+  // it fits beside a partition, else each partition holding prove_start's buffers itself.
+  std::uint64_t admit = p.bytes_synth, held = p.bytes_waiting != 0 ? p.bytes_waiting : p.bytes_synth;
+  std::uint64_t reserved = 0;
+  if (p.prove_room != 0 && p.prove_room * provers + p.bytes_synth > budget) {
+    admit = held = std::max(p.bytes_synth, p.bytes_after + p.prove_room);
+  } else {
+    reserved = p.prove_room * provers;
+  }
+  held = std::min(held, admit);
+  const std::uint64_t after = std::min(p.bytes_after, held);
+  if (admit + reserved > budget) {
     r.feasible = false;
     r.why = "one partition's working set exceeds the budget";
     return r;
   }
-  const std::size_t parts = c.proofs * p.partitions_per_proof;
-  const unsigned provers = std::max(1u, c.devices * c.prover_workers_per_device);
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events;  // prove and finish ends
   struct Running {
     std::size_t partition;
@@ -101,7 +136,6 @@ PlanResult simulate(const WorkloadProfile& p, const PlanConfig& c) {
   std::size_t next = 0;  // next partition to schedule (priority order = index order)
   unsigned synth_idle = std::max(1u, c.synthesis_workers), prover_idle = provers,
            fin_idle = std::max(1u, c.finalizer_workers);
-  std::uint64_t reserved = 0;
   std::deque<std::size_t> channel, blocked, finals;  // blocked: synthesized, waiting for channel room
   std::vector<double> device_free(std::max(1u, c.devices), 0.0);
   std::vector<std::size_t> done_per_proof(c.proofs, 0);
@@ -117,9 +151,9 @@ PlanResult simulate(const WorkloadProfile& p, const PlanConfig& c) {
   };
 
   auto schedule = [&] {
-    while (next < parts && synth_idle > 0 && budget - reserved >= p.bytes_synth) {
+    while (next < parts && synth_idle > 0 && budget - reserved >= admit) {
       --synth_idle;
-      reserved += p.bytes_synth;
+      reserved += admit;
       peak();
       synthesizing.push_back({next++, p.synthesis_s});
     }
@@ -166,6 +200,7 @@ PlanResult simulate(const WorkloadProfile& p, const PlanConfig& c) {
     if (t_synth <= t_event) {
       const std::size_t k = synthesizing[first].partition;
       synthesizing.erase(synthesizing.begin() + static_cast<std::ptrdiff_t>(first));
+      reserved -= admit - held;  // a/b shrunk to what they hold
       if (channel.size() < std::max<std::size_t>(1, c.channel_capacity)) {
         channel.push_back(k);
         ++synth_idle;
@@ -176,11 +211,11 @@ PlanResult simulate(const WorkloadProfile& p, const PlanConfig& c) {
       const Event e = events.top();
       events.pop();
       if (e.kind == Ev::kProveDone) {
-        reserved -= p.bytes_synth - p.bytes_after;
+        reserved -= held - after;
         ++prover_idle;
         finals.push_back(e.partition);
       } else {
-        reserved -= p.bytes_after;
+        reserved -= after;
         ++fin_idle;
         const std::size_t proof = e.partition / p.partitions_per_proof;
         if (++done_per_proof[proof] == p.partitions_per_proof) proof_done[proof] = t;

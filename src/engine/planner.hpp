@@ -1,7 +1,8 @@
 #pragma once
 
 // `zkpipe plan`: a discrete-event model of the engine's pipeline with the same rules (priority
-// order, whole working set reserved before synthesis, bounded channel holding reservations, abc
+// order, whole working set reserved before synthesis, bounded channel holding reservations, the
+// prove-start room held once per prover worker, a/b shrunk to what they hold after synthesis and
 // released after prove_start, the rest after prove_finish), driven by a profile of stage times and
 // buffer sizes. It predicts s/proof and peak memory for a machine and a worker configuration and
 // sweeps configurations to recommend one (docs/engine.md, "Planner").
@@ -21,8 +22,13 @@ struct WorkloadProfile {
   double prove_cpu_s = 0;          // prove_start's CPU preparation (overlaps other workers' device time)
   double prove_device_s = 1;       // prove_start's exclusive device time
   double finish_s = 0;             // prove_finish
-  std::uint64_t bytes_synth = 0;   // reserved per partition from synthesis to the end of prove_start
-  std::uint64_t bytes_after = 0;   // still held after prove_start, until prove_finish
+  std::uint64_t bytes_synth = 0;    // reserved per partition when its synthesis starts
+  std::uint64_t bytes_waiting = 0;  // held from the end of synthesis to the end of prove_start (0: bytes_synth)
+  std::uint64_t bytes_after = 0;    // still held after prove_start, until prove_finish
+  /// prove_start's buffers beyond the partition's own (WorkingSet::prove_room), held once per prover
+  /// worker when that fits beside a partition, else by each partition itself: its reservation is
+  /// then max(bytes_synth, bytes_after + prove_room) throughout, as in the engine.
+  std::uint64_t prove_room = 0;
   std::uint64_t params_bytes = 0;  // resident proving keys
   std::uint64_t idle_bytes = 0;    // the process without partitions or keys
   // CPU contention among syntheses (processor sharing): with n running, each progresses at
@@ -32,6 +38,9 @@ struct WorkloadProfile {
 
   /// The reference daemon's 32 GiB PoRep (cuzk-reference.md section 7).
   static WorkloadProfile porep_32g_reference();
+  /// zkpipe's 32 GiB PoRep partition as measured (docs/synthesis.md), on the reference's GPU times:
+  /// a projection, not a measurement (docs/engine.md, "Planner").
+  static WorkloadProfile porep_32g_zkpipe();
   /// A profile from `zkpipe bench --json` output.
   static Result<WorkloadProfile> from_bench_json(const std::string& text);
 };

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,16 +28,23 @@ struct JobRequest {
   bool validated = false;
 };
 
-/// The bytes one partition holds, by buffer class, from the start of its synthesis: a/b/c until
-/// prove_start has computed H; assignments, densities and pending-proof scratch until prove_finish.
+/// The bytes one partition holds, by buffer class, from the start of its synthesis: a/b (at most
+/// `abc`, in whatever form synthesis keeps them) until prove_start has computed H; assignments,
+/// densities and pending-proof scratch until prove_finish. `prove_room`: what prove_start allocates
+/// beyond that while it runs (the dense a, b and c the quotient transforms) — the engine holds it
+/// once per prover worker, not per partition (docs/engine.md "Prove-start room").
 struct WorkingSet {
-  std::uint64_t abc = 0, aux = 0, density = 0, pending = 0;
+  std::uint64_t abc = 0, aux = 0, density = 0, pending = 0, prove_room = 0;
+  /// The partition's own bytes (prove_room is not among them).
   std::uint64_t total() const { return abc + aux + density + pending; }
 };
 
 /// Opaque stage outputs.
 struct Synthesized {
   virtual ~Synthesized() = default;
+  /// The bytes its a/b really hold (<= WorkingSet::abc), when the workload tracks them: the engine
+  /// then gives back the rest of the partition's a/b reservation while it waits for a prover.
+  virtual std::optional<std::uint64_t> abc_bytes() const { return std::nullopt; }
 };
 struct Pending {
   virtual ~Pending() = default;

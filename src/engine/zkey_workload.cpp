@@ -90,7 +90,8 @@ Result<WorkingSet> ZkeyWorkload<E>::working_set(const JobRequest&) {
   using Fr = typename E::Fr;
   const std::uint64_t n = info_.domain_size, vars = info_.n_vars;
   WorkingSet ws;
-  ws.abc = (placement_.on_gpu() ? 2 : 3) * n * sizeof(Fr);  // a, b (+ c = a o b on a CPU), as groth16_workload
+  ws.abc = 2 * n * sizeof(Fr);  // a and b, dense, from the witness's evaluation to the quotient
+  ws.prove_room = placement_.on_gpu() ? 0 : n * sizeof(Fr);  // c = a o b, formed by the CPU's quotient
   ws.aux = vars * sizeof(Fr);                               // the witness, until prove_finish
   // The largest MSM's scratch: G1 over max(n, vars) points in prove_start, G2 over vars points in
   // prove_finish.

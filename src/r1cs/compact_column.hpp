@@ -61,6 +61,15 @@ class CompactColumn {
            block_start_.capacity() * sizeof(std::size_t);
   }
 
+  /// An upper bound of bytes() for a column of `rows` rows, whatever its values: every row another
+  /// value, one chunk of slack, and the bitmaps and block table at twice their size (vector growth
+  /// without a reserve). What a budget reserves before the values are known.
+  static std::size_t max_bytes(std::size_t rows) {
+    const std::size_t chunks = (rows >> kChunkLog) + 1;
+    return (chunks << kChunkLog) * sizeof(F) + 2 * 2 * ((rows + 63) / 64) * 8 +
+           2 * (rows / kBlockRows + 1) * sizeof(std::size_t);
+  }
+
   /// The dense values, zero-padded to n >= size() rows; in parallel by blocks, each row written once
   /// (the buffer is allocated unwritten: its first touch is this parallel pass).
   base::UninitVector<F> expand(std::size_t n) const {

@@ -11,6 +11,7 @@
 #include <condition_variable>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <thread>
@@ -41,6 +42,10 @@ class FakeWorkload : public Workload {
     // when throw_bad_alloc, else std::runtime_error.
     int throw_stage = 0;
     bool throw_bad_alloc = false;
+    // >= 0: a synthesized partition k holds (and reports, Synthesized::abc_bytes) synth_abc +
+    // k * synth_abc_step bytes of a/b instead of ws.abc.
+    std::int64_t synth_abc = -1, synth_abc_step = 0;
+    std::mutex* prove_gate = nullptr;  // prove_start waits for it (with its ws.prove_room allocated)
   };
   explicit FakeWorkload(Options o) : o_(o) {}
 
@@ -51,6 +56,8 @@ class FakeWorkload : public Workload {
     std::size_t k;
     std::vector<std::uint8_t> buf;
     JobRequest job;
+    std::optional<std::uint64_t> reported;
+    std::optional<std::uint64_t> abc_bytes() const override { return reported; }
   };
   struct Pend : Pending {
     Pend(FakeWorkload& w, std::size_t k, std::uint64_t n) : w(w), k(k), buf(n) { w.add(static_cast<std::int64_t>(n)); }
@@ -90,12 +97,20 @@ class FakeWorkload : public Workload {
     maybe_throw(1, job);
     if (o_.fail_stage == 1 && static_cast<long>(k) == o_.fail_partition)
       return Status::internal("injected synthesis failure");
-    auto out = std::make_unique<Synth>(*this, k, o_.ws.total() - o_.ws.pending);
+    const bool tracked = o_.synth_abc >= 0;
+    const std::uint64_t abc =
+        tracked ? static_cast<std::uint64_t>(o_.synth_abc + o_.synth_abc_step * static_cast<std::int64_t>(k)) : o_.ws.abc;
+    auto out = std::make_unique<Synth>(*this, k, abc + o_.ws.aux + o_.ws.density);
+    if (tracked) out->reported = abc;
     out->job = job;
     return std::unique_ptr<Synthesized>(std::move(out));
   }
   Result<std::unique_ptr<Pending>> prove_start(std::unique_ptr<Synthesized> s) override {
+    std::vector<std::uint8_t> dense(o_.ws.prove_room);  // the quotient's buffers, while it runs
+    add(static_cast<std::int64_t>(dense.size()));
+    if (o_.prove_gate != nullptr) std::lock_guard lock(*o_.prove_gate);
     std::this_thread::sleep_for(o_.prove);
+    add(-static_cast<std::int64_t>(dense.size()));
     auto* in = static_cast<Synth*>(s.get());
     const std::size_t k = in->k;
     maybe_throw(2, in->job);
@@ -176,6 +191,91 @@ TEST(Engine, BudgetBoundsLivePartitionBytesWithASlowProver) {
   EXPECT_LE(peak_live_bytes_with_slow_prover(false), 30000);
   // The same check catches a double whose reservation ends with synthesis: partitions pile up.
   EXPECT_GT(peak_live_bytes_with_slow_prover(true), 30000);
+}
+
+// Partitions whose a/b are compact (Synthesized::abc_bytes) give back the rest of their a/b
+// reservation after synthesis, and prove_start's dense buffers come from one room per prover
+// worker: with the prover held, 5 partitions fit in front of it where whole reservations fit 3.
+TEST(Engine, PartitionsWaitingForTheProverHoldOnlyTheirCompactAB) {
+  std::mutex gate;
+  gate.lock();
+  FakeWorkload::Options o;
+  o.ws = {.abc = 6000, .aux = 2000, .density = 500, .pending = 1500, .prove_room = 6000};
+  o.synth_abc = 600;
+  o.prove_gate = &gate;
+  auto w = std::make_shared<FakeWorkload>(o);
+  Engine e({.budget_bytes = 30000, .synthesis_workers = 4, .prover_workers = 1, .channel_capacity = 8},
+           {{"fake", w}});
+  auto id = e.submit(fake_job(16));
+  ASSERT_TRUE(id.ok());
+  // room 6000 + 5 x (600 + 2000 + 500 + 1500) = 29000 <= 30000; a sixth needs 4750 (the estimate:
+  // a quarter above the 600 seen). Whole reservations (10000 each, room included) admit 3.
+  auto ahead = [&] {
+    const auto s = e.status();
+    return s.ledger.partitions_in_stage[static_cast<std::size_t>(Stage::kInChannel)] +
+           s.ledger.partitions_in_stage[static_cast<std::size_t>(Stage::kProving)];
+  };
+  for (int i = 0; i < 2000 && ahead() < 5; ++i) std::this_thread::sleep_for(10ms);
+  EXPECT_EQ(ahead(), 5);
+  auto s = e.status();
+  EXPECT_EQ(s.budget_room, 6000u);
+  EXPECT_LE(s.budget_used, 30000u);
+  EXPECT_LE(w->live(), 30000);
+  gate.unlock();
+  auto r = e.await(*id, 30s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->state, JobState::kDone);
+  EXPECT_LE(w->peak(), 30000);
+  EXPECT_LE(e.status().budget_high_water, 30000u);
+  EXPECT_EQ(e.status().budget_room, 0u) << "the room goes back with the last job that needs it";
+  expect_ledger_idle(e);
+  EXPECT_EQ(w->live(), 0);
+}
+
+// When the room does not fit beside a partition's a/b bound, the partition reserves prove_start's
+// buffers itself (the old, whole reservation); once a/b have been seen to be small, later
+// partitions of the job use the shared room. Both kinds finish and the budget is never exceeded.
+TEST(Engine, APartitionReservesItsOwnProveRoomWhenTheSharedOneDoesNotFit) {
+  FakeWorkload::Options o;
+  o.ws = {.abc = 6000, .aux = 2000, .density = 500, .pending = 1500, .prove_room = 6000};
+  o.synth_abc = 600;
+  auto w = std::make_shared<FakeWorkload>(o);
+  // Shared: 4000 + 6000 + 6000 > 12000; own: 4000 + max(6000, 6000) = 10000; learned: 10750.
+  Engine e({.budget_bytes = 12000, .synthesis_workers = 2, .prover_workers = 1}, {{"fake", w}});
+  auto id = e.submit(fake_job(6));
+  ASSERT_TRUE(id.ok());
+  auto r = e.await(*id, 30s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->state, JobState::kDone) << r->error;
+  EXPECT_LE(w->peak(), 12000);
+  EXPECT_LE(e.status().budget_high_water, 12000u);
+  expect_ledger_idle(e);
+  EXPECT_EQ(e.status().budget_room, 0u);
+  // Below the least a partition can run with (10000): refused at submit.
+  Engine small({.budget_bytes = 9999}, {{"fake", w}});
+  auto big = small.submit(fake_job(1));
+  EXPECT_EQ(big.status().code(), StatusCode::kResourceExhausted);
+  EXPECT_NE(big.status().message().find("prove_start's buffers"), std::string::npos) << big.status().message();
+}
+
+// A partition whose a/b outgrow the estimate learned from earlier ones is counted in full (the
+// budget may run over its total for a moment, and admits nothing until it is back under): the job
+// still finishes and every byte comes back.
+TEST(Engine, ABLargerThanTheEstimateAreCountedInFull) {
+  FakeWorkload::Options o;
+  o.ws = {.abc = 6000, .aux = 2000, .density = 500, .pending = 1500, .prove_room = 6000};
+  o.synth_abc = 600;
+  o.synth_abc_step = 600;  // partition k holds 600 (k + 1): later ones exceed 1.25 x the most seen
+  auto w = std::make_shared<FakeWorkload>(o);
+  Engine e({.budget_bytes = 30000, .synthesis_workers = 2, .prover_workers = 1}, {{"fake", w}});
+  auto id = e.submit(fake_job(8));
+  ASSERT_TRUE(id.ok());
+  auto r = e.await(*id, 30s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->state, JobState::kDone) << r->error;
+  expect_ledger_idle(e);
+  EXPECT_EQ(e.status().budget_room, 0u);
+  EXPECT_EQ(w->live(), 0);
 }
 
 TEST(Engine, LedgerReturnsToZeroAfterSuccessFailureAndCancel) {

@@ -74,14 +74,46 @@ TEST(Planner, ReferenceProfileReproducesTheShapeOfTheRamTiers) {
   EXPECT_NEAR(s[1], 53, 53 * 0.25);
 }
 
+TEST(Planner, AProveRoomPerProverInsteadOfDenseABPerPartition) {
+  // Memory-bound (10 synthesis workers, 20 s synthesis, 1 s device). Before: every partition held
+  // its dense a/b/c (8 GiB) beside its 4 GiB: 12 GiB each, 6 in flight in 72 GiB. After: compact a/b
+  // (1 GiB at admission, 0.5 GiB held after synthesis) and one 8 GiB room: (72 - 8) / 5 = 12.
+  WorkloadProfile dense;
+  dense.partitions_per_proof = 4;
+  dense.synthesis_s = 20;
+  dense.prove_device_s = 1;
+  dense.bytes_synth = 12 * kGiB;
+  dense.bytes_after = 4 * kGiB;
+  WorkloadProfile compact = dense;
+  compact.bytes_synth = 5 * kGiB;
+  compact.bytes_waiting = 4 * kGiB + kGiB / 2;
+  compact.prove_room = 8 * kGiB;
+  PlanConfig c{.memory_bytes = 72 * kGiB, .budget_fraction = 1.0, .synthesis_workers = 16, .channel_capacity = 16};
+  const auto before = simulate(dense, c), after = simulate(compact, c);
+  ASSERT_TRUE(before.feasible && after.feasible);
+  EXPECT_LE(before.peak_reserved, c.memory_bytes);
+  EXPECT_LE(after.peak_reserved, c.memory_bytes);
+  EXPECT_GE(after.peak_reserved, 8 * kGiB + 12 * 5 * kGiB) << "the room beside 12 partitions";
+  EXPECT_LT(after.s_per_proof, before.s_per_proof / 1.8) << "twice the partitions synthesize at once";
+  // Room and partition do not fit together (8 + 5 > 12): each partition reserves
+  // max(5, 4 + 8) = 12 itself, without the room, one at a time.
+  PlanConfig small{.memory_bytes = 12 * kGiB, .budget_fraction = 1.0};
+  const auto own = simulate(compact, small);
+  ASSERT_TRUE(own.feasible) << own.why;
+  EXPECT_EQ(own.peak_reserved, 12 * kGiB);
+  PlanConfig tiny{.memory_bytes = 11 * kGiB, .budget_fraction = 1.0};
+  EXPECT_FALSE(simulate(compact, tiny).feasible);
+}
+
 TEST(Planner, ProfilesFromBenchJson) {
   const std::string good = R"({"curve":"bls12-381","constraints":100,"partitions_per_job":2,
     "stages_ms":{"synthesis":{"mean":5},"prove_start":{"mean":50},"prove_finish":{"mean":10}},
-    "working_set":{"abc":300,"aux":100,"density":10,"pending":90},"params_bytes":1000,"rss":{"idle":5000}})";
+    "working_set":{"abc":300,"aux":100,"density":10,"pending":90,"prove_room":450},"params_bytes":1000,"rss":{"idle":5000}})";
   auto p = WorkloadProfile::from_bench_json(good);
   ASSERT_TRUE(p.ok()) << p.status().to_string();
   EXPECT_EQ(p->bytes_synth, 500u);
   EXPECT_EQ(p->bytes_after, 200u);
+  EXPECT_EQ(p->prove_room, 450u);
   EXPECT_EQ(p->idle_bytes, 4000u);
   EXPECT_DOUBLE_EQ(p->prove_device_s, 0.05);
   auto bad = WorkloadProfile::from_bench_json(R"({"curve":"x"})");
