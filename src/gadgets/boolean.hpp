@@ -16,6 +16,7 @@
 // into one constraint `lhs * ONE = rhs` (as many as fit in the field's 254-bit capacity).
 
 #include <array>
+#include <initializer_list>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -244,22 +245,30 @@ struct Word {
     for (int i = 0; i < 32; ++i) v |= static_cast<std::uint32_t>(bits[i].value) << i;
     return v;
   }
-  Word rotr(unsigned n) const {
-    Word w;
-    for (unsigned i = 0; i < 32; ++i) w.bits[i] = bits[(i + n) % 32];
-    return w;
-  }
-  Word shr(unsigned n) const {
-    Word w;
-    for (unsigned i = 0; i < 32; ++i) w.bits[i] = i + n < 32 ? bits[i + n] : Bit<F>::of_constant(false);
-    return w;
+  const Bit<F>& operator[](unsigned i) const { return bits[i]; }
+  struct View;
+  /// This word rotated right by n, or shifted right by n (zeros in from the top): views that read
+  /// its bits where they are (a Word is 32 Bits of two linear combinations each; a copy is ~9 KB).
+  View rotr(unsigned n) const { return {this, n % 32, 32}; }
+  View shr(unsigned n) const { return {this, n, 32 - n}; }
+};
+
+template <class F>
+struct Word<F>::View {
+  const Word* word;
+  unsigned offset;  // bit i is word->bits[(i + offset) % 32] ...
+  unsigned width;   // ... for i < width, constant false above
+  const Bit<F>& operator[](unsigned i) const {
+    static const Bit<F> kFalse = Bit<F>::of_constant(false);
+    return i < width ? word->bits[(i + offset) % 32] : kFalse;
   }
 };
 
-template <class F, class CS>
-Word<F> word_xor(CS& cs, const Word<F>& a, const Word<F>& b) {
+/// a xor b, bit by bit, for Words and their views.
+template <class F, class CS, class A, class B>
+Word<F> word_xor(CS& cs, const A& a, const B& b) {
   Word<F> w;
-  for (int i = 0; i < 32; ++i) w.bits[i] = bit_xor(cs, a.bits[i], b.bits[i]);
+  for (unsigned i = 0; i < 32; ++i) w.bits[i] = bit_xor(cs, a[i], b[i]);
   return w;
 }
 
@@ -273,15 +282,15 @@ Word<F> word_and(CS& cs, const Word<F>& a, const Word<F>& b) {
 /// The sum of 2..10 operands mod 2^32 (bellperson's UInt32::addmany): free when every bit of every
 /// operand is constant; otherwise k = bitlength(n (2^32 - 1)) result bits are allocated (each with
 /// its booleanity constraint), then sum = result goes to the MultiEq. The carry bits stay
-/// allocated, unused.
+/// allocated, unused. The operands are read where they are.
 template <class F, class CS>
-Word<F> add_many(MultiEq<F, CS>& eq, std::span<const Word<F>> operands) {
+Word<F> add_many(MultiEq<F, CS>& eq, std::span<const Word<F>* const> operands) {
   CS& cs = eq.cs();
   std::uint64_t value = 0;
   bool all_constant = true;
-  for (const auto& w : operands) {
-    for (int i = 0; i < 32; ++i) all_constant = all_constant && w.bits[i].is_constant();
-    value += w.value();
+  for (const Word<F>* w : operands) {
+    for (int i = 0; i < 32; ++i) all_constant = all_constant && w->bits[i].is_constant();
+    value += w->value();
   }
   if (all_constant) return Word<F>::constant(static_cast<std::uint32_t>(value));
   const std::uint64_t max = operands.size() * std::uint64_t{0xffffffff};
@@ -290,10 +299,10 @@ Word<F> add_many(MultiEq<F, CS>& eq, std::span<const Word<F>> operands) {
   // Both sides built already scaled for the MultiEq (coefficients 2^(used + i), by doubling).
   const F scale = eq.scale_for(k);
   r1cs::LinearCombination<F> sum;
-  for (const auto& w : operands) {
+  for (const Word<F>* w : operands) {
     F coeff = scale;
     for (int i = 0; i < 32; ++i) {
-      sum.add_scaled(w.bits[i].lc, coeff);
+      sum.add_scaled(w->bits[i].lc, coeff);
       coeff = coeff.dbl();
     }
   }
@@ -308,6 +317,11 @@ Word<F> add_many(MultiEq<F, CS>& eq, std::span<const Word<F>> operands) {
   }
   eq.enforce_equal_scaled(k, std::move(sum), std::move(result));
   return out;
+}
+
+template <class F, class CS>
+Word<F> add_many(MultiEq<F, CS>& eq, std::initializer_list<const Word<F>*> operands) {
+  return add_many(eq, std::span<const Word<F>* const>(operands.begin(), operands.size()));
 }
 
 }  // namespace zk::gadgets

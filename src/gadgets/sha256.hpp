@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <span>
 #include <vector>
 
@@ -30,63 +31,65 @@ inline constexpr std::array<std::uint32_t, 8> kSha256Iv = {0x6a09e667, 0xbb67ae8
 /// the start of the next round (e = h + S1 + ch + K + w + d, a = the same + S0 + maj), the last
 /// ones folded into the final state addition; a value that is still the input state's word is used
 /// as it is. Constraint order is bellperson's; 25,840 constraints for a variable block from the IV.
+/// Every word is made once, kept at a stable address for the compression, and read through
+/// pointers and rotation views (a Word is ~9 KB of linear combinations: copies were a quarter of
+/// PoRep's synthesis time).
 template <class F, class CS>
 std::array<Word<F>, 8> sha256_compress(CS& cs, const std::array<Word<F>, 8>& state,
                                        std::span<const Word<F>, 16> block) {
+  using W = const Word<F>*;
   MultiEq<F, CS> eq(cs);
-  std::array<Word<F>, 64> w;
-  for (int i = 0; i < 16; ++i) w[i] = block[i];
+  std::deque<Word<F>> kept;  // the compression's words (a deque never moves its elements)
+  auto keep = [&kept](Word<F>&& x) -> W { return &kept.emplace_back(std::move(x)); };
+  std::array<W, 64> w;
+  for (int i = 0; i < 16; ++i) w[i] = &block[i];
   for (int i = 16; i < 64; ++i) {
-    const Word<F> s0 = word_xor(cs, word_xor(cs, w[i - 15].rotr(7), w[i - 15].rotr(18)), w[i - 15].shr(3));
-    const Word<F> s1 = word_xor(cs, word_xor(cs, w[i - 2].rotr(17), w[i - 2].rotr(19)), w[i - 2].shr(10));
-    const Word<F> ops[] = {w[i - 16], s0, w[i - 7], s1};
-    w[i] = add_many<F>(eq, ops);
+    const W s0 = keep(word_xor<F>(cs, word_xor<F>(cs, w[i - 15]->rotr(7), w[i - 15]->rotr(18)), w[i - 15]->shr(3)));
+    const W s1 = keep(word_xor<F>(cs, word_xor<F>(cs, w[i - 2]->rotr(17), w[i - 2]->rotr(19)), w[i - 2]->shr(10)));
+    w[i] = keep(add_many<F>(eq, {w[i - 16], s0, w[i - 7], s1}));
   }
   // a and e: either a word, or the operands of a deferred sum.
   struct Maybe {
-    Word<F> word;
-    std::vector<Word<F>> deferred;  // empty: `word` is the value
-    Word<F> compute(MultiEq<F, CS>& e, std::span<const Word<F>> extra = {}) const {
+    W word = nullptr;
+    std::vector<W> deferred;  // empty: `word` is the value
+    W compute(MultiEq<F, CS>& e, std::deque<Word<F>>& out, std::span<const W> extra = {}) const {
       if (deferred.empty()) return word;
-      std::vector<Word<F>> ops(deferred);
+      std::vector<W> ops(deferred);
       ops.insert(ops.end(), extra.begin(), extra.end());
-      return add_many<F>(e, std::span<const Word<F>>(ops));
+      return &out.emplace_back(add_many<F>(e, std::span<const W>(ops)));
     }
   };
-  Maybe a{state[0], {}}, e{state[4], {}};
-  Word<F> b = state[1], c = state[2], d = state[3], f = state[5], g = state[6], h = state[7];
+  Maybe a{&state[0], {}}, e{&state[4], {}};
+  W b = &state[1], c = &state[2], d = &state[3], f = &state[5], g = &state[6], h = &state[7];
   for (int t = 0; t < 64; ++t) {
-    const Word<F> new_e = e.compute(eq);
-    const Word<F> S1 = word_xor(cs, word_xor(cs, new_e.rotr(6), new_e.rotr(11)), new_e.rotr(25));
-    Word<F> ch;
-    for (int i = 0; i < 32; ++i) ch.bits[i] = bit_ch(cs, new_e.bits[i], f.bits[i], g.bits[i]);
+    const W new_e = e.compute(eq, kept);
+    const W S1 = keep(word_xor<F>(cs, word_xor<F>(cs, new_e->rotr(6), new_e->rotr(11)), new_e->rotr(25)));
+    Word<F> ch_word;
+    for (int i = 0; i < 32; ++i) ch_word.bits[i] = bit_ch(cs, new_e->bits[i], f->bits[i], g->bits[i]);
+    const W ch = keep(std::move(ch_word));
     // temp1's operands (no gadget): both deferred sums start with them.
-    const std::vector<Word<F>> temp1 = {h, S1, ch, Word<F>::constant(kSha256K[t]), w[t]};
-    const Word<F> new_a = a.compute(eq);
-    const Word<F> S0 = word_xor(cs, word_xor(cs, new_a.rotr(2), new_a.rotr(13)), new_a.rotr(22));
-    Word<F> maj;
-    for (int i = 0; i < 32; ++i) maj.bits[i] = bit_maj(cs, new_a.bits[i], b.bits[i], c.bits[i]);
+    const W k = keep(Word<F>::constant(kSha256K[t]));
+    const W new_a = a.compute(eq, kept);
+    const W S0 = keep(word_xor<F>(cs, word_xor<F>(cs, new_a->rotr(2), new_a->rotr(13)), new_a->rotr(22)));
+    Word<F> maj_word;
+    for (int i = 0; i < 32; ++i) maj_word.bits[i] = bit_maj(cs, new_a->bits[i], b->bits[i], c->bits[i]);
+    const W maj = keep(std::move(maj_word));
+    e = Maybe{nullptr, {h, S1, ch, k, w[t], d}};
+    a = Maybe{nullptr, {h, S1, ch, k, w[t], S0, maj}};
     h = g, g = f, f = new_e;
-    e = Maybe{{}, temp1};
-    e.deferred.push_back(d);
     d = c, c = b, b = new_a;
-    a = Maybe{{}, temp1};
-    a.deferred.push_back(S0);
-    a.deferred.push_back(maj);
   }
   std::array<Word<F>, 8> next;
-  const Word<F> h0[] = {state[0]};
-  next[0] = a.compute(eq, h0);
-  const Word<F> o1[] = {state[1], b}, o2[] = {state[2], c}, o3[] = {state[3], d};
-  next[1] = add_many<F>(eq, o1);
-  next[2] = add_many<F>(eq, o2);
-  next[3] = add_many<F>(eq, o3);
-  const Word<F> h4[] = {state[4]};
-  next[4] = e.compute(eq, h4);
-  const Word<F> o5[] = {state[5], f}, o6[] = {state[6], g}, o7[] = {state[7], h};
-  next[5] = add_many<F>(eq, o5);
-  next[6] = add_many<F>(eq, o6);
-  next[7] = add_many<F>(eq, o7);
+  const W h0[] = {&state[0]};
+  next[0] = *a.compute(eq, kept, h0);
+  next[1] = add_many<F>(eq, {&state[1], b});
+  next[2] = add_many<F>(eq, {&state[2], c});
+  next[3] = add_many<F>(eq, {&state[3], d});
+  const W h4[] = {&state[4]};
+  next[4] = *e.compute(eq, kept, h4);
+  next[5] = add_many<F>(eq, {&state[5], f});
+  next[6] = add_many<F>(eq, {&state[6], g});
+  next[7] = add_many<F>(eq, {&state[7], h});
   eq.finish();
   return next;
 }
