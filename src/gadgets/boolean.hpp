@@ -3,10 +3,10 @@
 // Bits and 32-bit words inside a circuit, exactly as bellpepper's Boolean and bellperson's UInt32
 // and MultiEq build them (docs/filecoin-gadgets.md has the layout and the sources read).
 //
-// A Bit is a constant, a boolean `base` (Is), or its negation (Not): `lc` is the linear combination
-// it evaluates to (base, or ONE - base). The base is one allocated variable in every Filecoin
-// gadget; a linear combination known to be boolean (a conditional swap's second output) may serve
-// too. Operations dispatch on constants and on Is / Not exactly as bellpepper does, since that
+// A Bit is a constant, a boolean variable `var` (Is), or its negation (Not): 16 bytes; `lc()` is the
+// linear combination it evaluates to (var, or ONE - var), made where a constraint needs it. The base
+// is one allocated variable in every Filecoin gadget (bellpepper also allows a boolean linear
+// combination; no Filecoin circuit uses one). Operations dispatch on constants and on Is / Not exactly as bellpepper does, since that
 // decides which constraint (and, and_not, nor, xor with which operand first) is emitted.
 //   alloc: (ONE - a) * a = 0          xor: (2a) * b = a + b - c        and: a * b = c
 //   and_not: a * (ONE - b) = c        nor: (ONE - a) * (ONE - b) = c
@@ -30,26 +30,21 @@ namespace zk::gadgets {
 template <class F>
 struct Bit {
   using LC = r1cs::LinearCombination<F>;
-  LC lc;                         // what the bit evaluates to
-  LC base;                       // the boolean it is, or negates (empty for constants)
-  bool negated = false;          // Not(base)
+  r1cs::Variable var{};          // the boolean it is, or negates (unused for constants)
+  bool negated = false;          // Not(var)
   bool value = false;
   std::optional<bool> constant;  // set for constant bits
 
   static Bit of_constant(bool b) {
     Bit x;
-    if (b) x.lc.add(F::one(), r1cs::Variable::one());
     x.value = b;
     x.constant = b;
     return x;
   }
   /// Is(v) for a variable already known to be boolean.
-  static Bit of_var(r1cs::Variable v, bool value) { return of_lc(LC(v), value); }
-  /// Is(lc) for a linear combination known to be boolean.
-  static Bit of_lc(LC lc, bool value) {
+  static Bit of_var(r1cs::Variable v, bool value) {
     Bit x;
-    x.base = lc;
-    x.lc = std::move(lc);
+    x.var = v;
     x.value = value;
     return x;
   }
@@ -60,12 +55,31 @@ struct Bit {
     cs.enforce([] { return std::string("boolean constraint"); }, LC(r1cs::Variable::one()) - var, LC(var), LC::zero());
     return of_var(var, v);
   }
+  /// out += k * (what the bit evaluates to): ONE or nothing for a constant, var, or ONE - var (in
+  /// that term order).
+  void add_to(LC& out, const F& k) const {
+    if (constant) {
+      if (*constant) out.add(k, r1cs::Variable::one());
+    } else if (negated) {
+      out.add(k, r1cs::Variable::one());
+      out.add(-k, var);
+    } else {
+      out.add(k, var);
+    }
+  }
+  /// What the bit evaluates to.
+  LC lc() const {
+    LC out;
+    add_to(out, F::one());
+    return out;
+  }
+  /// The boolean it is or negates, as a combination (empty for constants).
+  LC base() const { return constant ? LC() : LC(var); }
   Bit operator!() const {
     if (constant) return of_constant(!*constant);
     Bit x = *this;
     x.negated = !negated;
     x.value = !value;
-    x.lc = negated ? base : LC(r1cs::Variable::one()) - base;
     return x;
   }
   bool is_constant() const { return constant.has_value(); }
@@ -96,7 +110,7 @@ Bit<F> bit_xor(CS& cs, const Bit<F>& a, const Bit<F>& b) {
   const bool base_xor = (x.negated ? !x.value : x.value) != (y.negated ? !y.value : y.value);
   Bit<F> c = detail::fresh<F>(cs, "xor result", base_xor);
   static constexpr F kTwo = F::one().dbl();
-  cs.enforce([] { return std::string("xor constraint"); }, x.base * kTwo, y.base, x.base + y.base - c.base);
+  cs.enforce([] { return std::string("xor constraint"); }, x.base() * kTwo, y.base(), x.base() + y.base() - c.base());
   return mixed ? !c : c;
 }
 
@@ -113,11 +127,11 @@ Bit<F> bit_and(CS& cs, const Bit<F>& a, const Bit<F>& b) {
   if (a.negated != b.negated) {
     const Bit<F>& x = a.negated ? b : a;
     const Bit<F>& y = a.negated ? a : b;
-    cs.enforce([] { return std::string("and not constraint"); }, x.base, one - y.base, c.base);
+    cs.enforce([] { return std::string("and not constraint"); }, x.base(), one - y.base(), c.base());
   } else if (a.negated) {
-    cs.enforce([] { return std::string("nor constraint"); }, one - a.base, one - b.base, c.base);
+    cs.enforce([] { return std::string("nor constraint"); }, one - a.base(), one - b.base(), c.base());
   } else {
-    cs.enforce([] { return std::string("and constraint"); }, a.base, b.base, c.base);
+    cs.enforce([] { return std::string("and constraint"); }, a.base(), b.base(), c.base());
   }
   return c;
 }
@@ -134,7 +148,7 @@ Bit<F> bit_ch(CS& cs, const Bit<F>& a, const Bit<F>& b, const Bit<F>& c) {
   if (b.constant && *b.constant) return !bit_and(cs, !a, !c);
   // General case (a may be constant true).
   Bit<F> ch = detail::fresh<F>(cs, "ch", v);
-  cs.enforce([] { return std::string("ch computation"); }, b.lc - c.lc, a.lc, ch.base - c.lc);
+  cs.enforce([] { return std::string("ch computation"); }, b.lc() - c.lc(), a.lc(), ch.base() - c.lc());
   return ch;
 }
 
@@ -153,8 +167,8 @@ Bit<F> bit_maj(CS& cs, const Bit<F>& a, const Bit<F>& b, const Bit<F>& c) {
   Bit<F> maj = detail::fresh<F>(cs, "maj", v);
   const Bit<F> bc = bit_and(cs, b, c);
   static constexpr F kTwo = F::one().dbl();
-  cs.enforce([] { return std::string("maj computation"); }, bc.lc * kTwo - b.lc - c.lc, a.lc,
-             bc.lc - maj.base);
+  cs.enforce([] { return std::string("maj computation"); }, bc.lc() * kTwo - b.lc() - c.lc(), a.lc(),
+             bc.lc() - maj.base());
   return maj;
 }
 
@@ -302,7 +316,7 @@ Word<F> add_many(MultiEq<F, CS>& eq, std::span<const Word<F>* const> operands) {
   for (const Word<F>* w : operands) {
     F coeff = scale;
     for (int i = 0; i < 32; ++i) {
-      sum.add_scaled(w->bits[i].lc, coeff);
+      w->bits[i].add_to(sum, coeff);
       coeff = coeff.dbl();
     }
   }
@@ -311,7 +325,7 @@ Word<F> add_many(MultiEq<F, CS>& eq, std::span<const Word<F>* const> operands) {
   F coeff = scale;
   for (unsigned i = 0; i < k; ++i) {
     const Bit<F> b = Bit<F>::alloc(cs, ((value >> i) & 1) != 0);
-    result.add_scaled(b.lc, coeff);
+    b.add_to(result, coeff);
     coeff = coeff.dbl();
     if (i < 32) out.bits[i] = b;
   }

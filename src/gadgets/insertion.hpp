@@ -20,7 +20,7 @@ template <class F, class CS>
 Num<F> pick(CS& cs, const Bit<F>& cond, const Num<F>& t, const Num<F>& f) {
   const F v = cond.value ? t.value : f.value;
   const auto o = cs.alloc([] { return std::string("pick result"); }, [&] { return v; });
-  cs.enforce([] { return std::string("pick"); }, f.lc - t.lc, cond.lc, f.lc - o);
+  cs.enforce([] { return std::string("pick"); }, f.lc - t.lc, cond.lc(), f.lc - o);
   return Num<F>::of(o, v);
 }
 

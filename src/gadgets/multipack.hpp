@@ -29,7 +29,7 @@ std::vector<Bit<F>> to_bits_le(CS& cs, const Num<F>& x) {
   F coeff = F::one();
   for (unsigned i = 0; i < F::kBits; ++i) {
     bits.push_back(Bit<F>::alloc(cs, ((repr[i / 64] >> (i % 64)) & 1) != 0));
-    packed.add(coeff, bits.back().base.terms()[0].var);
+    packed.add(coeff, bits.back().var);
     coeff = coeff.dbl();
   }
   cs.enforce([] { return std::string("unpacking constraint"); }, r1cs::LinearCombination<F>::zero(),
@@ -60,7 +60,7 @@ Num<F> weighted_sum(std::span<const Bit<F>> bits) {
   n.value = F::zero();
   F coeff = F::one();
   for (const auto& b : bits) {
-    n.lc.add_scaled(b.lc, coeff);
+    b.add_to(n.lc, coeff);
     if (b.value) n.value = n.value + coeff;
     coeff = coeff.dbl();
   }

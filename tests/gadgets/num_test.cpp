@@ -29,8 +29,8 @@ TEST(Num, SquareSelectSwapEqualAndPacking) {
   for (bool c : {false, true}) {
     const auto bit = Bit<F>::alloc(cs, c);
     n = cs.num_constraints();
-    EXPECT_EQ(select(cs, bit.lc, c, a, b).value, c ? x : y);
-    auto [p, q] = conditional_swap(cs, bit.lc, c, a, b);
+    EXPECT_EQ(select(cs, bit.lc(), c, a, b).value, c ? x : y);
+    auto [p, q] = conditional_swap(cs, bit.lc(), c, a, b);
     EXPECT_EQ(p.value, c ? y : x);
     EXPECT_EQ(q.value, c ? x : y);
     EXPECT_EQ(cs.num_constraints() - n, 2u);
@@ -43,7 +43,7 @@ TEST(Num, SquareSelectSwapEqualAndPacking) {
   std::vector<bool> vals;
   const std::uint32_t v = 0xb00b135u;
   Word<F> w = Word<F>::alloc(cs, v);
-  for (auto& bit : w.bits) bits.push_back(bit.lc), vals.push_back(bit.value);
+  for (auto& bit : w.bits) bits.push_back(bit.lc()), vals.push_back(bit.value);
   bool vals_arr[32];
   for (int i = 0; i < 32; ++i) vals_arr[i] = vals[i];
   EXPECT_EQ(pack_bits<F>(bits, vals_arr).value, F::from_u64(v));

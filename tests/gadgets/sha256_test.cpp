@@ -106,7 +106,7 @@ TEST(Sha256, AWrongDigestIsUnsatisfied) {
   // Claim the first digest bit is the opposite of what it is.
   const auto claimed =
       cs.alloc_input([] { return std::string("claimed bit"); }, [&] { return out[0].value ? F::zero() : F::one(); });
-  cs.enforce([] { return std::string("digest bit 0"); }, out[0].lc, r1cs::LinearCombination<F>(r1cs::Variable::one()),
+  cs.enforce([] { return std::string("digest bit 0"); }, out[0].lc(), r1cs::LinearCombination<F>(r1cs::Variable::one()),
              r1cs::LinearCombination<F>(claimed));
   EXPECT_FALSE(cs.is_satisfied());
   EXPECT_EQ(*cs.which_is_unsatisfied(), "digest bit 0");

@@ -135,7 +135,7 @@ std::vector<Bit<Fr>> decompose(CS& cs, const Num<Fr>& x, unsigned bit_len) {
   Fr coeff = Fr::one();
   for (unsigned i = 0; i < bit_len; ++i) {
     bits.push_back(Bit<Fr>::alloc(cs, ((repr[i / 64] >> (i % 64)) & 1) != 0));
-    packed.add(coeff, bits.back().base.terms()[0].var);
+    packed.add(coeff, bits.back().var);
     coeff = coeff.dbl();
   }
   cs.enforce(detail::name("binary decomp"), packed, detail::one(), x.lc);

@@ -79,7 +79,7 @@ std::vector<Bit<Fr>> allocated_num_to_bits(CS& cs, const Num<Fr>& x) {
   Fr coeff = Fr::one();
   for (unsigned i = 0; i < Fr::kBits; ++i) {
     bits.push_back(Bit<Fr>::alloc(cs, ((repr[i / 64] >> (i % 64)) & 1) != 0));
-    packed.add(coeff, bits.back().base.terms()[0].var);
+    packed.add(coeff, bits.back().var);
     coeff = coeff.dbl();
   }
   cs.enforce(detail::name("binary decomp"), packed, detail::one(), x.lc);
@@ -174,7 +174,7 @@ Num<Fr> challenge_high_bits(CS& cs, std::span<const Bit<Fr>> c_bits, std::span<c
     const Num<Fr> c_high = gadgets::pack_bits<Fr>(cs, c_bits.last(hs[k]));
     const Fr v = h_select_bits[k].value ? c_high.value : Fr::zero();
     const Num<Fr> or_zero = alloc_num(cs, "c_high_or_zero", v);
-    cs.enforce(detail::name("c_high_or_zero == c_high * h_select_bit"), c_high.lc, h_select_bits[k].lc, or_zero.lc);
+    cs.enforce(detail::name("c_high_or_zero == c_high * h_select_bit"), c_high.lc, h_select_bits[k].lc(), or_zero.lc);
     parts.push_back(or_zero);
   }
   Num<Fr> sum;
