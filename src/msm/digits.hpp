@@ -7,6 +7,7 @@
 // the negated base (free on these curves), so a window needs 2^(c-1) buckets instead of 2^c - 1.
 // One extra bit absorbs the final carry: W = ceil((bits + 1) / c) windows.
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -41,17 +42,30 @@ inline void signed_digits(const field::Limbs<N>& k, unsigned c, unsigned windows
   }
 }
 
-/// Costs that pick the window and the accumulator, in units of one batch-affine G1 addition
-/// (about 150 ns here); measured with bench_msm (docs/msm.md). G2 keeps the same ratios.
+/// What the window choice knows about a group: operation costs in units of one batch-affine G1
+/// addition into a filled bucket whose array fits in L2 (about 310 ns on the 2-vCPU Xeon of
+/// docs/benchmarks.md), measured on the bucket classes themselves with `bench_msm --costs=GROUP`
+/// (docs/msm.md "Choosing c"), and the bucket sizes that decide where the buckets live.
+/// window_costs<C>() in pippenger.hpp holds the values of each group; the defaults are BLS12-381 G1.
 struct WindowCosts {
-  double affine_add = 1.0;  // per point and window, batch-affine bucket
-  double inversion = 83.0;  // one field inversion, shared by a batch
-  double xyzz_add = 1.9;    // per point and window, XYZZ bucket (mixed addition)
-  double per_bucket = 4.7;  // running-sum reduction, per bucket and window
+  double affine_add = 1.0;    // per point and window, batch-affine bucket (2M + 1S + 3M of the batch inversion)
+  double inversion = 8.6;     // one divsteps Fq inversion (2.7 us), shared by a batch
+  double conflict = 0.05;     // a point that meets a bucket already in the batch: queued, re-enqueued later
+  double xyzz_add = 1.5;      // per point and window, XYZZ bucket (mixed addition, 8M + 2S)
+  double per_bucket = 3.5;    // running-sum reduction, per bucket and window (two XYZZ additions)
+  double cache_slope = 0.03;  // extra per-addition cost for each doubling of a window's buckets beyond l2_free_bytes
+  double l2_free_bytes = 512.0 * 1024;  // bucket bytes below which additions cost no more (a quarter of a 2 MiB L2)
+  double max_bucket_bytes = 4.0 * 1024 * 1024;  // the cap on c: one window's affine buckets (L2 + a slice of L3)
+  double affine_bytes = 104;                    // sizeof(Affine): 2 x 48 B + flag, padded (BLS12-381 G1)
+  double xyzz_bytes = 192;                      // sizeof(Xyzz): 4 x 48 B
 };
 
-/// Additions per batch inversion for 2^(c-1) buckets: half the buckets (larger batches collide
-/// more, smaller ones pay more inversion per point), within [32, 1024].
+/// Additions per batch inversion for 2^(c-1) buckets: half the buckets, within [32, 1024]. The
+/// inversion is cheap (8.6 additions), so a batch of 256-1024 already makes its share < 0.035; a
+/// batch of half the buckets queues about 40 % of the points (conflicts), which costs little as long as
+/// the queue has room (measured: batch = buckets / 2 within 2 % of the best batch at c = 9...16, one
+/// noisy outlier aside; but
+/// batch = buckets spills 80 % of the points to XYZZ and costs 40 % more; docs/msm.md).
 inline std::size_t default_batch(unsigned c) {
   const std::size_t buckets = std::size_t{1} << (c - 1);
   return buckets / 2 < 32 ? 32 : (buckets / 2 > 1024 ? 1024 : buckets / 2);
@@ -69,27 +83,68 @@ inline unsigned top_window_bits(unsigned scalar_bits, unsigned c) {
   return scalar_bits + 1 - c * (window_count(scalar_bits, c) - 1);
 }
 
-/// The window c in [1, max_c] and accumulator minimising the sum over windows of
-/// n per_point + buckets per_bucket, where the top window has only 2^(top - 1) buckets (its own batch
-/// size; below 64 buckets a batch conflicts so often that its points cost XYZZ additions).
-/// The cap keeps a window's buckets within L2/L3 (2^15 affine G1 buckets = 3.3 MiB): beyond it random
-/// bucket accesses go to DRAM, which the operation count does not see.
-inline WindowChoice choose_window(std::size_t n, unsigned scalar_bits, WindowCosts costs = {}, unsigned max_c = 16) {
-  WindowChoice best{1, false, INFINITY};
+/// Points that meet a busy bucket, per point added, when a batch of `batch` distinct buckets is filled
+/// from `buckets` uniformly chosen ones: drawing until rho = batch / buckets of them are distinct takes
+/// buckets ln(1 / (1 - rho)) draws (coupon collector), so -ln(1 - rho) / rho - 1 of them conflict per
+/// addition. Matches a simulation of AffineBuckets' queue within 10 % up to rho = 1/4; at rho = 1/2 the
+/// carried-over queue doubles it (0.5 instead of 0.39), which only adds 0.005 here.
+inline double conflicts_per_add(double batch, double buckets) {
+  const double rho = batch / buckets;
+  if (rho >= 0.75) return 1.0;  // the queue overflows; window_cost sends such windows to XYZZ anyway
+  return rho < 1e-9 ? 0.0 : -std::log1p(-rho) / rho - 1.0;
+}
+
+/// Cost of one window of `points` points with non-zero digits over `buckets` buckets.
+/// - The first point into an empty bucket is a copy, not an addition: buckets (1 - e^(-points/buckets))
+///   of the points are free (at 2^19 points and c = 16, 6 % of them).
+/// - Batch-affine per addition: affine_add, the batch's share of one inversion, and the conflicts;
+///   below 64 buckets (only top windows) a batch of 32 cannot fill, the queue overflows and the points
+///   go to the XYZZ overflow buckets, so they cost XYZZ additions.
+/// - Buckets beyond l2_free_bytes cost cache_slope more per addition for each doubling.
+/// - The reduction: per_bucket per bucket.
+inline double one_window_cost(double points, double buckets, bool batch_affine, std::size_t batch,
+                              const WindowCosts& costs) {
+  const double fills = buckets * -std::expm1(-points / buckets);
+  const bool affine = batch_affine && buckets >= 64;
+  const double bytes = buckets * (affine ? costs.affine_bytes : costs.xyzz_bytes);
+  const double cache = 1.0 + costs.cache_slope * std::max(0.0, std::log2(bytes / costs.l2_free_bytes));
+  const double b = static_cast<double>(batch);
+  const double per_add =
+      affine ? costs.affine_add * cache + costs.inversion / b + costs.conflict * conflicts_per_add(b, buckets)
+             : costs.xyzz_add * cache;
+  return (points - fills) * per_add + buckets * costs.per_bucket;
+}
+
+/// The model's cost of one MSM of n points with window c and the given accumulator: the W - 1 full
+/// windows, plus the top window, which has only 2^(top - 1) buckets (and a batch to match) and, for
+/// uniform scalars, a non-zero digit for a fraction 1 - 2^-top of the points (its digit is the top
+/// top - 1 bits plus the carry: zero only when both are).
+inline double window_cost(std::size_t n, unsigned scalar_bits, unsigned c, bool batch_affine,
+                          const WindowCosts& costs = {}) {
   const double points = static_cast<double>(n);
-  for (unsigned c = 1; c <= max_c; ++c) {
-    const unsigned top = top_window_bits(scalar_bits, c);
-    const double buckets = std::ldexp(1.0, static_cast<int>(c) - 1);
-    const double top_buckets = std::ldexp(1.0, static_cast<int>(top) - 1);
-    const double affine_point = costs.affine_add + costs.inversion / static_cast<double>(default_batch(c));
-    const double affine_top = top_buckets >= 64
-                                  ? costs.affine_add + costs.inversion / static_cast<double>(default_batch(top))
-                                  : costs.xyzz_add;
+  const unsigned top = top_window_bits(scalar_bits, c);
+  const double buckets = std::ldexp(1.0, static_cast<int>(c) - 1);
+  const double top_buckets = std::ldexp(1.0, static_cast<int>(top) - 1);
+  const double top_points = points * (1.0 - std::ldexp(1.0, -static_cast<int>(top)));
+  return (window_count(scalar_bits, c) - 1) * one_window_cost(points, buckets, batch_affine, default_batch(c), costs) +
+         one_window_cost(top_points, top_buckets, batch_affine, default_batch(top), costs);
+}
+
+/// The largest c whose 2^(c-1) affine buckets fit in costs.max_bucket_bytes (BLS12-381: 16 for G1,
+/// whose 2^15 x 104 B = 3.3 MiB, and 15 for G2, whose buckets are twice the size).
+inline unsigned max_window(const WindowCosts& costs) {
+  unsigned c = 1;
+  while (c < 24 && std::ldexp(costs.affine_bytes, static_cast<int>(c)) <= costs.max_bucket_bytes) ++c;
+  return c;
+}
+
+/// The window c in [1, max_window(costs)] and the accumulator minimising window_cost. Beyond the cap
+/// random bucket accesses leave L2 and the nearby L3 for good, which cache_slope only extrapolates.
+inline WindowChoice choose_window(std::size_t n, unsigned scalar_bits, const WindowCosts& costs = {}) {
+  WindowChoice best{1, false, INFINITY};
+  for (unsigned c = 1, max_c = max_window(costs); c <= max_c; ++c) {
     for (bool affine : {false, true}) {
-      const double per_point = affine ? affine_point : costs.xyzz_add;
-      const double per_point_top = affine ? affine_top : costs.xyzz_add;
-      const double cost = (window_count(scalar_bits, c) - 1) * (points * per_point + buckets * costs.per_bucket) +
-                          points * per_point_top + top_buckets * costs.per_bucket;
+      const double cost = window_cost(n, scalar_bits, c, affine, costs);
       if (cost < best.cost) best = {c, affine, cost};
     }
   }

@@ -64,7 +64,7 @@ struct MsmConfig {
 };
 
 /// Cost of phi(P) plus the GLV split of one scalar, in choose_window's units (one Fq product and a
-/// few dozen 64-bit products: about 40 ns against the 150 ns of a batch-affine addition).
+/// few dozen 64-bit products: about 40-80 ns, 0.13-0.26 of a ~310 ns batch-affine addition, rounded up).
 inline constexpr double kGlvCostPerPoint = 0.3;
 
 /// The plan an MSM of n points runs with; exposed for tests, benchmarks and memory accounting.
@@ -79,13 +79,30 @@ struct MsmPlan {
   unsigned scalar_bits;  // bits of the (split) scalars the digits cover
 };
 
+/// The cost model's view of group C (digits.hpp): the bucket sizes of C, and the operation costs
+/// measured with `bench_msm --costs` (docs/msm.md). Groups over an extension field (G2) measured on
+/// BLS12-381 G2, in units of a G2 batch-affine addition (~3.2 G1 ones): the same ratios as G1 except
+/// the inversion, an Fq inversion plus a few Fq products against an addition three times dearer.
+/// BN254 uses the BLS12-381 ratios of its G1 / G2 (not measured separately).
+template <curve::CurveConfig C>
+WindowCosts window_costs() {
+  WindowCosts costs{.affine_bytes = sizeof(curve::Affine<C>), .xyzz_bytes = sizeof(curve::Xyzz<C>)};
+  if constexpr (!requires { C::Field::kLimbs; }) {
+    costs.inversion = 2.6;   // 2.63 us against 1.01 us per G2 addition
+    costs.xyzz_add = 1.55;   // 1.53-1.60 us
+    costs.per_bucket = 3.6;  // 3.65 us
+  }
+  return costs;
+}
+
 template <curve::CurveConfig C>
 MsmPlan make_plan(std::size_t n, const MsmConfig& config, int threads) {
   MsmPlan plan{};
   plan.scalar_bits = C::Scalar::kBits;
-  WindowChoice choice = choose_window(n, plan.scalar_bits);
+  const WindowCosts costs = window_costs<C>();
+  WindowChoice choice = choose_window(n, plan.scalar_bits, costs);
   if constexpr (curve::HasGlv<C>) {
-    const WindowChoice split = choose_window(2 * n, curve::GlvParams<C>::kBits);
+    const WindowChoice split = choose_window(2 * n, curve::GlvParams<C>::kBits, costs);
     plan.glv = config.endomorphism == Endomorphism::kOn ||
                (config.endomorphism == Endomorphism::kAuto &&
                 split.cost + kGlvCostPerPoint * static_cast<double>(n) < choice.cost);

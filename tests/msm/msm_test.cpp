@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <tbb/task_arena.h>
 
+#include <cmath>
 #include <vector>
 
 #include "curve/bls12_381.hpp"
@@ -207,6 +208,55 @@ TEST(MsmPlan, WindowGrowsWithSizeAndScratchIsBounded) {
     EXPECT_EQ(plan.scalar_bits, plan.glv ? curve::GlvParams<C>::kBits : C::Scalar::kBits);
     // Chunking bounds the digit scratch regardless of n.
     EXPECT_LE(scratch_bytes<C>(plan), std::size_t{512} << 20) << log_n;
+  }
+}
+
+// The window cost model (digits.hpp): properties that follow from its form, not pinned choices.
+template <class C>
+class WindowModelTest : public ::testing::Test {};
+TYPED_TEST_SUITE(WindowModelTest, Groups);
+
+TYPED_TEST(WindowModelTest, ChoiceIsMonotoneInTheNumberOfPoints) {
+  using C = TypeParam;
+  const WindowCosts costs = window_costs<C>();
+  std::vector<unsigned> bit_widths = {C::Scalar::kBits};
+  if constexpr (curve::HasGlv<C>) bit_widths.push_back(curve::GlvParams<C>::kBits);
+  for (const unsigned bits : bit_widths) {
+    unsigned last = 1;
+    bool last_affine = false;
+    for (double x = 1; x <= 0x1p28; x *= 1.09) {
+      const auto n = static_cast<std::size_t>(x);
+      const WindowChoice choice = choose_window(n, bits, costs);
+      EXPECT_GE(choice.c, last) << "n = " << n << ", " << bits << " bits";
+      EXPECT_LE(choice.c, max_window(costs));
+      // Once batch-affine buckets win they keep winning: the inversion's share only shrinks with n.
+      EXPECT_TRUE(choice.batch_affine || !last_affine) << "n = " << n;
+      last = choice.c, last_affine = choice.batch_affine;
+    }
+  }
+}
+
+TYPED_TEST(WindowModelTest, CapKeepsOneWindowsBucketsWithinTheBudget) {
+  using C = TypeParam;
+  const WindowCosts costs = window_costs<C>();
+  const unsigned max_c = max_window(costs);
+  EXPECT_LE(std::ldexp(costs.affine_bytes, static_cast<int>(max_c) - 1), costs.max_bucket_bytes);
+  EXPECT_GT(std::ldexp(costs.affine_bytes, static_cast<int>(max_c)), costs.max_bucket_bytes);
+  EXPECT_EQ(choose_window(std::size_t{1} << 30, C::Scalar::kBits, costs).c, max_c);
+}
+
+TEST(WindowModel, G2BucketsAreTwiceTheSizeSoItsCapIsOneLower) {
+  EXPECT_EQ(max_window(window_costs<curve::Bls12_381G2>()) + 1, max_window(window_costs<curve::Bls12_381G1>()));
+}
+
+TEST(WindowModel, ConflictsGrowWithTheBatchAgainstTheBuckets) {
+  EXPECT_EQ(conflicts_per_add(1e-12, 4096), 0.0);
+  double last = 0;
+  for (double batch = 32; batch <= 2048; batch *= 2) {
+    const double q = conflicts_per_add(batch, 4096);
+    EXPECT_GT(q, last);
+    EXPECT_GE(q, batch / 4096 / 2);  // -ln(1 - rho) / rho - 1 >= rho / 2
+    last = q;
   }
 }
 
