@@ -55,9 +55,11 @@ struct WindowCosts {
   double per_bucket = 3.5;    // running-sum reduction, per bucket and window (two XYZZ additions)
   double cache_slope = 0.03;  // extra per-addition cost for each doubling of a window's buckets beyond l2_free_bytes
   double l2_free_bytes = 512.0 * 1024;  // bucket bytes below which additions cost no more (a quarter of a 2 MiB L2)
-  double max_bucket_bytes = 4.0 * 1024 * 1024;  // the cap on c: one window's affine buckets (L2 + a slice of L3)
-  double affine_bytes = 104;                    // sizeof(Affine): 2 x 48 B + flag, padded (BLS12-381 G1)
-  double xyzz_bytes = 192;                      // sizeof(Xyzz): 4 x 48 B
+  // The cap on c: one window's affine buckets, as far as cache_slope was measured (6.5-6.8 MiB: G1
+  // c = 17 +10-14 %, G2 c = 16 +6-8 %); beyond, L3 is shared with the other cores and untested.
+  double max_bucket_bytes = 8.0 * 1024 * 1024;
+  double affine_bytes = 104;  // sizeof(Affine): 2 x 48 B + flag, padded (BLS12-381 G1)
+  double xyzz_bytes = 192;    // sizeof(Xyzz): 4 x 48 B
 };
 
 /// Additions per batch inversion for 2^(c-1) buckets: half the buckets, within [32, 1024]. The
@@ -70,6 +72,11 @@ inline std::size_t default_batch(unsigned c) {
   const std::size_t buckets = std::size_t{1} << (c - 1);
   return buckets / 2 < 32 ? 32 : (buckets / 2 > 1024 ? 1024 : buckets / 2);
 }
+
+/// A batch may fill at most this share of the buckets its points can reach: at 1/2 (default_batch)
+/// the bounded queue absorbs the conflicts, at 1 it overflows for 80 % of the points (simulated), so
+/// beyond 3/4 the model prices the window's points as XYZZ additions.
+inline constexpr double kMaxBatchFill = 0.75;
 
 struct WindowChoice {
   unsigned c;
@@ -90,48 +97,56 @@ inline unsigned top_window_bits(unsigned scalar_bits, unsigned c) {
 /// carried-over queue doubles it (0.5 instead of 0.39), which only adds 0.005 here.
 inline double conflicts_per_add(double batch, double buckets) {
   const double rho = batch / buckets;
-  if (rho >= 0.75) return 1.0;  // the queue overflows; window_cost sends such windows to XYZZ anyway
+  if (rho >= kMaxBatchFill) return 1.0;  // the queue overflows; one_window_cost charges XYZZ instead
   return rho < 1e-9 ? 0.0 : -std::log1p(-rho) / rho - 1.0;
 }
 
-/// Cost of one window of `points` points with non-zero digits over `buckets` buckets.
-/// - The first point into an empty bucket is a copy, not an addition: buckets (1 - e^(-points/buckets))
+/// Cost of one window whose `points` points with non-zero digits land uniformly on `reach` of its
+/// `buckets` buckets.
+/// - The first point into an empty bucket is a copy, not an addition: reach (1 - e^(-points/reach))
 ///   of the points are free (at 2^19 points and c = 16, 6 % of them).
-/// - Batch-affine per addition: affine_add, the batch's share of one inversion, and the conflicts;
-///   below 64 buckets (only top windows) a batch of 32 cannot fill, the queue overflows and the points
-///   go to the XYZZ overflow buckets, so they cost XYZZ additions.
+/// - Batch-affine per addition: affine_add, the batch's share of one inversion, and the conflicts.
+///   A batch of more than kMaxBatchFill x reach distinct buckets fills too slowly: the queue overflows
+///   and the points go to the XYZZ overflow buckets (simulated: 80 % of them when batch = reach), so
+///   such windows (top windows: few buckets, or few reached) cost XYZZ additions.
 /// - Buckets beyond l2_free_bytes cost cache_slope more per addition for each doubling.
-/// - The reduction: per_bucket per bucket.
-inline double one_window_cost(double points, double buckets, bool batch_affine, std::size_t batch,
+/// - The reduction visits every bucket: per_bucket each.
+inline double one_window_cost(double points, double buckets, double reach, bool batch_affine, std::size_t batch,
                               const WindowCosts& costs) {
-  const double fills = buckets * -std::expm1(-points / buckets);
-  const bool affine = batch_affine && buckets >= 64;
+  if (points <= 0) return buckets * costs.per_bucket;
+  const double fills = reach * -std::expm1(-points / reach);
+  const double b = static_cast<double>(batch);
+  const bool affine = batch_affine && b < kMaxBatchFill * reach;
   const double bytes = buckets * (affine ? costs.affine_bytes : costs.xyzz_bytes);
   const double cache = 1.0 + costs.cache_slope * std::max(0.0, std::log2(bytes / costs.l2_free_bytes));
-  const double b = static_cast<double>(batch);
   const double per_add =
-      affine ? costs.affine_add * cache + costs.inversion / b + costs.conflict * conflicts_per_add(b, buckets)
+      affine ? costs.affine_add * cache + costs.inversion / b + costs.conflict * conflicts_per_add(b, reach)
              : costs.xyzz_add * cache;
   return (points - fills) * per_add + buckets * costs.per_bucket;
 }
 
-/// The model's cost of one MSM of n points with window c and the given accumulator: the W - 1 full
-/// windows, plus the top window, which has only 2^(top - 1) buckets (and a batch to match) and, for
-/// uniform scalars, a non-zero digit for a fraction 1 - 2^-top of the points (its digit is the top
-/// top - 1 bits plus the carry: zero only when both are).
+/// The model's cost of one MSM of n points with window c and the given accumulator, for scalars
+/// uniform in [0, 2^scalar_log2) (scalar_log2 <= scalar_bits; 0 means scalar_bits; the GLV halves stay
+/// well below their proven bound kBits, see window_scalar_log2 in pippenger.hpp). W - 1 full windows,
+/// plus the top one, whose digit is floor(k / T) plus the carry, T = 2^(c (W - 1)): it is zero exactly
+/// when k < T / 2, so a fraction 1 - T / 2^(scalar_log2 + 1) of the points reach it (1 - 2^-top when
+/// scalar_log2 = scalar_bits), on about 2^scalar_log2 / T + 1/2 of its 2^(top - 1) buckets.
 inline double window_cost(std::size_t n, unsigned scalar_bits, unsigned c, bool batch_affine,
-                          const WindowCosts& costs = {}) {
+                          const WindowCosts& costs = {}, double scalar_log2 = 0) {
+  if (scalar_log2 <= 0 || scalar_log2 > scalar_bits) scalar_log2 = scalar_bits;
   const double points = static_cast<double>(n);
-  const unsigned top = top_window_bits(scalar_bits, c);
+  const unsigned windows = window_count(scalar_bits, c), top = top_window_bits(scalar_bits, c);
   const double buckets = std::ldexp(1.0, static_cast<int>(c) - 1);
   const double top_buckets = std::ldexp(1.0, static_cast<int>(top) - 1);
-  const double top_points = points * (1.0 - std::ldexp(1.0, -static_cast<int>(top)));
-  return (window_count(scalar_bits, c) - 1) * one_window_cost(points, buckets, batch_affine, default_batch(c), costs) +
-         one_window_cost(top_points, top_buckets, batch_affine, default_batch(top), costs);
+  const double top_scale = std::exp2(scalar_log2 - static_cast<double>(c * (windows - 1)));  // 2^scalar_log2 / T
+  const double top_points = points * std::clamp(1.0 - 0.5 / top_scale, 0.0, 1.0);
+  const double top_reach = std::clamp(top_scale + 0.5, 1.0, top_buckets);
+  return (windows - 1) * one_window_cost(points, buckets, buckets, batch_affine, default_batch(c), costs) +
+         one_window_cost(top_points, top_buckets, top_reach, batch_affine, default_batch(top), costs);
 }
 
-/// The largest c whose 2^(c-1) affine buckets fit in costs.max_bucket_bytes (BLS12-381: 16 for G1,
-/// whose 2^15 x 104 B = 3.3 MiB, and 15 for G2, whose buckets are twice the size).
+/// The largest c whose 2^(c-1) affine buckets fit in costs.max_bucket_bytes (BLS12-381: 17 for G1,
+/// whose 2^16 x 104 B = 6.5 MiB, and 16 for G2, whose buckets are twice the size).
 inline unsigned max_window(const WindowCosts& costs) {
   unsigned c = 1;
   while (c < 24 && std::ldexp(costs.affine_bytes, static_cast<int>(c)) <= costs.max_bucket_bytes) ++c;
@@ -140,11 +155,12 @@ inline unsigned max_window(const WindowCosts& costs) {
 
 /// The window c in [1, max_window(costs)] and the accumulator minimising window_cost. Beyond the cap
 /// random bucket accesses leave L2 and the nearby L3 for good, which cache_slope only extrapolates.
-inline WindowChoice choose_window(std::size_t n, unsigned scalar_bits, const WindowCosts& costs = {}) {
+inline WindowChoice choose_window(std::size_t n, unsigned scalar_bits, const WindowCosts& costs = {},
+                                  double scalar_log2 = 0) {
   WindowChoice best{1, false, INFINITY};
   for (unsigned c = 1, max_c = max_window(costs); c <= max_c; ++c) {
     for (bool affine : {false, true}) {
-      const double cost = window_cost(n, scalar_bits, c, affine, costs);
+      const double cost = window_cost(n, scalar_bits, c, affine, costs, scalar_log2);
       if (cost < best.cost) best = {c, affine, cost};
     }
   }
