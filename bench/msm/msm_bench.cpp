@@ -11,10 +11,10 @@
 // blst_p1s_mult_pippenger on the same input and compare both the time and the point.
 //
 // Window sweeps (issue 22, the cost model): `bench_msm --sweep=GROUP,LOG_N,CMIN,CMAX,REPS[,BATCH]`
-// times single-threaded MSMs (GLV on; GROUP-noglv without it, GROUP-xyzz with XYZZ
-// buckets) with every forced window c in [CMIN, CMAX], REPS rounds that visit the windows in turn
-// (so drifts in the machine's load hit all of them alike), and prints each c's min and median next to
-// choose_window's cost, and the plan's own choice. BATCH forces the batch size (0: default_batch).
+// times single-threaded MSMs (GLV on; GROUP-noglv without it, GROUP-xyzz with XYZZ buckets) with
+// every forced window c in [CMIN, CMAX], REPS rounds that visit the windows in turn (so drifts in the
+// machine's load hit all of them alike), and prints each c's min and median, wall and CPU time, next
+// to choose_window's cost, and the plan's own choice. BATCH forces the batch size (0: default_batch).
 // `bench_msm --costs=GROUP` measures WindowCosts' constants on the bucket classes themselves: 2^17
 // distinct points added to 2^(c-1) filled buckets at uniformly random indices (batch-affine with several
 // batch sizes, and XYZZ), the bucket reduction, and one field inversion; min of 3, single thread.
@@ -22,6 +22,7 @@
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 #include <tbb/task_arena.h>
+#include <time.h>
 
 #include <algorithm>
 #include <array>
@@ -221,24 +222,37 @@ int sweep(const std::string& tag, unsigned log_n, unsigned cmin, unsigned cmax, 
   const MsmPlan auto_plan = make_plan<C>(n, {.accumulation = acc, .endomorphism = endo}, 1);
   std::printf("%s 2^%u: plan c=%u glv=%d batch_affine=%d\n", tag.c_str(), log_n, auto_plan.window_bits,
               auto_plan.glv ? 1 : 0, auto_plan.batch_affine ? 1 : 0);
-  std::vector<std::vector<double>> ms(cmax + 1);
+  // Wall time and the process's CPU time: on a shared machine the CPU time leaves out the waits for a
+  // core (not the cache and memory contention).
+  auto cpu_ms = [] {
+    timespec t{};
+    ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+  };
+  std::vector<std::vector<double>> ms(cmax + 1), cpu(cmax + 1);
   for (int r = 0; r < reps; ++r) {
     for (unsigned c = cmin; c <= cmax; ++c) {
       const MsmConfig config{.window_bits = c, .accumulation = acc, .batch_size = batch, .endomorphism = endo};
       Jacobian<C> out;
+      const double c0 = cpu_ms();
       const auto t0 = std::chrono::steady_clock::now();
       arena.execute([&] { out = *msm<C>(in.bases, in.scalars, config); });
       benchmark::DoNotOptimize(out);
       ms[c].push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      cpu[c].push_back(cpu_ms() - c0);
     }
   }
   for (unsigned c = cmin; c <= cmax; ++c) {
-    auto& v = ms[c];
-    std::sort(v.begin(), v.end());
+    std::sort(ms[c].begin(), ms[c].end());
+    std::sort(cpu[c].begin(), cpu[c].end());
     const MsmPlan plan = make_plan<C>(n, {.window_bits = c, .accumulation = acc, .endomorphism = endo}, 1);
-    const double model = window_cost(plan.glv ? 2 * n : n, plan.scalar_bits, c, plan.batch_affine, window_costs<C>());
-    std::printf("%s 2^%u c=%2u min %.1f median %.1f ms  model %.4g  batch %zu\n", tag.c_str(), log_n, c, v.front(),
-                v[v.size() / 2], model, batch != 0 ? batch : plan.batch_size);
+    double log2 = 0;
+    if constexpr (curve::HasGlv<C>) log2 = plan.glv ? glv_scalar_log2<C>() : 0;
+    const double model =
+        window_cost(plan.glv ? 2 * n : n, plan.scalar_bits, c, plan.batch_affine, window_costs<C>(), log2);
+    std::printf("%s 2^%u c=%2u min %.1f median %.1f ms, cpu min %.1f median %.1f ms  model %.4g  batch %zu\n",
+                tag.c_str(), log_n, c, ms[c].front(), ms[c][ms[c].size() / 2], cpu[c].front(),
+                cpu[c][cpu[c].size() / 2], model, batch != 0 ? batch : plan.batch_size);
   }
   return 0;
 }
