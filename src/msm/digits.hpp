@@ -62,16 +62,18 @@ struct WindowCosts {
   double xyzz_bytes = 192;    // sizeof(Xyzz): 4 x 48 B
 };
 
-/// Additions per batch inversion for 2^(c-1) buckets: half the buckets, within [32, 1024]. The
-/// inversion is cheap (8.6 additions), so a batch of 256-1024 already makes its share < 0.035; a
-/// batch of half the buckets queues about 40 % of the points (conflicts), which costs little as long as
-/// the queue has room (measured: batch = buckets / 2 within 2 % of the best batch at c = 9...16, one
-/// noisy outlier aside; but
-/// batch = buckets spills 80 % of the points to XYZZ and costs 40 % more; docs/msm.md).
-inline std::size_t default_batch(unsigned c) {
-  const std::size_t buckets = std::size_t{1} << (c - 1);
+/// Additions per batch inversion for `buckets` buckets that the digits reach: half of them, within
+/// [32, 1024]. The inversion is cheap (8.6 additions), so a batch of 256-1024 already makes its share
+/// < 0.035; a batch of half the buckets queues about 40 % of the points (conflicts), which costs little
+/// as long as the queue has room (measured: buckets / 2 within 2 % of the best batch at c = 9...16, one
+/// noisy outlier aside; but batch = buckets spills 80 % of the points to XYZZ and costs 40 % more;
+/// docs/msm.md).
+inline std::size_t batch_for_buckets(std::size_t buckets) {
   return buckets / 2 < 32 ? 32 : (buckets / 2 > 1024 ? 1024 : buckets / 2);
 }
+
+/// The batch of a full window of width c (2^(c-1) buckets, all reached).
+inline std::size_t default_batch(unsigned c) { return batch_for_buckets(std::size_t{1} << (c - 1)); }
 
 /// A batch may fill at most this share of the buckets its points can reach: at 1/2 (default_batch)
 /// the bounded queue absorbs the conflicts, at 1 it overflows for 80 % of the points (simulated), so
@@ -125,24 +127,37 @@ inline double one_window_cost(double points, double buckets, double reach, bool 
   return (points - fills) * per_add + buckets * costs.per_bucket;
 }
 
+/// The top window of scalars uniform in [0, 2^scalar_log2) (scalar_log2 <= scalar_bits; the GLV
+/// halves stay well below their proven bound kBits, see glv_scalar_log2 in pippenger.hpp). Its digit is
+/// floor(k / T) plus the carry, T = 2^(c (W - 1)): zero exactly when k < T / 2, so a fraction
+/// 1 - T / 2^(scalar_log2 + 1) of the points reach it (1 - 2^-top when scalar_log2 = scalar_bits), and
+/// it reaches about 2^scalar_log2 / T + 1/2 of its 2^(top - 1) buckets. run() sizes the top window's
+/// batch from those reached buckets.
+struct TopWindow {
+  double point_share;   // of the n points, those with a non-zero top digit
+  std::size_t reached;  // buckets the top digits reach, in [1, 2^(top - 1)]
+};
+inline TopWindow top_window(unsigned scalar_bits, double scalar_log2, unsigned c) {
+  if (scalar_log2 <= 0 || scalar_log2 > scalar_bits) scalar_log2 = scalar_bits;
+  const unsigned windows = window_count(scalar_bits, c), top = top_window_bits(scalar_bits, c);
+  const double scale = std::exp2(scalar_log2 - static_cast<double>(c * (windows - 1)));  // 2^scalar_log2 / T
+  const double top_buckets = std::ldexp(1.0, static_cast<int>(top) - 1);
+  return {std::clamp(1.0 - 0.5 / scale, 0.0, 1.0),
+          static_cast<std::size_t>(std::clamp(std::ceil(scale + 0.5), 1.0, top_buckets))};
+}
+
 /// The model's cost of one MSM of n points with window c and the given accumulator, for scalars
-/// uniform in [0, 2^scalar_log2) (scalar_log2 <= scalar_bits; 0 means scalar_bits; the GLV halves stay
-/// well below their proven bound kBits, see window_scalar_log2 in pippenger.hpp). W - 1 full windows,
-/// plus the top one, whose digit is floor(k / T) plus the carry, T = 2^(c (W - 1)): it is zero exactly
-/// when k < T / 2, so a fraction 1 - T / 2^(scalar_log2 + 1) of the points reach it (1 - 2^-top when
-/// scalar_log2 = scalar_bits), on about 2^scalar_log2 / T + 1/2 of its 2^(top - 1) buckets.
+/// uniform in [0, 2^scalar_log2) (0: 2^scalar_bits): W - 1 full windows plus the top one (top_window).
 inline double window_cost(std::size_t n, unsigned scalar_bits, unsigned c, bool batch_affine,
                           const WindowCosts& costs = {}, double scalar_log2 = 0) {
-  if (scalar_log2 <= 0 || scalar_log2 > scalar_bits) scalar_log2 = scalar_bits;
   const double points = static_cast<double>(n);
   const unsigned windows = window_count(scalar_bits, c), top = top_window_bits(scalar_bits, c);
   const double buckets = std::ldexp(1.0, static_cast<int>(c) - 1);
   const double top_buckets = std::ldexp(1.0, static_cast<int>(top) - 1);
-  const double top_scale = std::exp2(scalar_log2 - static_cast<double>(c * (windows - 1)));  // 2^scalar_log2 / T
-  const double top_points = points * std::clamp(1.0 - 0.5 / top_scale, 0.0, 1.0);
-  const double top_reach = std::clamp(top_scale + 0.5, 1.0, top_buckets);
+  const TopWindow tw = top_window(scalar_bits, scalar_log2, c);
   return (windows - 1) * one_window_cost(points, buckets, buckets, batch_affine, default_batch(c), costs) +
-         one_window_cost(top_points, top_buckets, top_reach, batch_affine, default_batch(top), costs);
+         one_window_cost(points * tw.point_share, top_buckets, static_cast<double>(tw.reached), batch_affine,
+                         std::min(default_batch(c), batch_for_buckets(tw.reached)), costs);
 }
 
 /// The largest c whose 2^(c-1) affine buckets fit in costs.max_bucket_bytes (BLS12-381: 17 for G1,
