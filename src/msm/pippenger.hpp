@@ -59,8 +59,8 @@ struct MsmConfig {
   /// Additions per batch inversion; 0 chooses default_batch(c).
   std::size_t batch_size = 0;
   /// GLV split of the scalars (groups with curve::HasGlv: all four; ignored for any other group).
-  /// kAuto: when the cost model says it pays (from 4 points on, so always in practice; measured in
-  /// docs/benchmarks.md down to 16 points).
+  /// kAuto: when the cost model says it pays (from 4 points up to about 2^21, measured in
+  /// docs/benchmarks.md down to 16 points; beyond, the capped window makes the unsplit path as cheap).
   Endomorphism endomorphism = Endomorphism::kAuto;
 };
 
@@ -116,7 +116,7 @@ inline double abs_double(field::Limbs<4> x) {
 /// the nearest lattice point leaves |k1| <= (|a1| + |a2|) / 2 and |k2| <= (|b1| + |b2|) / 2 (GLV
 /// section 4), half the proven bound kBits uses (the rounding by g_i / 2^256 can exceed it by a hair).
 /// BLS12-381 G1: (1 + x^2) / 2 = 2^126.43, where kBits = 128: ignoring this, the model counted a top
-/// window that at c = 16 holds no point at all, and at c = 13 one whose digits reach only 760 of its
+/// window that at c = 16 holds no point at all, and at c = 13 one whose digits reach only ~700 of its
 /// 2048 buckets, so that its batch of 1024 overflows the queue (measured: 200 000 random splits, max
 /// 2^126.57).
 template <curve::CurveConfig C>
@@ -228,7 +228,7 @@ curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, std::span<const 
 
   // The top window holds the remaining top_window_bits: fewer buckets, and a batch to match the ones
   // its digits reach (a batch larger than half of those mostly queues conflicts, and one larger than
-  // all of them never fills: with GLV on BLS12-381 at c = 13, 760 of 2048 buckets).
+  // all of them never fills: with GLV on BLS12-381 at c = 13, ~700 of 2048 buckets).
   const unsigned top = top_window_bits(plan.scalar_bits, c);
   const std::size_t top_bucket_count = std::size_t{1} << (top - 1);
   const std::size_t top_batch =
