@@ -9,11 +9,22 @@
 // points and scalars these benchmarks use (GROUP 1 = G1, 2 = G2; format in docs/benchmarks.md) and
 // prints zkpipe's single-threaded result and time, so an external harness can run
 // blst_p1s_mult_pippenger on the same input and compare both the time and the point.
+//
+// Window sweeps (issue 22, the cost model): `bench_msm --sweep=GROUP,LOG_N,CMIN,CMAX,REPS[,BATCH]`
+// times single-threaded MSMs (GLV on; GROUP-noglv without it, GROUP-xyzz with XYZZ buckets) with
+// every forced window c in [CMIN, CMAX], REPS rounds that visit the windows in turn (so drifts in the
+// machine's load hit all of them alike), and prints each c's min and median, wall and CPU time, next
+// to choose_window's cost, and the plan's own choice. BATCH forces the batch size (0: default_batch).
+// `bench_msm --costs=GROUP` measures WindowCosts' constants on the bucket classes themselves: 2^17
+// distinct points added to 2^(c-1) filled buckets at uniformly random indices (batch-affine with several
+// batch sizes, and XYZZ), the bucket reduction, and one field inversion; min of 3, single thread.
 
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 #include <tbb/task_arena.h>
+#include <time.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -202,6 +213,131 @@ int first_calls(const char* group, unsigned log_n, int threads, Endomorphism end
   return 0;
 }
 
+template <class C>
+int sweep(const std::string& tag, unsigned log_n, unsigned cmin, unsigned cmax, int reps, std::size_t batch,
+          Endomorphism endo, Accumulation acc) {
+  const auto& in = input<C>(log_n);
+  const std::size_t n = in.bases.size();
+  tbb::task_arena arena(1);
+  const MsmPlan auto_plan = make_plan<C>(n, {.accumulation = acc, .endomorphism = endo}, 1);
+  std::printf("%s 2^%u: plan c=%u glv=%d batch_affine=%d\n", tag.c_str(), log_n, auto_plan.window_bits,
+              auto_plan.glv ? 1 : 0, auto_plan.batch_affine ? 1 : 0);
+  // Wall time and the process's CPU time: on a shared machine the CPU time leaves out the waits for a
+  // core (not the cache and memory contention).
+  auto cpu_ms = [] {
+    timespec t{};
+    ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+  };
+  std::vector<std::vector<double>> ms(cmax + 1), cpu(cmax + 1);
+  for (int r = 0; r < reps; ++r) {
+    for (unsigned c = cmin; c <= cmax; ++c) {
+      const MsmConfig config{.window_bits = c, .accumulation = acc, .batch_size = batch, .endomorphism = endo};
+      Jacobian<C> out;
+      const double c0 = cpu_ms();
+      const auto t0 = std::chrono::steady_clock::now();
+      arena.execute([&] { out = *msm<C>(in.bases, in.scalars, config); });
+      benchmark::DoNotOptimize(out);
+      ms[c].push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      cpu[c].push_back(cpu_ms() - c0);
+    }
+  }
+  for (unsigned c = cmin; c <= cmax; ++c) {
+    std::sort(ms[c].begin(), ms[c].end());
+    std::sort(cpu[c].begin(), cpu[c].end());
+    const MsmPlan plan = make_plan<C>(n, {.window_bits = c, .accumulation = acc, .endomorphism = endo}, 1);
+    double log2 = 0;
+    if constexpr (curve::HasGlv<C>) log2 = plan.glv ? glv_scalar_log2<C>() : 0;
+    const double model =
+        window_cost(plan.glv ? 2 * n : n, plan.scalar_bits, c, plan.batch_affine, window_costs<C>(), log2);
+    std::printf("%s 2^%u c=%2u min %.1f median %.1f ms, cpu min %.1f median %.1f ms  model %.4g  batch %zu\n",
+                tag.c_str(), log_n, c, ms[c].front(), ms[c][ms[c].size() / 2], cpu[c].front(),
+                cpu[c][cpu[c].size() / 2], model, batch != 0 ? batch : plan.batch_size);
+  }
+  return 0;
+}
+
+template <class C>
+int costs(const std::string& tag) {
+  using Field = typename C::Field;
+  constexpr unsigned kLog = 17;
+  const auto& in = input<C>(kLog);
+  const std::size_t n = in.bases.size();
+  // f() returns the moment its timed part starts (or void: all of it is timed).
+  auto time_ns = [](auto&& f) {
+    double best = INFINITY;
+    for (int r = 0; r < 3; ++r) {
+      auto t0 = std::chrono::steady_clock::now();
+      if constexpr (!std::is_void_v<decltype(f())>) {
+        t0 = f();
+      } else {
+        f();
+      }
+      best = std::min(best, std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count());
+    }
+    return best;
+  };
+  Rng rng(17);
+  Field x = Field::random(rng);
+  constexpr int kInversions = 2000;
+  const double inv_ns = time_ns([&] {
+                          for (int i = 0; i < kInversions; ++i) x = (x + Field::one()).inverse();
+                          benchmark::DoNotOptimize(x);
+                        }) /
+                        kInversions;
+  std::printf("%s inversion %.0f ns\n", tag.c_str(), inv_ns);
+  std::printf("%s   c  buckets  batch  conflicts/add  affine ns/pt  reduce ns/bucket | xyzz ns/pt  reduce ns/bucket\n",
+              tag.c_str());
+  for (unsigned c = 6; c <= kLog; ++c) {
+    const std::size_t count = std::size_t{1} << (c - 1);
+    std::vector<std::uint32_t> idx(n);
+    std::vector<std::uint8_t> neg(n);
+    for (std::size_t i = 0; i < n; ++i)
+      idx[i] = static_cast<std::uint32_t>(rng.next() % count), neg[i] = rng.next() & 1;
+    // Every bucket is filled first (untimed, other indices): the first point into an empty bucket
+    // is a copy, which the model counts separately (fill_fraction).
+    std::vector<std::uint32_t> pre(n);
+    for (auto& i : pre) i = static_cast<std::uint32_t>(rng.next() % count);
+    XyzzBuckets<C> xb(count);
+    const double xyzz = time_ns([&] {
+                          XyzzBuckets<C> b(count);
+                          for (std::size_t i = 0; i < count; ++i)
+                            b.add(static_cast<std::uint32_t>(i), in.bases[n - 1 - i], false);
+                          const auto t0 = std::chrono::steady_clock::now();
+                          for (std::size_t i = 0; i < n; ++i) b.add(idx[i], in.bases[i], neg[i] != 0);
+                          xb = std::move(b);
+                          return t0;
+                        }) /
+                        static_cast<double>(n);
+    curve::Jacobian<C> sink;
+    const double xyzz_red = time_ns([&] { sink = xb.reduce(); }) / static_cast<double>(count);
+    for (std::size_t batch : {std::size_t{32}, std::size_t{64}, std::size_t{128}, std::size_t{256}, std::size_t{512},
+                              std::size_t{1024}, std::size_t{2048}}) {
+      if (batch > count && batch != default_batch(c)) continue;
+      std::vector<AffineBuckets<C>> keep;
+      const double affine = time_ns([&] {
+                              AffineBuckets<C> b(count, batch);
+                              for (std::size_t i = 0; i < count; ++i)
+                                b.add(static_cast<std::uint32_t>(i), in.bases[n - 1 - i], false);
+                              const auto t0 = std::chrono::steady_clock::now();
+                              for (std::size_t i = 0; i < n; ++i) b.add(idx[i], in.bases[i], neg[i] != 0);
+                              b.finish();
+                              keep.clear();
+                              keep.push_back(std::move(b));
+                              return t0;
+                            }) /
+                            static_cast<double>(n);
+      const double red = time_ns([&] { sink = keep.front().reduce(); }) / static_cast<double>(count);
+      benchmark::DoNotOptimize(sink);
+      std::printf("%s  %2u  %7zu  %5zu%s  %.3f  %7.1f  %7.1f | %7.1f  %7.1f\n", tag.c_str(), c, count, batch,
+                  batch == default_batch(c) ? "*" : " ",
+                  conflicts_per_add(static_cast<double>(batch), static_cast<double>(count)), affine, red, xyzz,
+                  xyzz_red);
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 }  // namespace zk::msm
 
@@ -232,6 +368,47 @@ int main(int argc, char** argv) {
       if (group == "bn-g1") return zk::msm::first_calls<zk::curve::Bn254G1>(tag.c_str(), log_n, threads, endo);
       if (group == "bn-g2") return zk::msm::first_calls<zk::curve::Bn254G2>(tag.c_str(), log_n, threads, endo);
       std::cerr << "GROUP must be bls-g1, bls-g2, bn-g1 or bn-g2, optionally with -noglv\n";
+      return 2;
+    }
+    if (a.rfind("--costs=", 0) == 0) {
+      const std::string group = a.substr(8);
+      if (group == "bls-g1") return zk::msm::costs<zk::curve::Bls12_381G1>(group);
+      if (group == "bls-g2") return zk::msm::costs<zk::curve::Bls12_381G2>(group);
+      if (group == "bn-g1") return zk::msm::costs<zk::curve::Bn254G1>(group);
+      if (group == "bn-g2") return zk::msm::costs<zk::curve::Bn254G2>(group);
+      std::cerr << "usage: --costs=GROUP(bls-g1|bls-g2|bn-g1|bn-g2)\n";
+      return 2;
+    }
+    if (a.rfind("--sweep=", 0) == 0) {
+      std::vector<std::string> f;
+      for (std::size_t b = 8, e; b <= a.size(); b = e + 1) {
+        e = a.find(',', b);
+        if (e == std::string::npos) e = a.size();
+        f.push_back(a.substr(b, e - b));
+      }
+      if (f.size() < 5) {
+        std::cerr << "usage: --sweep=GROUP(bls-g1|bls-g2|bn-g1|bn-g2[-noglv|-xyzz]),LOG_N,CMIN,CMAX,REPS[,BATCH]\n";
+        return 2;
+      }
+      std::string group = f[0];
+      auto endo = zk::msm::Endomorphism::kOn;  // GLV also where the model would leave it off
+      auto acc = zk::msm::Accumulation::kAuto;
+      if (group.ends_with("-noglv")) endo = zk::msm::Endomorphism::kOff, group.resize(group.size() - 6);
+      if (group.ends_with("-xyzz")) acc = zk::msm::Accumulation::kXyzz, group.resize(group.size() - 5);
+      const unsigned log_n = static_cast<unsigned>(std::stoul(f[1]));
+      const unsigned cmin = static_cast<unsigned>(std::stoul(f[2])), cmax = static_cast<unsigned>(std::stoul(f[3]));
+      const int reps = std::stoi(f[4]);
+      const std::size_t batch = f.size() > 5 ? std::stoul(f[5]) : 0;
+      if (log_n > 24 || cmin < 1 || cmax > 24 || cmin > cmax || reps < 1) {
+        std::cerr << "LOG_N at most 24, 1 <= CMIN <= CMAX <= 24, REPS at least 1\n";
+        return 2;
+      }
+      using namespace zk::curve;
+      if (group == "bls-g1") return zk::msm::sweep<Bls12_381G1>(f[0], log_n, cmin, cmax, reps, batch, endo, acc);
+      if (group == "bls-g2") return zk::msm::sweep<Bls12_381G2>(f[0], log_n, cmin, cmax, reps, batch, endo, acc);
+      if (group == "bn-g1") return zk::msm::sweep<Bn254G1>(f[0], log_n, cmin, cmax, reps, batch, endo, acc);
+      if (group == "bn-g2") return zk::msm::sweep<Bn254G2>(f[0], log_n, cmin, cmax, reps, batch, endo, acc);
+      std::cerr << "GROUP must be bls-g1, bls-g2, bn-g1 or bn-g2\n";
       return 2;
     }
     if (a.rfind("--export=", 0) == 0) {

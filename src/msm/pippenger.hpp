@@ -26,6 +26,7 @@
 // 2 x chunk_points x W x 4 B and the phi buffer chunk_points affine points. scratch_bytes() computes it.
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -58,13 +59,13 @@ struct MsmConfig {
   /// Additions per batch inversion; 0 chooses default_batch(c).
   std::size_t batch_size = 0;
   /// GLV split of the scalars (groups with curve::HasGlv: all four; ignored for any other group).
-  /// kAuto: when the cost model says it pays (from 4 points on, so always in practice; measured in
-  /// docs/benchmarks.md down to 16 points).
+  /// kAuto: when the cost model says it pays (from 4 points up to about 2^21, measured in
+  /// docs/benchmarks.md down to 16 points; beyond, the capped window makes the unsplit path as cheap).
   Endomorphism endomorphism = Endomorphism::kAuto;
 };
 
 /// Cost of phi(P) plus the GLV split of one scalar, in choose_window's units (one Fq product and a
-/// few dozen 64-bit products: about 40 ns against the 150 ns of a batch-affine addition).
+/// few dozen 64-bit products: about 40-80 ns, 0.13-0.26 of a ~310 ns batch-affine addition, rounded up).
 inline constexpr double kGlvCostPerPoint = 0.3;
 
 /// The plan an MSM of n points runs with; exposed for tests, benchmarks and memory accounting.
@@ -77,19 +78,72 @@ struct MsmPlan {
   std::size_t chunk_points;
   bool glv;              // scalars split by the GLV endomorphism: 2 x chunk_points points per chunk
   unsigned scalar_bits;  // bits of the (split) scalars the digits cover
+  double scalar_log2;    // log2 of their typical size (glv_scalar_log2, else scalar_bits): the top window
 };
+
+/// The cost model's view of group C (digits.hpp): the bucket sizes of C, and the operation costs
+/// measured with `bench_msm --costs` (docs/msm.md). Groups over an extension field (G2) measured on
+/// BLS12-381 G2, in units of a G2 batch-affine addition (~3.2 G1 ones): the same ratios as G1 except
+/// the inversion, an Fq inversion plus a few Fq products against an addition three times dearer.
+/// BN254 uses the BLS12-381 ratios of its G1 / G2 (not measured separately).
+template <curve::CurveConfig C>
+WindowCosts window_costs() {
+  WindowCosts costs{.affine_bytes = sizeof(curve::Affine<C>), .xyzz_bytes = sizeof(curve::Xyzz<C>)};
+  if constexpr (!requires { C::Field::kLimbs; }) {
+    costs.inversion = 2.6;   // 2.63 us against 1.01 us per G2 addition
+    costs.xyzz_add = 1.55;   // 1.53-1.60 us
+    costs.per_bucket = 3.6;  // 3.65 us
+  }
+  return costs;
+}
+
+namespace detail {
+/// |x| of a two's-complement 256-bit integer, as a double.
+inline double abs_double(field::Limbs<4> x) {
+  if (x[3] >> 63) {  // negative: -x = ~x + 1
+    std::uint64_t carry = 1;
+    for (auto& limb : x) {
+      limb = ~limb + carry;
+      carry = carry != 0 && limb == 0 ? 1 : 0;
+    }
+  }
+  return std::ldexp(static_cast<double>(x[0]), 0) + std::ldexp(static_cast<double>(x[1]), 64) +
+         std::ldexp(static_cast<double>(x[2]), 128) + std::ldexp(static_cast<double>(x[3]), 192);
+}
+}  // namespace detail
+
+/// log2 of the size of the GLV halves the window model assumes (uniform below it): Babai rounding to
+/// the nearest lattice point leaves |k1| <= (|a1| + |a2|) / 2 and |k2| <= (|b1| + |b2|) / 2 (GLV
+/// section 4), half the proven bound kBits uses (the rounding by g_i / 2^256 can exceed it by a hair).
+/// BLS12-381 G1: (1 + x^2) / 2 = 2^126.43, where kBits = 128: ignoring this, the model counted a top
+/// window that at c = 16 holds no point at all, and at c = 13 one whose digits reach only ~700 of its
+/// 2048 buckets, so that its batch of 1024 overflows the queue (measured: 200 000 random splits, max
+/// 2^126.57).
+template <curve::CurveConfig C>
+requires curve::HasGlv<C>
+double glv_scalar_log2() {
+  using G = curve::GlvParams<C>;
+  const double a = detail::abs_double(G::kA1) + detail::abs_double(G::kA2);
+  const double b = detail::abs_double(G::kB1) + detail::abs_double(G::kB2);
+  return std::log2(std::max(a, b) / 2);
+}
 
 template <curve::CurveConfig C>
 MsmPlan make_plan(std::size_t n, const MsmConfig& config, int threads) {
   MsmPlan plan{};
   plan.scalar_bits = C::Scalar::kBits;
-  WindowChoice choice = choose_window(n, plan.scalar_bits);
+  const WindowCosts costs = window_costs<C>();
+  WindowChoice choice = choose_window(n, plan.scalar_bits, costs);
   if constexpr (curve::HasGlv<C>) {
-    const WindowChoice split = choose_window(2 * n, curve::GlvParams<C>::kBits);
+    const WindowChoice split = choose_window(2 * n, curve::GlvParams<C>::kBits, costs, glv_scalar_log2<C>());
     plan.glv = config.endomorphism == Endomorphism::kOn ||
                (config.endomorphism == Endomorphism::kAuto &&
                 split.cost + kGlvCostPerPoint * static_cast<double>(n) < choice.cost);
     if (plan.glv) choice = split, plan.scalar_bits = curve::GlvParams<C>::kBits;
+  }
+  plan.scalar_log2 = plan.scalar_bits;
+  if constexpr (curve::HasGlv<C>) {
+    if (plan.glv) plan.scalar_log2 = glv_scalar_log2<C>();
   }
   plan.window_bits = config.window_bits != 0 ? std::min(config.window_bits, 24u) : choice.c;
   plan.windows = window_count(plan.scalar_bits, plan.window_bits);
@@ -172,11 +226,13 @@ curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, std::span<const 
   const std::size_t chunk = plan.chunk_points;
   const std::size_t bucket_count = std::size_t{1} << (c - 1);
 
-  // The top window holds the remaining top_window_bits: fewer buckets, and a batch to match (a batch
-  // larger than half the buckets mostly queues conflicts).
+  // The top window holds the remaining top_window_bits: fewer buckets, and a batch to match the ones
+  // its digits reach (a batch larger than half of those mostly queues conflicts, and one larger than
+  // all of them never fills: with GLV on BLS12-381 at c = 13, ~700 of 2048 buckets).
   const unsigned top = top_window_bits(plan.scalar_bits, c);
   const std::size_t top_bucket_count = std::size_t{1} << (top - 1);
-  const std::size_t top_batch = std::min(plan.batch_size, default_batch(top));
+  const std::size_t top_batch =
+      std::min(plan.batch_size, batch_for_buckets(top_window(plan.scalar_bits, plan.scalar_log2, c).reached));
   std::vector<Buckets> tasks;
   tasks.reserve(std::size_t{windows} * splits);
   for (std::size_t t = 0; t < std::size_t{windows} * splits; ++t) {

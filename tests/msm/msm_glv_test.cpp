@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <tbb/task_arena.h>
 
+#include <cmath>
 #include <vector>
 
 #include "curve/bls12_381.hpp"
@@ -76,6 +77,32 @@ TYPED_TEST(MsmGlvTest, PlanUsesTheSplitOnlyWhereTheGroupHasIt) {
   if constexpr (curve::HasGlv<C>) {
     EXPECT_EQ(on.scalar_bits, curve::GlvParams<C>::kBits);
     EXPECT_TRUE(make_plan<C>(std::size_t{1} << 16, {}, 1).glv);  // the default from mid sizes on
+  }
+}
+
+// The window model takes the split halves as uniform below 2^glv_scalar_log2 (Babai's bound); check
+// that against real splits: few above it (the approximate rounding), none half a bit above, and most
+// within a bit below (so the model's top-window reach is neither too small nor far too large).
+TYPED_TEST(MsmGlvTest, WindowModelsScalarSizeMatchesRealSplits) {
+  using C = TypeParam;
+  if constexpr (curve::HasGlv<C>) {
+    const double log2 = glv_scalar_log2<C>();
+    EXPECT_LE(log2, curve::GlvParams<C>::kBits);
+    Rng rng = test::rng(22);
+    int above = 0, within_a_bit = 0;
+    constexpr int kSplits = 4000;
+    for (int i = 0; i < kSplits; ++i) {
+      const curve::GlvSplit split = curve::glv_split<C>(C::Scalar::random(rng).to_canonical());
+      for (const auto& k : {split.k1, split.k2}) {
+        const double v = std::ldexp(static_cast<double>(k[1]), 64) + static_cast<double>(k[0]);
+        const double bits = v > 0 ? std::log2(v) : 0;
+        EXPECT_LT(bits, log2 + 0.5);
+        above += bits > log2 ? 1 : 0;
+        within_a_bit += bits > log2 - 1 ? 1 : 0;
+      }
+    }
+    EXPECT_LT(above, 2 * kSplits / 20) << "more than 5 % above 2^" << log2;
+    EXPECT_GT(within_a_bit, 2 * kSplits / 3) << "the halves are much smaller than 2^" << log2;
   }
 }
 

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <tbb/task_arena.h>
 
+#include <cmath>
+#include <utility>
 #include <vector>
 
 #include "curve/bls12_381.hpp"
@@ -207,6 +209,60 @@ TEST(MsmPlan, WindowGrowsWithSizeAndScratchIsBounded) {
     EXPECT_EQ(plan.scalar_bits, plan.glv ? curve::GlvParams<C>::kBits : C::Scalar::kBits);
     // Chunking bounds the digit scratch regardless of n.
     EXPECT_LE(scratch_bytes<C>(plan), std::size_t{512} << 20) << log_n;
+  }
+}
+
+// The window cost model (digits.hpp): properties that follow from its form, not pinned choices.
+template <class C>
+class WindowModelTest : public ::testing::Test {};
+TYPED_TEST_SUITE(WindowModelTest, Groups);
+
+TYPED_TEST(WindowModelTest, ChoiceIsMonotoneInTheNumberOfPoints) {
+  using C = TypeParam;
+  const WindowCosts costs = window_costs<C>();
+  // (bits, log2 of the scalars' size) as make_plan passes them: unsplit, and the GLV halves.
+  std::vector<std::pair<unsigned, double>> shapes = {{C::Scalar::kBits, 0}};
+  if constexpr (curve::HasGlv<C>) shapes.emplace_back(curve::GlvParams<C>::kBits, glv_scalar_log2<C>());
+  for (const auto& [bits, log2] : shapes) {
+    unsigned last = 1;
+    bool last_affine = false;
+    for (double x = 1; x <= 0x1p28; x *= 1.09) {
+      const auto n = static_cast<std::size_t>(x);
+      const WindowChoice choice = choose_window(n, bits, costs, log2);
+      EXPECT_GE(choice.c, last) << "n = " << n << ", " << bits << " bits";
+      EXPECT_LE(choice.c, max_window(costs));
+      // Once batch-affine buckets win they keep winning: the inversion's share only shrinks with n.
+      EXPECT_TRUE(choice.batch_affine || !last_affine) << "n = " << n;
+      last = choice.c, last_affine = choice.batch_affine;
+    }
+  }
+}
+
+TYPED_TEST(WindowModelTest, CapKeepsOneWindowsBucketsWithinTheBudget) {
+  using C = TypeParam;
+  const WindowCosts costs = window_costs<C>();
+  const unsigned max_c = max_window(costs);
+  EXPECT_LE(std::ldexp(costs.affine_bytes, static_cast<int>(max_c) - 1), costs.max_bucket_bytes);
+  EXPECT_GT(std::ldexp(costs.affine_bytes, static_cast<int>(max_c)), costs.max_bucket_bytes);
+  // However many points: the cap holds, and the window grows to near it (one below where c - 1
+  // divides the bits better, e.g. 16 | 256).
+  const unsigned c = choose_window(std::size_t{1} << 34, C::Scalar::kBits, costs).c;
+  EXPECT_LE(c, max_c);
+  EXPECT_GE(c + 1, max_c);
+}
+
+TEST(WindowModel, G2BucketsAreTwiceTheSizeSoItsCapIsOneLower) {
+  EXPECT_EQ(max_window(window_costs<curve::Bls12_381G2>()) + 1, max_window(window_costs<curve::Bls12_381G1>()));
+}
+
+TEST(WindowModel, ConflictsGrowWithTheBatchAgainstTheBuckets) {
+  EXPECT_EQ(conflicts_per_add(1e-12, 4096), 0.0);
+  double last = 0;
+  for (double batch = 32; batch <= 2048; batch *= 2) {
+    const double q = conflicts_per_add(batch, 4096);
+    EXPECT_GT(q, last);
+    EXPECT_GE(q, batch / 4096 / 2);  // -ln(1 - rho) / rho - 1 >= rho / 2
+    last = q;
   }
 }
 
