@@ -126,8 +126,9 @@ class ProvingSystem {
 
   /// One term per variable (coefficients summed, zeros kept), in scratch_. The long rows with
   /// repeats (MultiEq's packed sums: ONE from constant and negated bits, a round's shared operands
-  /// twice) span a few thousand recent aux variables, so a stamped slot per variable of that window
-  /// finds the repeats in one pass; a row spanning more falls back to sorting.
+  /// twice) mostly span a few thousand recent aux variables, so a stamped slot per variable of that
+  /// window finds the repeats in one pass; a row spanning more (a label's message bits, allocated
+  /// long before the compression that sums them) goes through a small hash table instead.
   std::span<const Term> merge_repeats(std::span<const Term> terms) {
     static constexpr std::uint32_t kInputSlots = 1024, kWindow = 1 << 16;
     std::uint32_t lo = UINT32_MAX, hi = 0;
@@ -141,11 +142,7 @@ class ProvingSystem {
       }
     }
     scratch_.clear();
-    if (!fits || (lo <= hi && hi - lo >= kWindow)) {
-      scratch_.assign(terms.begin(), terms.end());
-      scratch_.resize(LinearCombination<F>::normalize_terms(std::span<Term>(scratch_)));
-      return scratch_;
-    }
+    if (!fits || (lo <= hi && hi - lo >= kWindow)) return merge_by_hash(terms);
     if (stamp_.empty()) {
       stamp_.assign(kInputSlots + kWindow, 0);
       slot_pos_.assign(kInputSlots + kWindow, 0);
@@ -162,6 +159,36 @@ class ProvingSystem {
       } else {
         stamp_[slot] = epoch_;
         slot_pos_[slot] = static_cast<std::uint32_t>(scratch_.size());
+        scratch_.push_back(t);
+      }
+    }
+    return scratch_;
+  }
+
+  /// merge_repeats for any row: open addressing keyed by the variable, slots stamped per call.
+  std::span<const Term> merge_by_hash(std::span<const Term> terms) {
+    unsigned log_cap = 4;
+    while ((std::size_t{1} << log_cap) < 2 * terms.size()) ++log_cap;
+    const std::size_t cap = std::size_t{1} << log_cap, mask = cap - 1;
+    if (hash_stamp_.size() < cap) {
+      hash_stamp_.assign(cap, 0);
+      hash_key_.resize(cap);
+      hash_pos_.resize(cap);
+    }
+    if (++hash_epoch_ == 0) {  // wrapped: forget every stamp
+      std::fill(hash_stamp_.begin(), hash_stamp_.end(), 0);
+      hash_epoch_ = 1;
+    }
+    for (const Term& t : terms) {
+      const std::uint64_t key = t.var.key();
+      std::size_t h = static_cast<std::size_t>((key * 0x9e3779b97f4a7c15ull) >> (64 - log_cap));
+      while (hash_stamp_[h] == hash_epoch_ && hash_key_[h] != key) h = (h + 1) & mask;
+      if (hash_stamp_[h] == hash_epoch_) {
+        scratch_[hash_pos_[h]].coeff += t.coeff;
+      } else {
+        hash_stamp_[h] = hash_epoch_;
+        hash_key_[h] = key;
+        hash_pos_[h] = static_cast<std::uint32_t>(scratch_.size());
         scratch_.push_back(t);
       }
     }
@@ -196,6 +223,10 @@ class ProvingSystem {
   std::vector<Term> scratch_;
   std::vector<std::uint32_t> stamp_, slot_pos_;
   std::uint32_t epoch_ = 0;
+  // merge_by_hash's table: per slot the epoch that last used it, its variable's key, its position.
+  std::vector<std::uint32_t> hash_stamp_, hash_pos_;
+  std::vector<std::uint64_t> hash_key_;
+  std::uint32_t hash_epoch_ = 0;
 };
 
 }  // namespace zk::r1cs

@@ -26,6 +26,7 @@ struct RandomCircuit {
   std::uint64_t seed;
   std::size_t inputs, aux, constraints;
   std::size_t max_terms;  // per combination, before the operations that add more
+  std::size_t far = 0;    // > 0: half the variables come from a window this far from the row's
 
   template <class CS>
   Status synthesize(CS& cs) const {
@@ -68,7 +69,8 @@ struct RandomCircuit {
     // Few distinct variables per row, so repeats and cancellations are common.
     auto var = [&](std::size_t window_start) {
       if (rng.next() % 8 == 0) return Variable::one();
-      return vars[(window_start + rng.next() % 6) % vars.size()];
+      const std::size_t offset = far != 0 && rng.next() % 2 == 0 ? far : 0;
+      return vars[(window_start + offset + rng.next() % 6) % vars.size()];
     };
     auto make = [&] {
       const std::size_t start = rng.next() % vars.size();
@@ -145,6 +147,17 @@ TEST(ProvingSystemVsReference, LongRowsThatSpillOutOfInlineStorage) {
   for (std::uint64_t i = 0; i < 20; ++i) {
     SCOPED_TRACE("circuit " + std::to_string(i));
     check({.seed = base + i, .inputs = 3, .aux = 40 + i, .constraints = 30, .max_terms = 300});
+  }
+}
+
+// Rows whose variables lie more than merge_repeats' 2^16-variable window apart, and inputs past its
+// 1024 input slots: the hash-table path.
+TEST(ProvingSystemVsReference, RowsSpanningMoreThanTheMergeWindow) {
+  const auto base = zk::test::seed() * 17;
+  for (std::uint64_t i = 0; i < 3; ++i) {
+    SCOPED_TRACE("circuit " + std::to_string(i));
+    check({.seed = base + i, .inputs = 1100, .aux = 70000 + 1000 * i, .constraints = 400, .max_terms = 40,
+           .far = 67000});
   }
 }
 
