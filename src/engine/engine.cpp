@@ -537,9 +537,10 @@ void Engine::scheduler_loop() {
     const std::uint64_t rest = job->ws.total() - job->ws.abc;
     const std::uint64_t room_need = job->ws.prove_room * config_.prover_workers;
     std::uint64_t abc = abc_estimate(*job);
-    const bool shared_room = job->ws.prove_room != 0 && rest + abc + room_need <= budget_.total();
-    if (job->ws.prove_room != 0 && !shared_room) abc = std::max(job->ws.abc, job->ws.prove_room);
-    if (shared_room) job->uses_room = true;
+    // (With no prove_room there is nothing to share: the partition's a/b reservation is its own.)
+    const bool shared_room = job->ws.prove_room == 0 || rest + abc + room_need <= budget_.total();
+    if (!shared_room) abc = std::max(job->ws.abc, job->ws.prove_room);
+    if (shared_room && job->ws.prove_room != 0) job->uses_room = true;
     auto abandon = [&] { return stopping_.load() || job->dead.load(); };
     Result<Reservation> res = Reservation();
     while (shared_room && room_.bytes() < room_need && res.ok()) {

@@ -262,20 +262,25 @@ TEST(Engine, APartitionReservesItsOwnProveRoomWhenTheSharedOneDoesNotFit) {
 // budget may run over its total for a moment, and admits nothing until it is back under): the job
 // still finishes and every byte comes back.
 TEST(Engine, ABLargerThanTheEstimateAreCountedInFull) {
-  FakeWorkload::Options o;
-  o.ws = {.abc = 6000, .aux = 2000, .density = 500, .pending = 1500, .prove_room = 6000};
-  o.synth_abc = 600;
-  o.synth_abc_step = 600;  // partition k holds 600 (k + 1): later ones exceed 1.25 x the most seen
-  auto w = std::make_shared<FakeWorkload>(o);
-  Engine e({.budget_bytes = 30000, .synthesis_workers = 2, .prover_workers = 1}, {{"fake", w}});
-  auto id = e.submit(fake_job(8));
-  ASSERT_TRUE(id.ok());
-  auto r = e.await(*id, 30s);
-  ASSERT_TRUE(r.ok());
-  EXPECT_EQ(r->state, JobState::kDone) << r->error;
-  expect_ledger_idle(e);
-  EXPECT_EQ(e.status().budget_room, 0u);
-  EXPECT_EQ(w->live(), 0);
+  for (std::uint64_t room : {6000u, 0u}) {  // with a prove-start room, and without one
+    SCOPED_TRACE("prove_room " + std::to_string(room));
+    FakeWorkload::Options o;
+    o.ws = {.abc = 6000, .aux = 2000, .density = 500, .pending = 1500, .prove_room = room};
+    o.synth_abc = 600;
+    o.synth_abc_step = 600;  // partition k holds 600 (k + 1): later ones exceed 1.25 x the most seen
+    auto w = std::make_shared<FakeWorkload>(o);
+    Engine e({.budget_bytes = 30000, .synthesis_workers = 2, .prover_workers = 1}, {{"fake", w}});
+    auto id = e.submit(fake_job(8));
+    ASSERT_TRUE(id.ok());
+    auto r = e.await(*id, 30s);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->state, JobState::kDone) << r->error;
+    // Every byte a/b held was counted: the ledger's abc high water covers the largest partition.
+    EXPECT_GE(e.status().ledger.high_water[BufferClass::kAbc], 600 * 8);
+    expect_ledger_idle(e);
+    EXPECT_EQ(e.status().budget_room, 0u);
+    EXPECT_EQ(w->live(), 0);
+  }
 }
 
 TEST(Engine, LedgerReturnsToZeroAfterSuccessFailureAndCancel) {
