@@ -9,8 +9,6 @@
 // a/b/c part goes back when prove_start is done, the rest when prove_finish is. The buffer ledger
 // records every move. Cancel drops queued partitions at once and in-flight ones at their next
 // stage boundary, releasing their memory. docs/engine.md has the picture and the rules.
-//
-// Partial (issue 6): no plot, sweep or planner yet (docs/engine.md).
 
 #include <array>
 #include <atomic>
@@ -28,36 +26,12 @@
 
 #include "base/status.hpp"
 #include "engine/budget.hpp"
+#include "engine/config.hpp"
 #include "engine/ledger.hpp"
 #include "engine/workload.hpp"
 
 namespace zk::engine {
 
-struct EngineConfig {
-  /// Memory budget in bytes; 0: budget_fraction of the memory available to the process.
-  std::uint64_t budget_bytes = 0;
-  double budget_fraction = 0.75;
-  unsigned synthesis_workers = 0;  // 0: half the hardware threads (at least 1)
-  unsigned prover_workers = 1;
-  unsigned finalizer_workers = 1;
-  /// Synthesized partitions that may wait for a prover (their memory stays reserved and counted).
-  std::size_t channel_capacity = 1;
-  /// Finished jobs are kept this long for await(), then forgotten.
-  std::chrono::milliseconds result_ttl = std::chrono::minutes(10);
-  /// Verify every partition's proof before the job is answered (a failure fails the job).
-  bool self_verify = false;
-  /// Most partitions one job may ask for (each costs bookkeeping until the result expires, whatever
-  /// its size; a workload may allow fewer: a PoRep job has exactly its circuit's partitions).
-  std::size_t max_partitions = 1024;
-  /// Most finished jobs kept for await() at once: past it the oldest are forgotten before their
-  /// result_ttl (each keeps its proofs and public inputs: ~0.1-110 KB per partition).
-  std::size_t max_kept_jobs = 10000;
-  /// Most bytes the inputs of unfinished jobs may hold together (a job's input is given back when
-  /// it ends); more is RESOURCE_EXHAUSTED at submit. 0: a quarter of the budget (at least 1 MiB).
-  std::uint64_t max_input_bytes = 0;
-  /// Record a span per stage and worker for chrome_trace_json() (Perfetto / chrome://tracing).
-  bool trace = false;
-};
 
 /// One stage of one partition on one worker, for the trace.
 struct TraceSpan {

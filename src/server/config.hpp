@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "base/status.hpp"
-#include "engine/engine.hpp"
+#include "engine/config.hpp"
 
 namespace zk::server {
 
