@@ -25,7 +25,7 @@ DEMO_SIZE ?= 2KiB
 Z = ./build/$(PRESET)/apps/zkpipe/zkpipe
 
 # The demo (scripts/demo.sh): Filecoin's PoRep C2 for a 2 KiB sector on the exact circuit.
-# Self-checks; development keys under Filecoin's file names (made once, ~2 min, then reused) and
+# Self-checks; development keys under Filecoin's file names (made once, ~1 min, then reused) and
 # `params check`; a sealed sector's C1; 2 jobs through the engine's pipeline with self-verification
 # and the report (stage times, s/proof, peak RSS, ledger high-water marks, a timeline plot); then
 # cuzk's wrapped C1 through `zkpipe serve`, verified from the C1's public values, the daemon's

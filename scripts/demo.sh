@@ -3,7 +3,7 @@
 # provider runs it, on Filecoin's exact circuit (2,687,921 constraints per partition).
 #   1. self-checks of the arithmetic;
 #   2. DEVELOPMENT keys for the circuit, under Filecoin's parameter-file names (made once, about
-#      two minutes on 2 cores, then reused), and `zkpipe params check` on the directory;
+#      about a minute on 2 cores, then reused), and `zkpipe params check` on the directory;
 #   3. a 2 KiB sector of random data sealed natively (SDR labels, trees D / C / R-last) and its C1
 #      written as Filecoin's seal_commit_phase1 would (SealCommitPhase1Output JSON);
 #   4. C2 through the engine's pipeline in-process: 2 jobs, every proof verified before the answer;

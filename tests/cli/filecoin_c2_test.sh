@@ -6,7 +6,7 @@
 # the public values alone and refuses another sector's; a tampered C1 exits 2 naming the field;
 # then the same C1 (wrapped) through `zkpipe serve`'s pipeline, which maps the key from the cache
 # the first prove built (docs/groth16.md, "Key cache"). Slow part: the development setup of
-# the 2.7M-constraint circuit (minutes on 2 cores).
+# the 2.7M-constraint circuit (about a minute on 2 cores).
 # Usage: filecoin_c2_test.sh path/to/zkpipe
 set -u
 Z="$1"

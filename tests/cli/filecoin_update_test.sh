@@ -18,7 +18,7 @@ export ZKPIPE_KEY_CACHE="$D/key-cache"
 fail() { echo "FAIL: $*"; [ -f "$D/serve.log" ] && tail -20 "$D/serve.log"; exit 1; }
 py() { python3 -c "$1" "$2"; }
 
-# The 2 KiB update circuit has 1.7M constraints: the development setup takes about a minute.
+# The 2 KiB update circuit has 1.7M constraints: the development setup takes ~45 s on 2 cores.
 "$Z" setup --kind snap-update --sector-size 2KiB --out "$D/params" > /dev/null || fail "setup --kind snap-update"
 VK=$(ls "$D"/params/v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194.vk) \
     || fail "the published 2 KiB key name"
