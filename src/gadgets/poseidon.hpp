@@ -95,8 +95,10 @@ Num<PoseidonFr> poseidon_gadget_with(CS& cs, const PoseidonParams& p, std::span<
     for (unsigned j = 0; j < t; ++j) {
       Num<F> acc;
       acc.value = F::zero();
-      for (unsigned i = 0; i < t; ++i) acc += s[i] * m[i][j];
-      acc.lc = acc.lc.normalized();
+      for (unsigned i = 0; i < t; ++i) {
+        acc.value += s[i].value * m[i][j];
+        acc.lc.add_normalized(s[i].lc, m[i][j]);
+      }
       out[j] = std::move(acc);
     }
     return out;
@@ -136,11 +138,13 @@ Num<PoseidonFr> poseidon_gadget_with(CS& cs, const PoseidonParams& p, std::span<
     const auto& sp = p.sparse[r];
     Num<F> lane0;
     lane0.value = F::zero();
-    for (unsigned i = 0; i < t; ++i) lane0 += s[i] * sp.w_hat[i];
-    lane0.lc = lane0.lc.normalized();
+    for (unsigned i = 0; i < t; ++i) {
+      lane0.value += s[i].value * sp.w_hat[i];
+      lane0.lc.add_normalized(s[i].lc, sp.w_hat[i]);
+    }
     for (unsigned j = 1; j < t; ++j) {
-      s[j] += s[0] * sp.v_rest[j - 1];
-      s[j].lc = s[j].lc.normalized();
+      s[j].value += s[0].value * sp.v_rest[j - 1];
+      s[j].lc.add_normalized(s[0].lc, sp.v_rest[j - 1]);
     }
     s[0] = std::move(lane0);
   }

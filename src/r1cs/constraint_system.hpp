@@ -112,6 +112,44 @@ class LinearCombination {
     size_ += n;
     return *this;
   }
+  /// this = normalized(this + o * k). When both are in strictly increasing variable order (both
+  /// normalized, as Poseidon's lanes are) a linear merge, no sort.
+  LinearCombination& add_normalized(const LinearCombination& o, const F& k) {
+    if (this == &o || !o.increasing() || !increasing()) {
+      add_scaled(o, k);
+      normalize();
+      return *this;
+    }
+    LinearCombination out;
+    out.reserve(size_ + o.size_);
+    const Term *a = data(), *a_end = a + size_, *b = o.data(), *b_end = b + o.size_;
+    Term* dst = out.data();
+    std::uint32_t n = 0;
+    while (a != a_end || b != b_end) {
+      Term t;
+      if (b == b_end || (a != a_end && a->var.key() < b->var.key())) {
+        t = *a++;
+      } else if (a == a_end || b->var.key() < a->var.key()) {
+        t = {b->var, scale(b->coeff, k)};
+        ++b;
+      } else {
+        t = {a->var, a->coeff + scale(b->coeff, k)};
+        ++a;
+        ++b;
+      }
+      if (!t.coeff.is_zero()) dst[n++] = t;
+    }
+    out.size_ = n;
+    return *this = std::move(out);
+  }
+  /// Variables strictly increasing (so distinct).
+  bool increasing() const {
+    const Term* t = data();
+    for (std::uint32_t i = 1; i < size_; ++i) {
+      if (t[i - 1].var.key() >= t[i].var.key()) return false;
+    }
+    return true;
+  }
   friend LinearCombination operator+(LinearCombination a, Variable v) { return a += v; }
   friend LinearCombination operator-(LinearCombination a, Variable v) { return a -= v; }
   friend LinearCombination operator+(LinearCombination a, const LinearCombination& b) { return a += b; }
@@ -131,11 +169,24 @@ class LinearCombination {
   /// Terms sorted by variable (inputs first), one per variable, none with a zero coefficient.
   LinearCombination normalized() const {
     LinearCombination out = *this;
-    out.size_ = static_cast<std::uint32_t>(normalize_terms(std::span<Term>(out.data(), out.size_)));
+    out.normalize();
     return out;
   }
+  /// normalized() in place.
+  void normalize() { size_ = static_cast<std::uint32_t>(normalize_terms(std::span<Term>(data(), size_))); }
   /// normalized()'s work in place on any span of terms; returns the number kept (at the front).
+  /// Terms already in strictly increasing variable order (Poseidon's lanes, grown by one new
+  /// variable per round) only lose their zero coefficients: no sort.
   static std::size_t normalize_terms(std::span<Term> v) {
+    bool increasing = true;
+    for (std::size_t i = 1; i < v.size() && increasing; ++i) increasing = v[i - 1].var.key() < v[i].var.key();
+    if (increasing) {
+      std::size_t w = 0;
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        if (!v[i].coeff.is_zero()) v[w++] = v[i];
+      }
+      return w;
+    }
     std::sort(v.begin(), v.end(), [](const Term& a, const Term& b) { return a.var.key() < b.var.key(); });
     std::size_t w = 0;
     for (std::size_t i = 0; i < v.size();) {

@@ -109,19 +109,36 @@ class ProvingSystem {
 
   /// <lc, z>, marking the density of every variable whose merged coefficient is not zero. When no
   /// variable repeats (nearly every row) the terms are used as they are; otherwise they are merged
-  /// first (merge_repeats), so a variable whose terms cancel gets no bit.
+  /// first (merge_repeats), so a variable whose terms cancel gets no bit. One pass: most values are
+  /// bits and most coefficients ±1 or powers of two, so the multiplications left are few. Field
+  /// elements are canonical, so any order of additions gives the same bytes.
   F eval_with_density(const LinearCombination<F>& lc, msm::DensityBitmap* input_density,
                       msm::DensityBitmap* aux_density) {
+    static constexpr F kMinusOne = -F::one();
     const std::span<const Term> terms = lc.has_distinct_vars() ? lc.terms() : merge_repeats(lc.terms());
+    F acc = F::zero();
     for (const Term& t : terms) {
       if (t.coeff.is_zero()) continue;
+      const F* x;
       if (!t.var.is_input()) {
         aux_density->set(t.var.index);
-      } else if (input_density != nullptr) {
-        input_density->set(t.var.index);
+        x = &p_.aux[t.var.index];
+      } else {
+        if (input_density != nullptr) input_density->set(t.var.index);
+        x = &p_.inputs[t.var.index];
+      }
+      if (x->is_zero()) continue;
+      if (x->is_one()) {
+        acc += t.coeff;
+      } else if (t.coeff.is_one()) {
+        acc += *x;
+      } else if (t.coeff == kMinusOne) {
+        acc -= *x;
+      } else {
+        acc += t.coeff * *x;
       }
     }
-    return eval(terms);
+    return acc;
   }
 
   /// One term per variable (coefficients summed, zeros kept), in scratch_. The long rows with
@@ -193,28 +210,6 @@ class ProvingSystem {
       }
     }
     return scratch_;
-  }
-
-  /// sum coeff * value; most values are bits and most coefficients ±1 or powers of two, so the
-  /// multiplications left are few. Field elements are canonical, so any order of additions gives
-  /// the same bytes.
-  F eval(std::span<const Term> terms) const {
-    static constexpr F kMinusOne = -F::one();
-    F acc = F::zero();
-    for (const Term& t : terms) {
-      const F& x = t.var.is_input() ? p_.inputs[t.var.index] : p_.aux[t.var.index];
-      if (x.is_zero()) continue;
-      if (x.is_one()) {
-        acc += t.coeff;
-      } else if (t.coeff.is_one()) {
-        acc += x;
-      } else if (t.coeff == kMinusOne) {
-        acc -= x;
-      } else {
-        acc += t.coeff * x;
-      }
-    }
-    return acc;
   }
 
   Partition<F> p_;

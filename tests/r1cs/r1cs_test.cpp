@@ -37,6 +37,57 @@ TEST(LinearCombination, NormalizedMergesTermsAndDropsZeros) {
   EXPECT_EQ(lc.evaluate(inputs, aux), n.evaluate(inputs, aux));
 }
 
+// add_normalized is normalized(this + o * k) whatever the inputs: the merge when both are in
+// increasing order (with cancellations, ±1 and zero scale factors, inline and spilled sizes), the
+// fallback otherwise (unsorted, repeats, aliasing).
+TEST(LinearCombination, AddNormalizedEqualsAddThenNormalize) {
+  auto rng = test::rng(7);
+  auto var = [&](std::uint64_t r) {
+    return r % 7 == 0 ? Variable::one() : (r % 5 == 0 ? Variable::input(static_cast<std::uint32_t>(r % 4))
+                                                      : Variable::aux(static_cast<std::uint32_t>(r % 40)));
+  };
+  auto coeff = [&](std::uint64_t r) {
+    switch (r % 5) {
+      case 0: return Fr::one();
+      case 1: return -Fr::one();
+      case 2: return Fr::from_u64(r % 3);  // zero sometimes
+      default: return Fr::random(rng);
+    }
+  };
+  auto random_lc = [&](bool sorted) {
+    LC lc;
+    const std::size_t n = rng() % 12;
+    for (std::size_t i = 0; i < n; ++i) lc.add(coeff(rng()), var(rng()));
+    return sorted ? lc.normalized() : lc;
+  };
+  for (int round = 0; round < 3000; ++round) {
+    const bool sa = round % 4 != 3, sb = round % 5 != 4;
+    LC a = random_lc(sa), b = random_lc(sb);
+    Fr k = round % 7 == 0 ? Fr::zero() : coeff(rng());
+    if (round % 3 == 0) {  // a - b cancels every term
+      b = b.normalized();
+      a = b;
+      k = -Fr::one();
+    }
+    LC want = a;
+    want.add_scaled(b, k);
+    want = want.normalized();
+    LC got = a;
+    got.add_normalized(b, k);
+    ASSERT_EQ(got.size(), want.size()) << "round " << round;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      ASSERT_EQ(got.terms()[i].var, want.terms()[i].var) << "round " << round;
+      ASSERT_EQ(got.terms()[i].coeff, want.terms()[i].coeff) << "round " << round;
+    }
+    if (round % 3 == 0) {
+      EXPECT_TRUE(got.empty());
+      LC self = b;
+      self.add_normalized(self, Fr::one());  // aliasing: 2 b
+      ASSERT_EQ(self.size(), b.size());
+    }
+  }
+}
+
 // A circuit whose only use of `ghost` cancels: density must not count it (docs/formats.md pitfall).
 struct CancellingCircuit {
   template <class CS>
