@@ -17,6 +17,7 @@
 
 #include <array>
 #include <initializer_list>
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -199,11 +200,13 @@ class MultiEq {
     if (kCapacity <= used_ + bits) accumulate();
     if (lhs_.empty()) {
       lhs_ = std::move(lhs);
+      lhs_.reserve_terms(lhs_.size() * (kCapacity / std::max(bits, 1u) + 1));  // the sums that will join it
     } else {
       lhs_ += lhs;
     }
     if (rhs_.empty()) {
       rhs_ = std::move(rhs);
+      rhs_.reserve_terms(rhs_.size() * (kCapacity / std::max(bits, 1u) + 1));
     } else {
       rhs_ += rhs;
     }
@@ -313,6 +316,7 @@ Word<F> add_many(MultiEq<F, CS>& eq, std::span<const Word<F>* const> operands) {
   // Both sides built already scaled for the MultiEq (coefficients 2^(used + i), by doubling).
   const F scale = eq.scale_for(k);
   r1cs::LinearCombination<F> sum;
+  sum.reserve_terms(operands.size() * 64);  // a negated bit is two terms
   for (const Word<F>* w : operands) {
     F coeff = scale;
     for (int i = 0; i < 32; ++i) {
@@ -321,6 +325,7 @@ Word<F> add_many(MultiEq<F, CS>& eq, std::span<const Word<F>* const> operands) {
     }
   }
   r1cs::LinearCombination<F> result;
+  result.reserve_terms(k);
   Word<F> out;
   F coeff = scale;
   for (unsigned i = 0; i < k; ++i) {

@@ -25,11 +25,12 @@ class DensityBitmap {
     const std::uint64_t m = std::uint64_t{1} << (i % 64);
     words_[i / 64] = value ? (words_[i / 64] | m) : (words_[i / 64] & ~m);
   }
-  /// Appends one bit (bellperson's add_element followed by an optional inc).
+  /// Appends one bit (bellperson's add_element followed by an optional inc). Bits past size() are
+  /// always 0 (the constructor trims), so a 0 costs nothing but the count.
   void push_back(bool value) {
     if (bits_ % 64 == 0) words_.push_back(0);
+    if (value) words_.back() |= std::uint64_t{1} << (bits_ % 64);
     ++bits_;
-    set(bits_ - 1, value);
   }
   std::size_t popcount() const {
     std::size_t c = 0;

@@ -142,6 +142,8 @@ class LinearCombination {
     out.size_ = n;
     return *this = std::move(out);
   }
+  /// Room for n terms without reallocation (a sum whose size is known before it is built).
+  void reserve_terms(std::size_t n) { reserve(static_cast<std::uint32_t>(n)); }
   /// Variables strictly increasing (so distinct).
   bool increasing() const {
     const Term* t = data();

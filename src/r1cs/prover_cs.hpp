@@ -67,6 +67,9 @@ class ProvingSystem {
   explicit ProvingSystem(const SizeHint& hint = {}) {
     p_.inputs.reserve(hint.inputs);
     p_.aux.reserve(hint.aux);
+    p_.a_aux.reserve(hint.aux);
+    p_.b_aux.reserve(hint.aux);
+    p_.b_input.reserve(hint.inputs);
     p_.a.reserve(hint.constraints + hint.inputs);
     p_.b.reserve(hint.constraints + hint.inputs);
     p_.inputs.push_back(F::one());
