@@ -161,6 +161,15 @@ JobRequest fake_job(std::size_t partitions, int priority = 0, std::string reques
           .partitions = partitions};
 }
 
+/// Submits a fake job of `partitions` partitions and waits until it is done.
+void expect_job_done(Engine& e, std::size_t partitions) {
+  auto id = e.submit(fake_job(partitions));
+  ASSERT_TRUE(id.ok()) << id.status().message();
+  auto r = e.await(*id, 30s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->state, JobState::kDone) << r->error;
+}
+
 void expect_ledger_idle(Engine& e) {
   const auto s = e.status();
   EXPECT_FALSE(s.ledger.went_negative);
@@ -242,11 +251,7 @@ TEST(Engine, APartitionReservesItsOwnProveRoomWhenTheSharedOneDoesNotFit) {
   auto w = std::make_shared<FakeWorkload>(o);
   // Shared: 4000 + 6000 + 6000 > 12000; own: 4000 + max(6000, 6000) = 10000; learned: 10750.
   Engine e({.budget_bytes = 12000, .synthesis_workers = 2, .prover_workers = 1}, {{"fake", w}});
-  auto id = e.submit(fake_job(6));
-  ASSERT_TRUE(id.ok());
-  auto r = e.await(*id, 30s);
-  ASSERT_TRUE(r.ok());
-  EXPECT_EQ(r->state, JobState::kDone) << r->error;
+  ASSERT_NO_FATAL_FAILURE(expect_job_done(e, 6));
   EXPECT_LE(w->peak(), 12000);
   EXPECT_LE(e.status().budget_high_water, 12000u);
   expect_ledger_idle(e);
@@ -270,11 +275,7 @@ TEST(Engine, ABLargerThanTheEstimateAreCountedInFull) {
     o.synth_abc_step = 600;  // partition k holds 600 (k + 1): later ones exceed 1.25 x the most seen
     auto w = std::make_shared<FakeWorkload>(o);
     Engine e({.budget_bytes = 30000, .synthesis_workers = 2, .prover_workers = 1}, {{"fake", w}});
-    auto id = e.submit(fake_job(8));
-    ASSERT_TRUE(id.ok());
-    auto r = e.await(*id, 30s);
-    ASSERT_TRUE(r.ok());
-    EXPECT_EQ(r->state, JobState::kDone) << r->error;
+    ASSERT_NO_FATAL_FAILURE(expect_job_done(e, 8));
     // Every byte a/b held was counted: the ledger's abc high water covers the largest partition.
     EXPECT_GE(e.status().ledger.high_water[BufferClass::kAbc], 600 * 8);
     expect_ledger_idle(e);
