@@ -908,7 +908,11 @@ std::string partition_digest(const r1cs::Partition<fc::Fr>& p) {
   };
   static_assert(sizeof(fc::Fr) == 32 && std::is_trivially_copyable_v<fc::Fr>);
   vec(p.inputs);
-  vec(p.aux);
+  {  // the witness as the dense vector it was before it became compact: the same bytes
+    const std::uint64_t n = p.aux.size();
+    put(&n, sizeof n);
+    p.aux.for_each([&](const fc::Fr& x) { put(&x, sizeof x); });
+  }
   // a and b dense, then c as the prover forms it (a o b), in the layout of the builds that kept
   // dense a, b, c: digests stay comparable with theirs (docs/synthesis.md).
   const std::uint64_t rows = p.a.size();
@@ -958,11 +962,6 @@ Json value_census(Each each) {
     }
   });
   return Json{{"zero", zero}, {"one", one}, {"u64", small}, {"full", n - zero - one - small}};
-}
-Json value_census(const std::vector<fc::Fr>& v) {
-  return value_census([&](auto visit) {
-    for (const auto& x : v) visit(x);
-  });
 }
 Json value_census(const r1cs::CompactColumn<fc::Fr>& v) {
   return value_census([&](auto visit) { v.for_each(visit); });

@@ -210,8 +210,7 @@ struct ShapeKey {
   r1cs::Partition<Fr> partition(Rng& rng) const {
     r1cs::Partition<Fr> p;
     p.inputs = {Fr::one(), Fr::random(rng)};
-    p.aux.resize(aux);
-    for (std::size_t i = 0; i < aux; ++i) p.aux[i] = i % 10 == 0 ? Fr::random(rng) : Fr::from_u64(rng() & 1);
+    for (std::size_t i = 0; i < aux; ++i) p.aux.push_back(i % 10 == 0 ? Fr::random(rng) : Fr::from_u64(rng() & 1));
     for (std::size_t i = 0; i < n; ++i) p.a.push_back(Fr::random(rng)), p.b.push_back(Fr::random(rng));
     p.a_aux = msm::DensityBitmap(aux, true);
     p.b_input = msm::DensityBitmap(2);

@@ -622,6 +622,21 @@ void Engine::synthesis_loop(std::string name) {
       task->abc_reserved = *abc_held;
       task->held[BufferClass::kAbc] = static_cast<std::int64_t>(*abc_held);
     }
+    // The same for the witness, reserved at its bound (every value a full field element): a
+    // compact one holds a fraction of it from here to prove_finish.
+    const std::optional<std::uint64_t> aux_held = s.ok() ? (*s)->aux_bytes() : std::nullopt;
+    if (aux_held) {
+      const auto reserved = static_cast<std::uint64_t>(task->held[BufferClass::kAux]);
+      if (*aux_held < reserved) {
+        task->reservation.release(reserved - *aux_held);
+      } else if (*aux_held > reserved) {
+        spdlog::warn("partition {} of job {}: the witness holds {} against {} bounded; counted in full",
+                     task->partition, job.id, format_bytes(*aux_held), format_bytes(reserved));
+        budget_.overdraw(task->reservation, *aux_held - reserved);
+      }
+      shrink[BufferClass::kAux] = static_cast<std::int64_t>(*aux_held) - static_cast<std::int64_t>(reserved);
+      task->held[BufferClass::kAux] = static_cast<std::int64_t>(*aux_held);
+    }
     ledger_.record(Event::kSynthDone, shrink, {}, std::nullopt, std::nullopt);
     std::unique_lock lock(m_);
     if (abc_held) {

@@ -23,6 +23,7 @@ struct SynthOut : Synthesized {
   std::shared_ptr<const groth16::ProvingKey<E>> pk;  // held until the proof is done (no eviction)
   r1cs::Partition<typename E::Fr> partition;
   std::optional<std::uint64_t> abc_bytes() const override { return partition.bytes().abc; }
+  std::optional<std::uint64_t> aux_bytes() const override { return partition.bytes().assignment; }
 };
 template <class E>
 struct PendingOut : Pending {
@@ -184,8 +185,12 @@ Result<WorkingSet> Groth16Workload<E>::working_set(const JobRequest&) {
   // expands them to the domain and, on the CPU, forms c = a o b beside them for the quotient (a GPU
   // forms it in device memory).
   w.abc = 2 * r1cs::CompactColumn<Fr>::max_bytes(n);
-  w.prove_room = (placement_.on_gpu() ? 2 : 3) * n * sizeof(Fr);
-  w.aux = vars * sizeof(Fr);
+  // On a GPU the witness's scalars are also made dense for the kernels (DeviceBackend::gather), for
+  // the length of prove_start.
+  w.prove_room = placement_.on_gpu() ? (2 * n + vars) * sizeof(Fr) : 3 * n * sizeof(Fr);
+  // The inputs (dense) and the compact witness, whatever its values; the engine keeps only what
+  // the witness really holds once synthesized (aux_bytes).
+  w.aux = (*pk)->vk.ic.size() * sizeof(Fr) + r1cs::CompactColumn<Fr>::max_bytes((*pk)->l.size());
   w.density = 3 * ((vars + 63) / 64) * 8 + (vars / 64 + 1) * 8;  // bitmaps + MSM prefix counts
   // Pending: the largest MSM's scratch (the H query) plus the pending proof's own copies.
   const auto plan = msm::make_plan<typename E::G1Config>(n, {}, 2);

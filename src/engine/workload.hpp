@@ -45,6 +45,10 @@ struct Synthesized {
   /// The bytes its a/b really hold (<= WorkingSet::abc), when the workload tracks them: the engine
   /// then gives back the rest of the partition's a/b reservation while it waits for a prover.
   virtual std::optional<std::uint64_t> abc_bytes() const { return std::nullopt; }
+  /// The bytes its assignments really hold (<= WorkingSet::aux: a compact witness is mostly bits),
+  /// when the workload tracks them: the engine gives back the rest of the aux reservation after
+  /// synthesis, for the partition's remaining life (to the end of prove_finish).
+  virtual std::optional<std::uint64_t> aux_bytes() const { return std::nullopt; }
 };
 struct Pending {
   virtual ~Pending() = default;

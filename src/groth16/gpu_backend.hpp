@@ -4,8 +4,9 @@
 // through `Ops` (CudaOps: the quotient kept on the device for the H MSM, msm::gpu::msm_g1), all of
 // a partition's device calls inside one turn of the device's gate (gpu/gate.hpp, the dual-worker
 // interlock). What needs no device happens before the turn and overlaps the other prover worker's
-// kernels: the padding of a and b and the gathering of density-filtered scalars into dense vectors
-// (`gather`; the kernels take dense bases, identity entries allowed). B_G2 stays on the CPU in
+// kernels: the padding of a and b, and the witness's scalars (a compact column on the host) as the
+// dense vectors the kernels take (`gather`: the whole witness for L, the density-filtered ones for
+// A and B; identity bases allowed). B_G2 stays on the CPU in
 // prove_finish, as in the reference daemon. Without a device every call is UNAVAILABLE; the engine
 // resolves the device before choosing this backend.
 
@@ -79,25 +80,28 @@ class DeviceBackend {
     const gpu::DeviceCopy resident = resident_bases(bases);
     return ops_.template msm<C>(bases, scalars, resident.get());
   }
-  /// A density-filtered MSM's input, gathered on the CPU before the turn: the kernels take dense
+  /// An MSM's input over the witness, made dense on the CPU before the turn: the kernels take dense
   /// scalars (identity bases allowed).
   template <class C>
   struct Gathered {
     std::span<const curve::Affine<C>> bases;
-    std::vector<typename C::Scalar> dense;
+    base::UninitVector<typename C::Scalar> dense;
   };
   template <class C>
   Result<Gathered<C>> gather(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
                              const msm::DensityBitmap& density) const {
-    if (density.size() != scalars.size() || density.popcount() != bases.size()) {
-      return Status::invalid_argument("gpu msm: density does not match the bases and scalars");
+    return gather_filtered<C>(bases, scalars.size(), density, [&](std::size_t i) { return scalars[i]; });
+  }
+  /// The whole compact witness (density null: the L query), or its density-filtered part.
+  template <class C>
+  Result<Gathered<C>> gather(std::span<const curve::Affine<C>> bases,
+                             const msm::CompactColumn<typename C::Scalar>& scalars,
+                             const msm::DensityBitmap* density = nullptr) const {
+    if (density != nullptr) {
+      return gather_filtered<C>(bases, scalars.size(), *density, [&](std::size_t i) { return scalars.get(i); });
     }
-    Gathered<C> g{bases, {}};
-    g.dense.reserve(bases.size());
-    for (std::size_t i = 0; i < scalars.size(); ++i) {
-      if (density.test(i)) g.dense.push_back(scalars[i]);
-    }
-    return g;
+    if (scalars.size() != bases.size()) return Status::invalid_argument("gpu msm: bases and scalars differ in number");
+    return Gathered<C>{bases, scalars.expand(scalars.size())};
   }
   template <class C>
   Result<curve::Jacobian<C>> msm_gathered(const Gathered<C>& g) const {
@@ -106,6 +110,19 @@ class DeviceBackend {
   gpu::DeviceGate& gate() const { return *gate_; }
 
  private:
+  template <class C, class Get>
+  Result<Gathered<C>> gather_filtered(std::span<const curve::Affine<C>> bases, std::size_t n,
+                                      const msm::DensityBitmap& density, Get&& get) const {
+    if (density.size() != n || density.popcount() != bases.size()) {
+      return Status::invalid_argument("gpu msm: density does not match the bases and scalars");
+    }
+    Gathered<C> g{bases, {}};
+    g.dense.reserve(bases.size());
+    for (std::size_t i = 0; i < n; ++i) {
+      if (density.test(i)) g.dense.push_back(get(i));
+    }
+    return g;
+  }
   /// The bases' device copy when a cache is set and has room (empty otherwise: they upload as usual).
   /// The caller holds it until its MSM is done, even if the cache evicts it meanwhile.
   template <class C>

@@ -57,7 +57,8 @@ struct PendingProof {
   typename E::G1 h, l, a, b_g1;  // MSM results
   typename E::Fr r, s;
   // What prove_finish still needs from the partition (a, b, c are gone by now).
-  std::vector<typename E::Fr> inputs, aux;
+  std::vector<typename E::Fr> inputs;
+  msm::CompactColumn<typename E::Fr> aux;
   msm::DensityBitmap b_input, b_aux;
 };
 
@@ -97,28 +98,36 @@ Status check_key(const ProvingKey<E>& pk, const r1cs::Partition<typename E::Fr>&
 /// Where prove_start's heavy work runs: the quotient H and the G1 MSMs. CpuBackend uses ntt/ and
 /// msm/; groth16/gpu_backend.hpp has the GPU one (same results, same proofs for the same r, s),
 /// which holds the device's gate (the dual-worker interlock), hence backends are objects.
-/// prove_start first prepares on the CPU (`gather` for the density-filtered MSMs), then runs every
-/// device call inside one `exclusive()` region (a turn of the device for a GPU backend).
+/// prove_start first prepares on the CPU (`gather` for the MSMs over the witness: the dense scalars a
+/// device needs, nothing on the CPU), then runs every device call inside one `exclusive()` region
+/// (a turn of the device for a GPU backend).
 struct CpuBackend {
   static constexpr const char* kName = "cpu";
   static constexpr bool kHostTwiddles = true;  // the domain's twiddle table (ntt::Domain::create)
   struct NoTurn {};
   NoTurn exclusive() const { return {}; }
-  /// A density-filtered MSM's input: here the spans and the bitmap (msm_filtered filters itself).
+  /// An MSM's input over the witness: here the bases, the scalars as they are and the density bitmap
+  /// when it is filtered (msm_filtered filters itself, and reads a compact witness's bits directly).
   template <class C>
   struct Gathered {
     std::span<const curve::Affine<C>> bases;
-    std::span<const typename C::Scalar> scalars;
-    const msm::DensityBitmap* density;
+    msm::ScalarSource<typename C::Scalar> scalars;
+    const msm::DensityBitmap* density;  // null: every scalar
   };
   template <class C>
   Result<Gathered<C>> gather(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
                              const msm::DensityBitmap& density) const {
-    return Gathered<C>{bases, scalars, &density};
+    return Gathered<C>{bases, msm::ScalarSource(scalars), &density};
+  }
+  template <class C>
+  Result<Gathered<C>> gather(std::span<const curve::Affine<C>> bases,
+                             const msm::CompactColumn<typename C::Scalar>& scalars,
+                             const msm::DensityBitmap* density = nullptr) const {
+    return Gathered<C>{bases, msm::ScalarSource(scalars), density};
   }
   template <class C>
   Result<curve::Jacobian<C>> msm_gathered(const Gathered<C>& g) const {
-    return msm::msm_filtered<C>(g.bases, g.scalars, *g.density);
+    return g.density != nullptr ? msm::msm_filtered<C>(g.bases, g.scalars, *g.density) : msm::msm<C>(g.bases, g.scalars);
   }
   /// The quotient into `a` (bellman's compute_h, or snarkjs's compute_h_odd_coset) from a and b
   /// (zero-padded to the domain) with c = a o b formed here, b and c freed as soon as it is done,
@@ -186,10 +195,12 @@ Result<PendingProof<E>> prove_start(const ProvingKey<E>& pk, r1cs::Partition<typ
     }
     return *x;
   };
-  // CPU preparation before the device's turn: the filtered MSMs' inputs (dense scalars on a GPU).
-  auto a_aux = backend.template gather<G1C>(std::span(pk.a).subspan(ni), p.aux, p.a_aux);
+  // CPU preparation before the device's turn: the witness MSMs' inputs (dense scalars on a GPU).
+  auto l_aux = backend.template gather<G1C>(std::span(pk.l), p.aux);
+  auto a_aux = backend.template gather<G1C>(std::span(pk.a).subspan(ni), p.aux, &p.a_aux);
   auto b_in = backend.template gather<G1C>(std::span(pk.b_g1).first(nbi), p.inputs, p.b_input);
-  auto b_aux = backend.template gather<G1C>(std::span(pk.b_g1).subspan(nbi), p.aux, p.b_aux);
+  auto b_aux = backend.template gather<G1C>(std::span(pk.b_g1).subspan(nbi), p.aux, &p.b_aux);
+  if (!l_aux.ok()) return l_aux.status();
   if (!a_aux.ok()) return a_aux.status();
   if (!b_in.ok()) return b_in.status();
   if (!b_aux.ok()) return b_aux.status();
@@ -203,7 +214,7 @@ Result<PendingProof<E>> prove_start(const ProvingKey<E>& pk, r1cs::Partition<typ
     if (!h_sum.ok()) return h_sum.status();
     out.h = *h_sum;
     watch.lap();
-    out.l = take(backend.template msm<G1C>(pk.l, p.aux));
+    out.l = take(backend.template msm_gathered<G1C>(*l_aux));
     t.msm_l = watch.lap();
     out.a = take(backend.template msm<G1C>(std::span(pk.a).first(ni), p.inputs)) +
             take(backend.template msm_gathered<G1C>(*a_aux));

@@ -28,7 +28,7 @@ class DensityBitmap {
   /// Appends one bit (bellperson's add_element followed by an optional inc). Bits past size() are
   /// always 0 (the constructor trims), so a 0 costs nothing but the count.
   void push_back(bool value) {
-    if (bits_ % 64 == 0) words_.push_back(0);
+    if (bits_ % 64 == 0) add_word();
     if (value) words_.back() |= std::uint64_t{1} << (bits_ % 64);
     ++bits_;
   }
@@ -41,6 +41,7 @@ class DensityBitmap {
   std::size_t bytes() const { return words_.size() * sizeof(std::uint64_t); }
 
  private:
+  [[gnu::noinline]] void add_word() { words_.push_back(0); }  // once per 64 bits: keeps push_back inlined
   void trim() {
     if (bits_ % 64 != 0 && !words_.empty()) words_.back() &= (std::uint64_t{1} << (bits_ % 64)) - 1;
   }

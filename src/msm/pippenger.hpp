@@ -41,6 +41,7 @@
 #include "curve/glv.hpp"
 #include "curve/point.hpp"
 #include "msm/buckets.hpp"
+#include "msm/compact_column.hpp"
 #include "msm/density.hpp"
 #include "msm/digits.hpp"
 
@@ -172,6 +173,30 @@ std::size_t scratch_bytes(const MsmPlan& plan) {
          std::size_t{plan.windows} * plan.splits * per_task + spread + glv;
 }
 
+/// The scalars of an MSM: a dense span, or a CompactColumn (a witness of mostly 0 and 1, whose bits
+/// are read without a conversion out of Montgomery form). One runtime branch per scalar, taken the
+/// same way for the whole MSM, instead of a second instantiation of every MSM.
+template <class F>
+class ScalarSource {
+ public:
+  explicit ScalarSource(std::span<const F> dense) : dense_(dense.data()), size_(dense.size()) {}
+  explicit ScalarSource(const CompactColumn<F>& compact) : compact_(&compact), size_(compact.size()) {}
+  std::size_t size() const { return size_; }
+  /// Scalar s in canonical (non-Montgomery) form.
+  typename F::Repr canonical(std::size_t s) const {
+    if (compact_ == nullptr) return dense_[s].to_canonical();
+    if (compact_->is_other(s)) return compact_->other_at(s).to_canonical();
+    typename F::Repr k{};
+    k[0] = compact_->is_one(s) ? 1 : 0;
+    return k;
+  }
+
+ private:
+  const F* dense_ = nullptr;
+  const CompactColumn<F>* compact_ = nullptr;
+  std::size_t size_ = 0;
+};
+
 namespace detail {
 
 /// Maps base index -> scalar index: the identity for dense MSMs, the j-th set density bit otherwise.
@@ -217,7 +242,7 @@ class ScalarIndex {
 };
 
 template <curve::CurveConfig C, class Buckets, bool kGlv>
-curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
+curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, const ScalarSource<typename C::Scalar>& scalars,
                        const ScalarIndex& index, const MsmPlan& plan) {
   using Jacobian = curve::Jacobian<C>;
   const std::size_t n = bases.size();
@@ -265,7 +290,7 @@ curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, std::span<const 
     std::fill(digits.begin(), digits.end(), 0);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, len, 1024), [&](const tbb::blocked_range<std::size_t>& r) {
       index.for_range(start + r.begin(), start + r.end(), [&](std::size_t j, std::size_t s) {
-        const auto k = scalars[s].to_canonical();
+        const auto k = scalars.canonical(s);
         std::int32_t* out = digits.data() + (j - start);
         const bool zero = field::is_zero_limbs(k);
         if (zero || (k[0] == 1 && field::bit_length(k) == 1)) {  // 0 and 1: no recoding, and the
@@ -334,7 +359,7 @@ curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, std::span<const 
 }
 
 template <curve::CurveConfig C>
-curve::Jacobian<C> dispatch(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
+curve::Jacobian<C> dispatch(std::span<const curve::Affine<C>> bases, const ScalarSource<typename C::Scalar>& scalars,
                             const ScalarIndex& index, const MsmConfig& config) {
   const MsmPlan plan = make_plan<C>(bases.size(), config, tbb::this_task_arena::max_concurrency());
   if constexpr (curve::HasGlv<C>) {
@@ -349,9 +374,9 @@ curve::Jacobian<C> dispatch(std::span<const curve::Affine<C>> bases, std::span<c
 
 }  // namespace detail
 
-/// sum_i scalars[i] bases[i]. Identity bases are allowed (they contribute nothing).
+/// sum_i scalars[i] bases[i] over either kind of scalars (the overloads below build the source).
 template <curve::CurveConfig C>
-Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
+Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases, const ScalarSource<typename C::Scalar>& scalars,
                                const MsmConfig& config = {}) {
   if (bases.size() != scalars.size()) {
     return Status::invalid_argument("msm: " + std::to_string(bases.size()) + " bases but " +
@@ -360,11 +385,10 @@ Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases, std::spa
   return detail::dispatch<C>(bases, scalars, detail::ScalarIndex(), config);
 }
 
-/// sum over the set bits i of `density` of scalars[i] times the next base: bases[j] belongs to the
-/// j-th set bit (bellperson's DensityTracker semantics, used for Groth16's A and B queries).
+/// msm_filtered (below) over either kind of scalars.
 template <curve::CurveConfig C>
 Result<curve::Jacobian<C>> msm_filtered(std::span<const curve::Affine<C>> bases,
-                                        std::span<const typename C::Scalar> scalars, const DensityBitmap& density,
+                                        const ScalarSource<typename C::Scalar>& scalars, const DensityBitmap& density,
                                         const MsmConfig& config = {}) {
   if (density.size() != scalars.size()) {
     return Status::invalid_argument("msm: density covers " + std::to_string(density.size()) + " variables but " +
@@ -375,6 +399,37 @@ Result<curve::Jacobian<C>> msm_filtered(std::span<const curve::Affine<C>> bases,
                                     std::to_string(bases.size()) + " bases were given");
   }
   return detail::dispatch<C>(bases, scalars, detail::ScalarIndex(&density), config);
+}
+
+/// sum_i scalars[i] bases[i]. Identity bases are allowed (they contribute nothing).
+template <curve::CurveConfig C>
+Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
+                               const MsmConfig& config = {}) {
+  return msm<C>(bases, ScalarSource(scalars), config);
+}
+
+/// The same over a compact vector of scalars (a Groth16 witness: its 0s and 1s are read as bits).
+template <curve::CurveConfig C>
+Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases, const CompactColumn<typename C::Scalar>& scalars,
+                               const MsmConfig& config = {}) {
+  return msm<C>(bases, ScalarSource(scalars), config);
+}
+
+/// sum over the set bits i of `density` of scalars[i] times the next base: bases[j] belongs to the
+/// j-th set bit (bellperson's DensityTracker semantics, used for Groth16's A and B queries).
+template <curve::CurveConfig C>
+Result<curve::Jacobian<C>> msm_filtered(std::span<const curve::Affine<C>> bases,
+                                        std::span<const typename C::Scalar> scalars, const DensityBitmap& density,
+                                        const MsmConfig& config = {}) {
+  return msm_filtered<C>(bases, ScalarSource(scalars), density, config);
+}
+
+/// msm_filtered over a compact vector of scalars.
+template <curve::CurveConfig C>
+Result<curve::Jacobian<C>> msm_filtered(std::span<const curve::Affine<C>> bases,
+                                        const CompactColumn<typename C::Scalar>& scalars, const DensityBitmap& density,
+                                        const MsmConfig& config = {}) {
+  return msm_filtered<C>(bases, ScalarSource(scalars), density, config);
 }
 
 /// The reference: one scalar multiplication per point, summed. For tests.

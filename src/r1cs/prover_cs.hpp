@@ -5,9 +5,10 @@
 // evaluations a and b of every QAP row, and bellperson's density bitmaps. c is not kept: a
 // satisfied R1CS has <C_i, z> = <A_i, z> <B_i, z> on every row, so the prover forms c = a o b where
 // the quotient needs it (ntt::hadamard_product; docs/synthesis.md). That saves the evaluation of
-// every C combination. a and b are CompactColumns (two bits per row, full values only for rows
-// that are not 0 or 1): a 32 GiB PoRep partition holds ~1.4 GB of them instead of 12.5 GB of dense
-// a, b, c from synthesis to prove_start, which expands them for the quotient.
+// every C combination. a, b and the witness (aux) are CompactColumns (two bits per entry, full
+// values only for entries that are not 0 or 1): a 32 GiB PoRep partition holds ~1.4 GB of a and b
+// instead of 12.5 GB of dense a, b, c from synthesis to prove_start, which expands them for the
+// quotient, and ~0.1 GB of witness instead of 4.2 GB, which the MSMs read as it is.
 
 #include <algorithm>
 #include <cstddef>
@@ -16,10 +17,12 @@
 #include <vector>
 
 #include "msm/density.hpp"
-#include "r1cs/compact_column.hpp"
+#include "msm/compact_column.hpp"
 #include "r1cs/constraint_system.hpp"
 
 namespace zk::r1cs {
+
+using msm::CompactColumn;
 
 /// Byte counts of a partition's buffers, per class (for the engine's budget and ledger).
 struct PartitionBytes {
@@ -32,7 +35,7 @@ struct PartitionBytes {
 template <class F>
 struct Partition {
   std::vector<F> inputs;  // inputs[0] = ONE
-  std::vector<F> aux;
+  CompactColumn<F> aux;
   CompactColumn<F> a, b;  // one per QAP row: the constraints, then one `input * 0 = 0` row per input
   msm::DensityBitmap a_aux, b_input, b_aux;
 
@@ -40,7 +43,7 @@ struct Partition {
   PartitionBytes bytes() const {
     PartitionBytes out;
     out.abc = a.bytes() + b.bytes();
-    out.assignment = (inputs.capacity() + aux.capacity()) * sizeof(F);
+    out.assignment = inputs.capacity() * sizeof(F) + aux.bytes();
     out.density = a_aux.bytes() + b_input.bytes() + b_aux.bytes();
     return out;
   }
@@ -125,7 +128,11 @@ class ProvingSystem {
       const F* x;
       if (!t.var.is_input()) {
         aux_density->set(t.var.index);
-        x = &p_.aux[t.var.index];
+        if (!p_.aux.is_other(t.var.index)) {  // a bit: 0 adds nothing, 1 adds the coefficient
+          if (p_.aux.is_one(t.var.index)) acc += t.coeff;
+          continue;
+        }
+        x = &p_.aux.other_at(t.var.index);
       } else {
         if (input_density != nullptr) input_density->set(t.var.index);
         x = &p_.inputs[t.var.index];

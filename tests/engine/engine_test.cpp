@@ -45,6 +45,9 @@ class FakeWorkload : public Workload {
     // >= 0: a synthesized partition k holds (and reports, Synthesized::abc_bytes) synth_abc +
     // k * synth_abc_step bytes of a/b instead of ws.abc.
     std::int64_t synth_abc = -1, synth_abc_step = 0;
+    // >= 0: a synthesized partition and its pending proof hold (and report, aux_bytes) this many
+    // bytes of assignments instead of ws.aux.
+    std::int64_t synth_aux = -1;
     std::mutex* prove_gate = nullptr;  // prove_start waits for it (with its ws.prove_room allocated)
   };
   explicit FakeWorkload(Options o) : o_(o) {}
@@ -57,7 +60,9 @@ class FakeWorkload : public Workload {
     std::vector<std::uint8_t> buf;
     JobRequest job;
     std::optional<std::uint64_t> reported;
+    std::optional<std::uint64_t> reported_aux;
     std::optional<std::uint64_t> abc_bytes() const override { return reported; }
+    std::optional<std::uint64_t> aux_bytes() const override { return reported_aux; }
   };
   struct Pend : Pending {
     Pend(FakeWorkload& w, std::size_t k, std::uint64_t n) : w(w), k(k), buf(n) { w.add(static_cast<std::int64_t>(n)); }
@@ -68,6 +73,7 @@ class FakeWorkload : public Workload {
     JobRequest job;
   };
 
+  std::uint64_t aux() const { return o_.synth_aux >= 0 ? static_cast<std::uint64_t>(o_.synth_aux) : o_.ws.aux; }
   void maybe_throw(int stage, const JobRequest& job) const {
     if (o_.throw_stage != stage || job.input.empty() || job.input[0] != 0xEE) return;
     if (o_.throw_bad_alloc) throw std::bad_alloc();
@@ -100,8 +106,9 @@ class FakeWorkload : public Workload {
     const bool tracked = o_.synth_abc >= 0;
     const std::uint64_t abc =
         tracked ? static_cast<std::uint64_t>(o_.synth_abc + o_.synth_abc_step * static_cast<std::int64_t>(k)) : o_.ws.abc;
-    auto out = std::make_unique<Synth>(*this, k, abc + o_.ws.aux + o_.ws.density);
+    auto out = std::make_unique<Synth>(*this, k, abc + aux() + o_.ws.density);
     if (tracked) out->reported = abc;
+    if (o_.synth_aux >= 0) out->reported_aux = aux();
     out->job = job;
     return std::unique_ptr<Synthesized>(std::move(out));
   }
@@ -116,7 +123,7 @@ class FakeWorkload : public Workload {
     maybe_throw(2, in->job);
     if (o_.fail_stage == 2 && static_cast<long>(k) == o_.fail_partition)
       return Status::internal("injected prove_start failure");
-    auto out = std::make_unique<Pend>(*this, k, o_.ws.aux + o_.ws.density + o_.ws.pending);
+    auto out = std::make_unique<Pend>(*this, k, aux() + o_.ws.density + o_.ws.pending);
     out->job = in->job;
     s.reset();  // a/b/c (and the rest of the synthesized state) freed
     return std::unique_ptr<Pending>(std::move(out));
@@ -239,6 +246,47 @@ TEST(Engine, PartitionsWaitingForTheProverHoldOnlyTheirCompactAB) {
   EXPECT_EQ(e.status().budget_room, 0u) << "the room goes back with the last job that needs it";
   expect_ledger_idle(e);
   EXPECT_EQ(w->live(), 0);
+}
+
+// A compact witness (Synthesized::aux_bytes) gives back the rest of its aux reservation after
+// synthesis: with the prover held, 9 partitions wait in front of it where witnesses held at their
+// bound fit 3 (both counts are exact: the next one does not fit).
+TEST(Engine, PartitionsWaitingForTheProverHoldOnlyTheirCompactWitness) {
+  for (const bool compact : {true, false}) {
+    SCOPED_TRACE(compact ? "compact witness" : "witness at its bound");
+    std::mutex gate;
+    gate.lock();
+    FakeWorkload::Options o;
+    o.ws = {.abc = 1000, .aux = 6000, .density = 500, .pending = 500};
+    if (compact) o.synth_aux = 500;
+    o.prove_gate = &gate;
+    auto w = std::make_shared<FakeWorkload>(o);
+    Engine e({.budget_bytes = 30000, .synthesis_workers = 1, .prover_workers = 1, .channel_capacity = 16},
+             {{"fake", w}});
+    auto id = e.submit(fake_job(16));
+    ASSERT_TRUE(id.ok());
+    // Each partition reserves 8000 for its synthesis. Compact, it then holds 1000 + 500 + 500 + 500:
+    // 9 x 2500 = 22500, and a tenth does not fit (+ 8000 > 30000). At the bound: 3 x 8000 = 24000.
+    const int want = compact ? 9 : 3;
+    auto ahead = [&] {
+      const auto s = e.status();
+      return s.ledger.partitions_in_stage[static_cast<std::size_t>(Stage::kInChannel)] +
+             s.ledger.partitions_in_stage[static_cast<std::size_t>(Stage::kProving)] +
+             s.ledger.partitions_in_stage[static_cast<std::size_t>(Stage::kSynthesizing)];
+    };
+    for (int i = 0; i < 2000 && ahead() < want; ++i) std::this_thread::sleep_for(10ms);
+    std::this_thread::sleep_for(50ms);
+    EXPECT_EQ(ahead(), want);
+    EXPECT_LE(e.status().budget_used, 30000u);
+    EXPECT_LE(w->live(), 30000);
+    gate.unlock();
+    auto r = e.await(*id, 30s);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->state, JobState::kDone);
+    EXPECT_LE(w->peak(), 30000);
+    expect_ledger_idle(e);
+    EXPECT_EQ(w->live(), 0);
+  }
 }
 
 // When the room does not fit beside a partition's a/b bound, the partition reserves prove_start's

@@ -31,10 +31,10 @@ class ReferenceSystem {
 
   template <class N, class V>
   Variable alloc(N&&, V&& value) {
-    p_.aux.push_back(value());
+    aux_.push_back(value());
     p_.a_aux.push_back(false);
     p_.b_aux.push_back(false);
-    return Variable::aux(static_cast<std::uint32_t>(p_.aux.size() - 1));
+    return Variable::aux(static_cast<std::uint32_t>(aux_.size() - 1));
   }
   template <class N, class V>
   Variable alloc_input(N&&, V&& value) {
@@ -59,6 +59,7 @@ class ReferenceSystem {
       p_.b.push_back(F::zero());
       c.push_back(F::zero());
     }
+    for (const F& x : aux_) p_.aux.push_back(x);
     return std::move(p_);
   }
 
@@ -76,7 +77,7 @@ class ReferenceSystem {
       if (coeff.is_zero()) continue;
       const bool is_aux = (key >> 32) != 0;
       const auto index = static_cast<std::uint32_t>(key);
-      acc = acc + coeff * (is_aux ? p_.aux[index] : p_.inputs[index]);
+      acc = acc + coeff * (is_aux ? aux_[index] : p_.inputs[index]);
       if (is_aux && aux_density != nullptr) aux_density->set(index);
       if (!is_aux && input_density != nullptr) input_density->set(index);
     }
@@ -84,6 +85,7 @@ class ReferenceSystem {
   }
 
   Partition<F> p_;
+  std::vector<F> aux_;  // the witness, dense (the partition's compact copy is made at the end)
 
  public:
   std::vector<F> c;  // <C_i, z> per row, the input rows' zeros included
@@ -97,7 +99,11 @@ void expect_same_partition(const Partition<F>& got, const Partition<F>& want) {
     for (std::size_t i = 0; i < g.size(); ++i) ASSERT_TRUE(g[i] == w[i]) << what << "[" << i << "] differs";
   };
   vec("inputs", got.inputs, want.inputs);
-  vec("aux", got.aux, want.aux);
+  {  // the witness read entry by entry (got) against its expansion (want)
+    ASSERT_EQ(got.aux.size(), want.aux.size()) << "aux";
+    const auto w = want.aux.expand(want.aux.size());
+    for (std::size_t i = 0; i < w.size(); ++i) ASSERT_TRUE(got.aux.get(i) == w[i]) << "aux[" << i << "] differs";
+  }
   ASSERT_EQ(got.a.size(), want.a.size());
   ASSERT_EQ(got.b.size(), want.b.size());
   vec("a", got.a.expand(got.a.size()), want.a.expand(want.a.size()));

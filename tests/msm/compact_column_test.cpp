@@ -1,15 +1,16 @@
 // CompactColumn: the dense values come back exactly, in row order, whatever the mix of zeros, ones
-// and other values, across the expansion's blocks and the storage's chunks.
+// and other values, across the expansion's blocks and the storage's chunks, and entry by entry
+// through the rank table.
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "field/fields.hpp"
-#include "r1cs/compact_column.hpp"
+#include "msm/compact_column.hpp"
 #include "test_util.hpp"
 
-namespace zk::r1cs {
+namespace zk::msm {
 namespace {
 
 using Fr = field::Bls12_381Fr;
@@ -45,6 +46,17 @@ void expect_round_trip(const std::vector<Fr>& v) {
   ASSERT_EQ(dense.size(), padded);
   for (std::size_t i = 0; i < v.size(); ++i) ASSERT_TRUE(dense[i] == v[i]) << "row " << i;
   for (std::size_t i = v.size(); i < padded; ++i) ASSERT_TRUE(dense[i].is_zero()) << "padding row " << i;
+  for (std::size_t k = 0; k < v.size(); ++k) {  // random access, in a scattered order
+    const std::size_t j = (k * 7919) % v.size();
+    ASSERT_TRUE(c.get(j) == v[j]) << "get row " << j;
+    const bool other = !v[j].is_zero() && !v[j].is_one();
+    ASSERT_EQ(c.is_other(j), other) << "row " << j;
+    if (other) {
+      ASSERT_TRUE(c.other_at(j) == v[j]) << "other_at row " << j;
+    } else {
+      ASSERT_EQ(c.is_one(j), v[j].is_one()) << "row " << j;
+    }
+  }
   std::size_t i = 0;
   c.for_each([&](const Fr& x) {
     ASSERT_TRUE(x == v[i]) << "for_each row " << i;
@@ -79,11 +91,11 @@ TEST(CompactColumn, BitsCostTwoBitsPerRowAndReleaseFreesAll) {
   c.reserve(rows);
   for (std::size_t i = 0; i < rows; ++i) c.push_back(i % 3 == 0 ? Fr::one() : Fr::zero());
   EXPECT_EQ(c.others(), 0u);
-  EXPECT_LE(c.bytes(), rows / 4 + 4096);  // two bitmaps and the block table, no values
+  EXPECT_LE(c.bytes(), rows * 3 / 8 + 4096);  // three bits per row (two flags, a rank per 64), no values
   c.release();
   EXPECT_EQ(c.size(), 0u);
   EXPECT_EQ(c.bytes(), 0u);
 }
 
 }  // namespace
-}  // namespace zk::r1cs
+}  // namespace zk::msm
