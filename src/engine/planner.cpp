@@ -34,23 +34,27 @@ WorkloadProfile WorkloadProfile::porep_32g_reference() {
 }
 
 WorkloadProfile WorkloadProfile::porep_32g_zkpipe() {
-  // docs/synthesis.md, step 2 (synthetic 32 GiB C1, this 2-core VM): synthesis 63.8 core-seconds on
-  // one thread; the partition holds 5.66 GB after synthesis: a/b 1.46 GB (compact), assignment
-  // 4.17 GB, densities 0.03 GB. Pending scratch: the G1 MSM plan's scratch at 2^27 (162 MB) + 1 MiB,
-  // as Groth16Workload::working_set. The room on a GPU: dense a and b, 2 x 2^27 x 32 B. The a/b
-  // estimate at admission is a quarter above what they hold (Engine::abc_estimate). Stage times
-  // on the device, the keys (the same .params file, mapped: page cache) and the cores are the
-  // reference's: zkpipe's GPU path has not run on a GPU yet.
+  // docs/synthesis.md, steps 5 and 6 (synthetic 32 GiB C1, this 2-core VM, `bench
+  // --synthesis-only --json`): synthesis 27.1 core-seconds on one thread (mean of five runs);
+  // after synthesis the partition holds a/b 1.496 GB (compact), the witness 0.103 GB (compact),
+  // densities 0.033 GB. At admission it reserves the witness's bound (one full element per variable: 4.26 GB as
+  // CompactColumn::max_bytes) and an a/b estimate a quarter above what they hold
+  // (Engine::abc_estimate), and gives back the rest after synthesis. Pending scratch: the G1 MSM
+  // plan's scratch at 2^27 (162 MB) + 1 MiB, as Groth16Workload::working_set. The room on a GPU:
+  // dense a and b, 2 x 2^27 x 32 B, and the witness made dense for the kernels (130,170,221 x 32 B).
+  // Stage times on the device, the keys (the same .params file, mapped: page cache) and the cores
+  // are the reference's: zkpipe's GPU path has not run on a GPU yet.
   constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
-  constexpr std::uint64_t kAbc = 1'460'000'000, kRest = 4'170'000'000 + 30'000'000 + 162'187'264 + (1 << 20);
+  constexpr std::uint64_t kAbc = 1'495'856'352, kAuxBound = 4'264'613'424, kAuxHeld = 103'350'168;
+  constexpr std::uint64_t kDensityPending = 32'542'528 + 162'187'264 + (1 << 20);
   WorkloadProfile p = porep_32g_reference();
   p.name = "porep-32g-zkpipe";
-  p.synthesis_s = 63.8;
+  p.synthesis_s = 27.1;
   p.synthesis_threads = 1;
-  p.bytes_synth = kRest + kAbc + kAbc / 4;
-  p.bytes_waiting = kRest + kAbc;
-  p.bytes_after = kRest;
-  p.prove_room = 2 * (std::uint64_t{1} << 27) * 32;
+  p.bytes_synth = kAuxBound + kDensityPending + kAbc + kAbc / 4;
+  p.bytes_waiting = kAuxHeld + kDensityPending + kAbc;
+  p.bytes_after = kAuxHeld + kDensityPending;
+  p.prove_room = 2 * (std::uint64_t{1} << 27) * 32 + std::uint64_t{130'170'221} * 32;
   p.idle_bytes = kGiB / 2;
   return p;
 }

@@ -111,7 +111,8 @@ Bit<F> bit_xor(CS& cs, const Bit<F>& a, const Bit<F>& b) {
   const bool base_xor = (x.negated ? !x.value : x.value) != (y.negated ? !y.value : y.value);
   Bit<F> c = detail::fresh<F>(cs, "xor result", base_xor);
   static constexpr F kTwo = F::one().dbl();
-  cs.enforce([] { return std::string("xor constraint"); }, x.base() * kTwo, y.base(), x.base() + y.base() - c.base());
+  cs.enforce([] { return std::string("xor constraint"); }, x.base() * kTwo, y.base(),
+             [&] { return x.base() + y.base() - c.base(); });
   return mixed ? !c : c;
 }
 
@@ -128,11 +129,11 @@ Bit<F> bit_and(CS& cs, const Bit<F>& a, const Bit<F>& b) {
   if (a.negated != b.negated) {
     const Bit<F>& x = a.negated ? b : a;
     const Bit<F>& y = a.negated ? a : b;
-    cs.enforce([] { return std::string("and not constraint"); }, x.base(), one - y.base(), c.base());
+    cs.enforce([] { return std::string("and not constraint"); }, x.base(), one - y.base(), [&] { return c.base(); });
   } else if (a.negated) {
-    cs.enforce([] { return std::string("nor constraint"); }, one - a.base(), one - b.base(), c.base());
+    cs.enforce([] { return std::string("nor constraint"); }, one - a.base(), one - b.base(), [&] { return c.base(); });
   } else {
-    cs.enforce([] { return std::string("and constraint"); }, a.base(), b.base(), c.base());
+    cs.enforce([] { return std::string("and constraint"); }, a.base(), b.base(), [&] { return c.base(); });
   }
   return c;
 }
@@ -149,7 +150,7 @@ Bit<F> bit_ch(CS& cs, const Bit<F>& a, const Bit<F>& b, const Bit<F>& c) {
   if (b.constant && *b.constant) return !bit_and(cs, !a, !c);
   // General case (a may be constant true).
   Bit<F> ch = detail::fresh<F>(cs, "ch", v);
-  cs.enforce([] { return std::string("ch computation"); }, b.lc() - c.lc(), a.lc(), ch.base() - c.lc());
+  cs.enforce([] { return std::string("ch computation"); }, b.lc() - c.lc(), a.lc(), [&] { return ch.base() - c.lc(); });
   return ch;
 }
 
@@ -169,7 +170,7 @@ Bit<F> bit_maj(CS& cs, const Bit<F>& a, const Bit<F>& b, const Bit<F>& c) {
   const Bit<F> bc = bit_and(cs, b, c);
   static constexpr F kTwo = F::one().dbl();
   cs.enforce([] { return std::string("maj computation"); }, bc.lc() * kTwo - b.lc() - c.lc(), a.lc(),
-             bc.lc() - maj.base());
+             [&] { return bc.lc() - maj.base(); });
   return maj;
 }
 
@@ -189,7 +190,7 @@ class MultiEq {
     const F k = scale_for(bits);
     r1cs::LinearCombination<F> l, r;
     l.add_scaled(lhs, k);
-    r.add_scaled(rhs, k);
+    if constexpr (r1cs::reads_c<CS>()) r.add_scaled(rhs, k);
     enforce_equal_scaled(bits, std::move(l), std::move(r));
   }
   /// The factor enforce_equal(bits, ...) will apply: 2^used, or 1 when the pending sums are emitted
@@ -204,11 +205,13 @@ class MultiEq {
     } else {
       lhs_ += lhs;
     }
-    if (rhs_.empty()) {
-      rhs_ = std::move(rhs);
-      rhs_.reserve_terms(rhs_.size() * (kCapacity / std::max(bits, 1u) + 1));
-    } else {
-      rhs_ += rhs;
+    if constexpr (r1cs::reads_c<CS>()) {  // rhs is the C side: not kept for a system that never reads it
+      if (rhs_.empty()) {
+        rhs_ = std::move(rhs);
+        rhs_.reserve_terms(rhs_.size() * (kCapacity / std::max(bits, 1u) + 1));
+      } else {
+        rhs_ += rhs;
+      }
     }
     used_ += bits;
   }
@@ -324,14 +327,16 @@ Word<F> add_many(MultiEq<F, CS>& eq, std::span<const Word<F>* const> operands) {
       coeff = coeff.dbl();
     }
   }
-  r1cs::LinearCombination<F> result;
-  result.reserve_terms(k);
+  r1cs::LinearCombination<F> result;  // the C side: built only for a system that reads it
+  if constexpr (r1cs::reads_c<CS>()) result.reserve_terms(k);
   Word<F> out;
   F coeff = scale;
   for (unsigned i = 0; i < k; ++i) {
     const Bit<F> b = Bit<F>::alloc(cs, ((value >> i) & 1) != 0);
-    b.add_to(result, coeff);
-    coeff = coeff.dbl();
+    if constexpr (r1cs::reads_c<CS>()) {
+      b.add_to(result, coeff);
+      coeff = coeff.dbl();
+    }
     if (i < 32) out.bits[i] = b;
   }
   eq.enforce_equal_scaled(k, std::move(sum), std::move(result));

@@ -32,7 +32,7 @@ class CompactColumn {
   /// Rows per block of the parallel expansion.
   static constexpr std::size_t kBlockRows = std::size_t{1} << 14;
   /// The other values are kept in chunks of 2^16 (2 MiB of 32-byte elements): no reallocation and
-  /// copy as they grow, and at most one chunk's slack.
+  /// copy as they grow past the first, and at most one chunk's slack.
   static constexpr unsigned kChunkLog = 16;
 
   void reserve(std::size_t rows) { groups_.reserve(rows / 64 + 1); }
@@ -49,8 +49,10 @@ class CompactColumn {
     }
     g.others |= std::uint64_t{1} << bit;
     if ((others_ >> kChunkLog) == chunks_.size()) {
+      // The first chunk grows as a vector does (a small column holds little); the later ones are
+      // reserved whole.
       chunks_.emplace_back();
-      chunks_.back().reserve(std::size_t{1} << kChunkLog);
+      if (chunks_.size() > 1) chunks_.back().reserve(std::size_t{1} << kChunkLog);
     }
     chunks_.back().push_back(x);
     ++others_;
@@ -74,15 +76,19 @@ class CompactColumn {
 
   /// Bytes held (capacities: what the allocator holds for it).
   std::size_t bytes() const {
-    return groups_.capacity() * sizeof(Group) + (chunks_.size() << kChunkLog) * sizeof(F);
+    std::size_t n = groups_.capacity() * sizeof(Group);
+    for (const auto& c : chunks_) n += c.capacity() * sizeof(F);
+    return n;
   }
 
   /// An upper bound of bytes() for a column of `rows` rows, whatever its values: every row another
-  /// value, one chunk of slack, and the bit groups at twice their size (vector growth without a
+  /// value (the first chunk at most twice its values, a power of two up to a whole chunk; one whole
+  /// chunk of slack after it), and the bit groups at twice their size (vector growth without a
   /// reserve). What a budget reserves before the values are known.
   static std::size_t max_bytes(std::size_t rows) {
-    const std::size_t chunks = (rows >> kChunkLog) + 1;
-    return (chunks << kChunkLog) * sizeof(F) + 2 * (rows / 64 + 1) * sizeof(Group);
+    constexpr std::size_t kChunk = std::size_t{1} << kChunkLog;
+    const std::size_t values = rows <= kChunk ? std::min(2 * rows, kChunk) : ((rows >> kChunkLog) + 1) * kChunk;
+    return values * sizeof(F) + 2 * (rows / 64 + 1) * sizeof(Group);
   }
 
   /// The dense values, zero-padded to n >= size() rows; in parallel by blocks, each row written once

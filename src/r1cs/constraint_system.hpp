@@ -299,7 +299,31 @@ class LinearCombination {
   alignas(Term) unsigned char inline_[kInline * sizeof(Term)];
 };
 
-/// What every constraint system offers a circuit. N is a name callable, V a value callable.
+/// A constraint's C side as a linear combination: `c` itself, or what it builds when it is a function.
+/// Gadgets may pass C as a function where it costs to build: the proving system never reads C (it
+/// forms c = a o b, docs/synthesis.md), so there it is never built.
+template <class CL>
+decltype(auto) lc_of(const CL& c) {
+  if constexpr (std::is_invocable_v<const CL&>) {
+    return c();
+  } else {
+    return (c);
+  }
+}
+
+/// Whether a constraint system reads the C side of its constraints: all do but the proving system
+/// (`static constexpr bool kReadsC = false`). Gadgets that accumulate a C side may skip it.
+template <class CS>
+constexpr bool reads_c() {
+  if constexpr (requires { CS::kReadsC; }) {
+    return CS::kReadsC;
+  } else {
+    return true;
+  }
+}
+
+/// What every constraint system offers a circuit. N is a name callable, V a value callable; enforce's
+/// C may also be a function returning the linear combination (lc_of).
 template <class CS>
 concept ConstraintSystem = requires(CS& cs, std::string (*name)(), typename CS::Field (*value)(),
                                     const LinearCombination<typename CS::Field>& lc) {
@@ -338,10 +362,10 @@ class MetricsSystem {
   Variable alloc_input(N&&, V&&) {
     return Variable::input(num_inputs_++);
   }
-  template <class N>
-  void enforce(N&&, const LinearCombination<F>& a, const LinearCombination<F>& b, const LinearCombination<F>& c) {
+  template <class N, class CL>
+  void enforce(N&&, const LinearCombination<F>& a, const LinearCombination<F>& b, const CL& c) {
     ++num_constraints_;
-    terms_ += a.terms().size() + b.terms().size() + c.terms().size();
+    terms_ += a.terms().size() + b.terms().size() + lc_of(c).terms().size();
   }
   template <class N>
   void push_namespace(N&&) {}
@@ -376,8 +400,8 @@ class DensitySystem {
     b_input_.push_back(false);
     return Variable::input(num_inputs_++);
   }
-  template <class N>
-  void enforce(N&&, const LinearCombination<F>& a, const LinearCombination<F>& b, const LinearCombination<F>& c) {
+  template <class N, class CL>
+  void enforce(N&&, const LinearCombination<F>& a, const LinearCombination<F>& b, const CL& c) {
     ++num_constraints_;
     const LinearCombination<F> na = a.normalized(), nb = b.normalized();  // named: they outlive the loops
     for (const auto& t : na.terms()) {
@@ -388,7 +412,7 @@ class DensitySystem {
       ++nnz_[1];
       (t.var.is_input() ? b_input_ : b_aux_)[t.var.index] = true;
     }
-    nnz_[2] += c.normalized().terms().size();
+    nnz_[2] += lc_of(c).normalized().terms().size();
   }
   template <class N>
   void push_namespace(N&&) {}

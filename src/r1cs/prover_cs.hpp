@@ -92,8 +92,10 @@ class ProvingSystem {
     p_.b_input.push_back(false);
     return Variable::input(static_cast<std::uint32_t>(p_.inputs.size() - 1));
   }
-  template <class N>
-  void enforce(N&&, const LinearCombination<F>& a, const LinearCombination<F>& b, const LinearCombination<F>&) {
+  /// C is never read (nor built, when a gadget passes it as a function: lc_of).
+  static constexpr bool kReadsC = false;
+  template <class N, class CL>
+  void enforce(N&&, const LinearCombination<F>& a, const LinearCombination<F>& b, const CL&) {
     p_.a.push_back(eval_with_density(a, nullptr, &p_.a_aux));
     p_.b.push_back(eval_with_density(b, &p_.b_input, &p_.b_aux));
   }

@@ -53,11 +53,11 @@ class ShapeRecorder {
   Variable alloc_input(N&&, V&&) {
     return Variable::input(static_cast<std::uint32_t>(shape_.num_inputs++));
   }
-  template <class N>
-  void enforce(N&&, const LinearCombination<F>& a, const LinearCombination<F>& b, const LinearCombination<F>& c) {
+  template <class N, class CL>
+  void enforce(N&&, const LinearCombination<F>& a, const LinearCombination<F>& b, const CL& c) {
     shape_.a.push_row(a.normalized());
     shape_.b.push_row(b.normalized());
-    shape_.c.push_row(c.normalized());
+    shape_.c.push_row(lc_of(c).normalized());
   }
   template <class N>
   void push_namespace(N&&) {}

@@ -30,11 +30,11 @@ class TestSystem {
     inputs_.push_back(value());
     return Variable::input(static_cast<std::uint32_t>(inputs_.size() - 1));
   }
-  template <class N>
-  void enforce(N&& name, const LinearCombination<F>& a, const LinearCombination<F>& b, const LinearCombination<F>& c) {
+  template <class N, class CL>
+  void enforce(N&& name, const LinearCombination<F>& a, const LinearCombination<F>& b, const CL& c) {
     ++constraints_;
     if (first_failure_) return;
-    if (!(a.evaluate(inputs_, aux_) * b.evaluate(inputs_, aux_) == c.evaluate(inputs_, aux_))) {
+    if (!(a.evaluate(inputs_, aux_) * b.evaluate(inputs_, aux_) == lc_of(c).evaluate(inputs_, aux_))) {
       std::string path;
       for (auto& ns : namespaces_) path += ns() + "/";
       first_failure_ = path + name();

@@ -41,6 +41,7 @@ void expect_round_trip(const std::vector<Fr>& v) {
   }
   ASSERT_EQ(c.size(), v.size());
   EXPECT_EQ(c.others(), others);
+  EXPECT_LE(c.bytes(), Column::max_bytes(v.size())) << "the bound a budget reserves";
   const std::size_t padded = v.size() + 77;
   const auto dense = c.expand(padded);
   ASSERT_EQ(dense.size(), padded);
@@ -79,6 +80,8 @@ TEST(CompactColumn, EmptyAndTinyColumns) {
   expect_round_trip({});
   expect_round_trip({Fr::zero()});
   expect_round_trip({Fr::one(), Fr::from_u64(7), Fr::zero()});
+  EXPECT_LE(Column::max_bytes(3), 3 * sizeof(Fr) * 2 + 2 * sizeof(std::uint64_t) * 3 * 2)
+      << "a small column's bound is not a whole 2 MiB chunk";
   Column c;
   const auto empty = c.expand(4);  // allocated unwritten, then every row written: all zero
   ASSERT_EQ(empty.size(), 4u);

@@ -42,11 +42,11 @@ class ReferenceSystem {
     p_.b_input.push_back(false);
     return Variable::input(static_cast<std::uint32_t>(p_.inputs.size() - 1));
   }
-  template <class N>
-  void enforce(N&&, const LinearCombination<F>& a, const LinearCombination<F>& b, const LinearCombination<F>& c) {
+  template <class N, class CL>
+  void enforce(N&&, const LinearCombination<F>& a, const LinearCombination<F>& b, const CL& c) {
     p_.a.push_back(row(a, nullptr, &p_.a_aux));
     p_.b.push_back(row(b, &p_.b_input, &p_.b_aux));
-    this->c.push_back(row(c, nullptr, nullptr));
+    this->c.push_back(row(lc_of(c), nullptr, nullptr));
   }
   template <class N>
   void push_namespace(N&&) {}
