@@ -186,6 +186,30 @@ void expect_ledger_idle(Engine& e) {
   EXPECT_EQ(s.budget_used, 0u);
 }
 
+/// Partitions the ledger counts in `stages`, polled (up to 20 s) until there are `want` of them.
+std::int64_t partitions_reaching(Engine& e, std::initializer_list<Stage> stages, std::int64_t want) {
+  auto count = [&] {
+    const auto s = e.status();
+    std::int64_t n = 0;
+    for (Stage st : stages) n += s.ledger.partitions_in_stage[static_cast<std::size_t>(st)];
+    return n;
+  };
+  for (int i = 0; i < 2000 && count() < want; ++i) std::this_thread::sleep_for(10ms);
+  return count();
+}
+
+/// Opens the prover's gate on a job held in front of it; the job finishes within the budget of
+/// 30,000 bytes and every byte comes back.
+void release_and_expect_done(Engine& e, std::mutex& gate, std::uint64_t id, const FakeWorkload& w) {
+  gate.unlock();
+  auto r = e.await(id, 30s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->state, JobState::kDone);
+  EXPECT_LE(w.peak(), 30000);
+  expect_ledger_idle(e);
+  EXPECT_EQ(w.live(), 0);
+}
+
 // With a slow prover, synthesized partitions pile up in front of it; the budget must bound the
 // bytes they really hold (the reference daemon ran out of memory exactly here).
 std::int64_t peak_live_bytes_with_slow_prover(bool buggy) {
@@ -226,26 +250,14 @@ TEST(Engine, PartitionsWaitingForTheProverHoldOnlyTheirCompactAB) {
   ASSERT_TRUE(id.ok());
   // room 6000 + 5 x (600 + 2000 + 500 + 1500) = 29000 <= 30000; a sixth needs 4750 (the estimate:
   // a quarter above the 600 seen). Whole reservations (10000 each, room included) admit 3.
-  auto ahead = [&] {
-    const auto s = e.status();
-    return s.ledger.partitions_in_stage[static_cast<std::size_t>(Stage::kInChannel)] +
-           s.ledger.partitions_in_stage[static_cast<std::size_t>(Stage::kProving)];
-  };
-  for (int i = 0; i < 2000 && ahead() < 5; ++i) std::this_thread::sleep_for(10ms);
-  EXPECT_EQ(ahead(), 5);
+  EXPECT_EQ(partitions_reaching(e, {Stage::kInChannel, Stage::kProving}, 5), 5);
   auto s = e.status();
   EXPECT_EQ(s.budget_room, 6000u);
   EXPECT_LE(s.budget_used, 30000u);
   EXPECT_LE(w->live(), 30000);
-  gate.unlock();
-  auto r = e.await(*id, 30s);
-  ASSERT_TRUE(r.ok());
-  EXPECT_EQ(r->state, JobState::kDone);
-  EXPECT_LE(w->peak(), 30000);
+  ASSERT_NO_FATAL_FAILURE(release_and_expect_done(e, gate, *id, *w));
   EXPECT_LE(e.status().budget_high_water, 30000u);
   EXPECT_EQ(e.status().budget_room, 0u) << "the room goes back with the last job that needs it";
-  expect_ledger_idle(e);
-  EXPECT_EQ(w->live(), 0);
 }
 
 // A compact witness (Synthesized::aux_bytes) gives back the rest of its aux reservation after
@@ -268,24 +280,13 @@ TEST(Engine, PartitionsWaitingForTheProverHoldOnlyTheirCompactWitness) {
     // Each partition reserves 8000 for its synthesis. Compact, it then holds 1000 + 500 + 500 + 500:
     // 9 x 2500 = 22500, and a tenth does not fit (+ 8000 > 30000). At the bound: 3 x 8000 = 24000.
     const int want = compact ? 9 : 3;
-    auto ahead = [&] {
-      const auto s = e.status();
-      return s.ledger.partitions_in_stage[static_cast<std::size_t>(Stage::kInChannel)] +
-             s.ledger.partitions_in_stage[static_cast<std::size_t>(Stage::kProving)] +
-             s.ledger.partitions_in_stage[static_cast<std::size_t>(Stage::kSynthesizing)];
-    };
-    for (int i = 0; i < 2000 && ahead() < want; ++i) std::this_thread::sleep_for(10ms);
-    std::this_thread::sleep_for(50ms);
-    EXPECT_EQ(ahead(), want);
+    const std::initializer_list<Stage> ahead = {Stage::kInChannel, Stage::kProving, Stage::kSynthesizing};
+    partitions_reaching(e, ahead, want);
+    std::this_thread::sleep_for(50ms);  // room for one too many to be admitted, were the count wrong
+    EXPECT_EQ(partitions_reaching(e, ahead, 0), want);
     EXPECT_LE(e.status().budget_used, 30000u);
     EXPECT_LE(w->live(), 30000);
-    gate.unlock();
-    auto r = e.await(*id, 30s);
-    ASSERT_TRUE(r.ok());
-    EXPECT_EQ(r->state, JobState::kDone);
-    EXPECT_LE(w->peak(), 30000);
-    expect_ledger_idle(e);
-    EXPECT_EQ(w->live(), 0);
+    ASSERT_NO_FATAL_FAILURE(release_and_expect_done(e, gate, *id, *w));
   }
 }
 
