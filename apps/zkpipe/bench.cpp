@@ -288,7 +288,6 @@ int report(const BenchArgs& a, Target& target, double setup_ms) {
            {"circuit", target.kind},
            {"what", target.what},
            {"curve", a.curve},
-           {"constraints", a.constraints},
            {"jobs", a.jobs},
            {"partitions_per_job", target.partitions},
            {"synthesis_workers", a.synthesis_workers},
@@ -309,8 +308,16 @@ int report(const BenchArgs& a, Target& target, double setup_ms) {
            {"budget_high_water", r.status.budget_high_water},
            {"ledger_high_water", hw},
            {"params_bytes", r.key_bytes}};
+    // Filecoin's kinds: the circuit's size is in "what" (a sector size), not a constraint count.
+    if (target.kind == "synthetic" || target.kind == "zkey") j["constraints"] = a.constraints;
     if (ws.ok())
       j["working_set"] = {{"abc", ws->abc}, {"aux", ws->aux}, {"density", ws->density}, {"pending", ws->pending}, {"prove_room", ws->prove_room}};
+    // What a synthesized partition really held (the working set above is its bound at admission).
+    const auto req = target.request(0);
+    if (auto it = r.status.held_after_synthesis.find(req.circuit + "/" + req.shape);
+        it != r.status.held_after_synthesis.end()) {
+      j["held_after_synthesis"] = {{"abc", it->second.abc}, {"aux", it->second.aux}};
+    }
     std::printf("%s\n", j.dump().c_str());
   } else {
     std::printf("%zu jobs x %s in %.2f s: %.3f s/partition (bound %.3f, %.0f %%)\n", a.jobs, target.what.c_str(),

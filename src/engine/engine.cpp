@@ -220,11 +220,11 @@ void Engine::release_input(Job& j) {
 }
 
 std::uint64_t Engine::abc_estimate(const Job& j) const {
-  auto it = abc_seen_.find(j.req.circuit + '\0' + j.req.shape);
-  if (it == abc_seen_.end()) return j.ws.abc;
+  auto it = seen_.find(j.req.circuit + '\0' + j.req.shape);
+  if (it == seen_.end() || it->second.abc == 0) return j.ws.abc;
   // A quarter more than the most seen: partitions of one shape differ only in their witness. One
   // that holds more anyway is counted in full after its synthesis (MemoryBudget::overdraw).
-  return std::min(j.ws.abc, it->second + it->second / 4);
+  return std::min(j.ws.abc, it->second.abc + it->second.abc / 4);
 }
 
 void Engine::fit_room() {
@@ -455,6 +455,11 @@ EngineStatus Engine::status() {
   s.jobs_submitted = submitted_, s.jobs_done = done_, s.jobs_failed = failed_, s.jobs_cancelled = cancelled_;
   const auto now = Clock::now();
   s.uptime_s = std::chrono::duration<double>(now - started_).count();
+  for (const auto& [key, held] : seen_) {
+    std::string name = key;
+    std::replace(name.begin(), name.end(), '\0', '/');
+    s.held_after_synthesis[name] = held;
+  }
   for (const auto& [name, w] : workers_) {
     s.workers.push_back({name, w.job, w.partition, w.circuit, w.job != 0 ? ms_between(w.since, now) : 0.0});
   }
@@ -639,9 +644,10 @@ void Engine::synthesis_loop(std::string name) {
     }
     ledger_.record(Event::kSynthDone, shrink, {}, std::nullopt, std::nullopt);
     std::unique_lock lock(m_);
-    if (abc_held) {
-      auto& seen = abc_seen_[job.req.circuit + '\0' + job.req.shape];
-      seen = std::max(seen, *abc_held);
+    if (abc_held || aux_held) {
+      auto& seen = seen_[job.req.circuit + '\0' + job.req.shape];
+      if (abc_held) seen.abc = std::max(seen.abc, *abc_held);
+      if (aux_held) seen.aux = std::max(seen.aux, *aux_held);
     }
     if (!s.ok()) {
       fail_job(job, "partition " + std::to_string(task->partition) + ", synthesis: " + s.status().message(),

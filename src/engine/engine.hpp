@@ -76,6 +76,12 @@ struct KindInfo {
   std::size_t jobs_queued = 0, jobs_running = 0, partitions_queued = 0;
 };
 
+/// What synthesized partitions of one circuit kind and shape held once synthesis ended: the most
+/// a/b and witness bytes (their real, compact size; the working set's bounds are larger).
+struct HeldAfterSynthesis {
+  std::uint64_t abc = 0, aux = 0;
+};
+
 struct EngineStatus {
   std::uint64_t budget_total = 0, budget_used = 0, budget_high_water = 0;
   /// Of budget_used: the prove-start room, held for the prover workers (docs/engine.md).
@@ -87,6 +93,8 @@ struct EngineStatus {
   LedgerSnapshot ledger;
   std::size_t jobs_active = 0, jobs_kept = 0, partitions_queued = 0;
   std::uint64_t jobs_submitted = 0, jobs_done = 0, jobs_failed = 0, jobs_cancelled = 0;
+  /// Keyed "kind/shape" (`zkpipe bench --json` reports it; the planner's profile reads it).
+  std::map<std::string, HeldAfterSynthesis> held_after_synthesis;
 };
 
 class Engine {
@@ -193,8 +201,9 @@ class Engine {
   // The prove-start room (under m_): prover_workers x the largest WorkingSet::prove_room among live
   // jobs that use it, so a partition in the channel need not hold its own.
   Reservation room_;
-  // Per circuit kind and shape (kind, '\0', shape): the most a/b bytes a synthesized partition held.
-  std::map<std::string, std::uint64_t> abc_seen_;
+  // Per circuit kind and shape (kind, '\0', shape): the most a/b and witness bytes a synthesized
+  // partition held.
+  std::map<std::string, HeldAfterSynthesis> seen_;
   std::deque<std::unique_ptr<Task>> synth_q_, channel_, final_q_;
   std::uint64_t submitted_ = 0, done_ = 0, failed_ = 0, cancelled_ = 0;
   std::uint64_t done_version_ = 0;  // under m_; bumped with every done_cv_ notification

@@ -64,8 +64,9 @@ Result<WorkloadProfile> WorkloadProfile::from_bench_json(const std::string& text
   if (j.is_discarded() || !j.is_object()) return Status::invalid_argument("profile: not a JSON object");
   try {
     WorkloadProfile p;
-    p.name =
-        "bench " + j.at("curve").get<std::string>() + " n=" + std::to_string(j.at("constraints").get<std::size_t>());
+    p.name = "bench " + j.at("curve").get<std::string>();
+    if (j.contains("constraints")) p.name += " n=" + std::to_string(j.at("constraints").get<std::size_t>());
+    if (j.contains("what")) p.name += ": " + j.at("what").get<std::string>();
     p.partitions_per_proof = j.at("partitions_per_job").get<std::size_t>();
     const auto& st = j.at("stages_ms");
     p.synthesis_s = st.at("synthesis").at("mean").get<double>() / 1000;
@@ -77,10 +78,22 @@ Result<WorkloadProfile> WorkloadProfile::from_bench_json(const std::string& text
     const std::uint64_t abc = ws.at("abc").get<std::uint64_t>(), rest = ws.at("aux").get<std::uint64_t>() +
                                                                         ws.at("density").get<std::uint64_t>() +
                                                                         ws.at("pending").get<std::uint64_t>();
-    // The workload's a/b bound at admission (the engine's learned estimate is not in the report).
     p.bytes_synth = abc + rest;
     p.prove_room = ws.value("prove_room", std::uint64_t{0});
     p.bytes_after = rest;
+    // What a partition held once synthesized: the engine admits later partitions of the shape with
+    // a quarter more a/b than that (Engine::abc_estimate), gives back the rest of a/b and the
+    // witness's bound after synthesis, and holds the compact witness until prove_finish.
+    if (j.contains("held_after_synthesis")) {
+      const auto& h = j.at("held_after_synthesis");
+      const std::uint64_t abc_held = h.at("abc").get<std::uint64_t>(), aux_held = h.at("aux").get<std::uint64_t>();
+      const std::uint64_t aux = ws.at("aux").get<std::uint64_t>();
+      const std::uint64_t others = rest - aux;  // density and pending
+      if (abc_held != 0) p.bytes_synth = std::min(abc, abc_held + abc_held / 4) + rest;
+      const std::uint64_t aux_after = aux_held != 0 ? std::min(aux, aux_held) : aux;
+      p.bytes_waiting = (abc_held != 0 ? std::min(abc, abc_held) : abc) + aux_after + others;
+      p.bytes_after = aux_after + others;
+    }
     p.params_bytes = j.at("params_bytes").get<std::uint64_t>();
     // The idle RSS was sampled with the key already loaded.
     const std::uint64_t idle = j.at("rss").at("idle").get<std::uint64_t>();

@@ -116,6 +116,18 @@ TEST(Planner, ProfilesFromBenchJson) {
   EXPECT_EQ(p->prove_room, 450u);
   EXPECT_EQ(p->idle_bytes, 4000u);
   EXPECT_DOUBLE_EQ(p->prove_device_s, 0.05);
+  // With what a partition held after synthesis (a/b 100, witness 20): later partitions are admitted
+  // with a quarter more a/b than seen, wait with what they hold, keep the compact witness.
+  const std::string held = R"({"curve":"bls12-381","what":"1 partition of Filecoin's 2KiB PoRep","partitions_per_job":1,
+    "stages_ms":{"synthesis":{"mean":5},"prove_start":{"mean":50},"prove_finish":{"mean":10}},
+    "working_set":{"abc":300,"aux":100,"density":10,"pending":90,"prove_room":450},
+    "held_after_synthesis":{"abc":100,"aux":20},"params_bytes":1000,"rss":{"idle":5000}})";
+  auto h = WorkloadProfile::from_bench_json(held);
+  ASSERT_TRUE(h.ok()) << h.status().to_string();
+  EXPECT_EQ(h->name, "bench bls12-381: 1 partition of Filecoin's 2KiB PoRep");
+  EXPECT_EQ(h->bytes_synth, 125u + 200u);
+  EXPECT_EQ(h->bytes_waiting, 100u + 20u + 100u);
+  EXPECT_EQ(h->bytes_after, 20u + 100u);
   auto bad = WorkloadProfile::from_bench_json(R"({"curve":"x"})");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("zkpipe bench --json"), std::string::npos);

@@ -1,6 +1,7 @@
-// A real 2 KiB PoRep partition (a sector sealed in memory): the proving system's partition is,
-// buffer for buffer and bit for bit, the one the plainest reference evaluation gives
-// (tests/r1cs/reference_partition.hpp), and the witness satisfies the circuit.
+// A real 2 KiB PoRep partition (a sector sealed in memory) and a synthetic 8 MiB one: the proving
+// system's partition is, buffer for buffer and bit for bit, the one the plainest reference
+// evaluation gives (tests/r1cs/reference_partition.hpp), and the witness satisfies the circuit.
+// 32 GiB: proving_partition_32gib_test.cpp (label slow).
 
 #include <gtest/gtest.h>
 
@@ -10,6 +11,7 @@
 #include "r1cs/prover_cs.hpp"
 #include "r1cs/reference_partition.hpp"
 #include "sealed_sector.hpp"
+#include "synthetic_partition.hpp"
 #include "test_util.hpp"
 
 namespace zk::circuits::filecoin {
@@ -37,6 +39,11 @@ TEST(ProvingPartition, TwoKibPorepEqualsTheReferenceEvaluation) {
   // A satisfied R1CS: the prover's c = a * b is every row's C evaluation (the trailing input rows
   // too: x * 0 = 0).
   r1cs::test::expect_c_is_a_times_b(got, ref.c);
+}
+
+TEST(ProvingPartition, EightMibSyntheticPorepEqualsTheReferenceEvaluation) {
+  // 8 MiB: more Merkle and Poseidon work per challenge than 2 KiB (deeper trees).
+  test::expect_synthetic_partition_equals_reference("StackedDrg8MiBV1_1", 0, 3'844'929u + 40u, true);
 }
 
 }  // namespace
