@@ -292,6 +292,7 @@ int report(const BenchArgs& a, Target& target, double setup_ms) {
            {"partitions_per_job", target.partitions},
            {"synthesis_workers", a.synthesis_workers},
            {"prover_workers", a.prover_workers},
+           {"cores", std::thread::hardware_concurrency()},
            {"budget_bytes", r.status.budget_total},
            {"setup_ms", setup_ms},
            {"wall_s", r.wall_s},
@@ -536,15 +537,54 @@ int bench_filecoin_kind(const BenchArgs& a) {
       a.circuit);
 }
 
+/// `--synthesis-only --pipeline`: whole PoRep jobs through the engine with the keyless synthesis
+/// workload (engine::FilecoinPorepSynthesisWorkload): synthesis workers, budget and ledger as in
+/// production, prove_start drops each partition.
+int bench_porep_synthesis_pipeline(BenchArgs a, const circuits::filecoin::SectorSize& size) {
+  auto text = groth16::read_file(a.input);
+  if (!text.ok()) {
+    std::fprintf(stderr, "zkpipe: %s\n", text.status().message().c_str());
+    return 2;
+  }
+  a.curve = "bls12-381";
+  Target t;
+  t.kind = "porep";
+  t.partitions = size.partitions;
+  t.what = std::to_string(size.partitions) + " partition" + (size.partitions == 1 ? "" : "s") + " of Filecoin's " +
+           size.name + " PoRep, synthesis only (dropped unproved)";
+  t.workload = std::make_shared<engine::FilecoinPorepSynthesisWorkload>(size);
+  t.request = [&](std::size_t) {
+    engine::JobRequest req;
+    req.circuit = "porep";
+    req.shape = size.name;
+    req.input = *text;
+    req.partitions = size.partitions;
+    return req;
+  };
+  t.key_bytes = [] { return std::uint64_t{0}; };
+  return report(a, t, 0);
+}
+
 }  // namespace
 
 int run_bench(const BenchArgs& a) {
+  if (a.pipeline && !a.synthesis_only) {
+    std::fprintf(stderr, "zkpipe: --pipeline goes with --synthesis-only (without it every bench runs the pipeline)\n");
+    return 2;
+  }
   if (a.synthesis_only) {
     if (a.circuit != "porep" || a.shape.empty() || a.input.empty() ||
         !circuits::filecoin::find_sector_size(a.shape).ok()) {
       std::fprintf(stderr, "zkpipe: --synthesis-only needs --circuit porep, --shape (a sector size such as 2KiB) and "
                            "--input c1.json\n");
       return 2;
+    }
+    if (a.pipeline) {
+      if (a.jobs == 0 || a.jobs > 10000 || a.verify) {
+        std::fprintf(stderr, "zkpipe: --pipeline needs --jobs in [1, 10000] and no --verify (nothing is proved)\n");
+        return 2;
+      }
+      return bench_porep_synthesis_pipeline(a, *circuits::filecoin::find_sector_size(a.shape));
     }
     return run_synthesize_filecoin(SynthesizeArgs{
         .kind = "porep", .c1 = a.input, .sector_size = a.shape, .partition = a.partition, .digest = a.digest, .json = a.json});

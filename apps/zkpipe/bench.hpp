@@ -23,6 +23,7 @@ struct BenchArgs {
   bool verify = false;     // the engine verifies every proof before answering
   std::string device = "auto";  // prove_start: auto, cpu or gpu (synthetic, porep)
   bool synthesis_only = false;  // porep with a sector size: one partition synthesized, no keys, no engine
+  bool pipeline = false;        // with synthesis_only: jobs through the engine, partitions dropped unproved
   std::size_t partition = 0;    // with synthesis_only
   bool digest = false;          // with synthesis_only: SHA-256 of the partition
   bool json = false;

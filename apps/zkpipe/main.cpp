@@ -309,6 +309,9 @@ int main(int argc, char** argv) {
   bench->add_flag("--synthesis-only", bench_args.synthesis_only,
                   "porep with a sector size: synthesize one partition (witness, a/b, densities) and report wall and "
                   "CPU time, constraints, bytes and peak RSS; no keys, no engine");
+  bench->add_flag("--pipeline", bench_args.pipeline,
+                  "with --synthesis-only: --jobs whole C1s through the engine's pipeline (synthesis workers, budget, "
+                  "ledger; no keys), each partition dropped unproved; the report is bench's (a profile for `zkpipe plan`)");
   bench->add_option("--partition", bench_args.partition, "with --synthesis-only: which partition")
       ->capture_default_str();
   bench->add_flag("--digest", bench_args.digest, "with --synthesis-only: print the partition's SHA-256");

@@ -52,7 +52,7 @@ int run_plan(const PlanArgs& a) {
     return Json{{"synthesis_workers", w},      {"prover_workers_per_device", gw},
                 {"feasible", r.feasible},      {"s_per_proof", r.s_per_proof},
                 {"peak_bytes", r.peak_bytes},  {"peak_reserved_bytes", r.peak_reserved},
-                {"device_busy", r.device_busy}};
+                {"device_busy", r.device_busy},  {"makespan_s", r.makespan_s}};
   };
   if (a.synthesis_workers > 0) {
     cfg.synthesis_workers = a.synthesis_workers;

@@ -40,10 +40,38 @@ class FilecoinPorepWorkload : public Groth16Workload<groth16::Bls12_381> {
   };
   /// The parsed and checked input of a job (from the small cache, or parsed and checked now).
   Result<std::shared_ptr<const Parsed>> input(const JobRequest& job) const;
+  /// validate() for any PoRep workload of this size that keeps its parsed inputs in `recent`.
+  static Status validate_input(const JobRequest& job, const circuits::filecoin::SectorSize& size,
+                               RecentInputs<std::array<std::uint8_t, 32>, Parsed>& recent);
+  static Result<std::shared_ptr<const Parsed>> input(const JobRequest& job, const circuits::filecoin::SectorSize& size,
+                                                     RecentInputs<std::array<std::uint8_t, 32>, Parsed>& recent);
 
  private:
   circuits::filecoin::SectorSize size_;
   mutable RecentInputs<std::array<std::uint8_t, 32>, Parsed> recent_;  // keyed by the input's SHA-256
+};
+
+/// The same synthesis with no key and no proof, for `zkpipe bench --synthesis-only --pipeline`: the
+/// engine's pipeline (synthesis workers, budget, ledger) at sizes whose keys or prover this machine
+/// does not have (32 GiB without a GPU). The working set comes from the pinned key-section table
+/// (circuits/filecoin/parameter_files.hpp); prove_start drops the partition, prove_finish returns
+/// no bytes. Never registered by the daemon.
+class FilecoinPorepSynthesisWorkload : public Workload {
+ public:
+  using Fr = FilecoinPorepWorkload::Fr;
+  explicit FilecoinPorepSynthesisWorkload(circuits::filecoin::SectorSize size) : size_(size) {}
+
+  Status validate(const JobRequest& job) override;
+  std::size_t partitions_of(const JobRequest& job) override;
+  Result<WorkingSet> working_set(const JobRequest& job) override;
+  Result<std::unique_ptr<Synthesized>> synthesize(const JobRequest& job, std::size_t partition) override;
+  Result<std::unique_ptr<Pending>> prove_start(std::unique_ptr<Synthesized> s) override;
+  Result<std::vector<std::uint8_t>> prove_finish(std::unique_ptr<Pending> p) override;
+  std::string curve() const override { return "bls12-381"; }
+
+ private:
+  circuits::filecoin::SectorSize size_;
+  RecentInputs<std::array<std::uint8_t, 32>, FilecoinPorepWorkload::Parsed> recent_;
 };
 
 }  // namespace zk::engine

@@ -79,7 +79,11 @@ Result<WorkloadProfile> WorkloadProfile::from_bench_json(const std::string& text
                                                                         ws.at("density").get<std::uint64_t>() +
                                                                         ws.at("pending").get<std::uint64_t>();
     p.bytes_synth = abc + rest;
+    p.bytes_synth_unseen = abc + rest;
     p.prove_room = ws.value("prove_room", std::uint64_t{0});
+    // Syntheses share the machine's cores (one thread each); stage times were measured on it.
+    p.cores = j.value("cores", 0.0);
+    p.synthesis_threads = 1;
     p.bytes_after = rest;
     // What a partition held once synthesized: the engine admits later partitions of the shape with
     // a quarter more a/b than that (Engine::abc_estimate), gives back the rest of a/b and the
@@ -139,7 +143,10 @@ PlanResult simulate(const WorkloadProfile& p, const PlanConfig& c) {
   }
   held = std::min(held, admit);
   const std::uint64_t after = std::min(p.bytes_after, held);
-  if (admit + reserved > budget) {
+  // Before the first synthesis ends the engine knows only the bounds.
+  const std::uint64_t admit_unseen = std::max(admit, p.bytes_synth_unseen);
+  bool seen = false;
+  if (admit_unseen + reserved > budget) {
     r.feasible = false;
     r.why = "one partition's working set exceeds the budget";
     return r;
@@ -148,6 +155,7 @@ PlanResult simulate(const WorkloadProfile& p, const PlanConfig& c) {
   struct Running {
     std::size_t partition;
     double remaining;  // solo-speed seconds of synthesis left
+    std::uint64_t admitted;
   };
   std::vector<Running> synthesizing;
   std::size_t next = 0;  // next partition to schedule (priority order = index order)
@@ -168,11 +176,13 @@ PlanResult simulate(const WorkloadProfile& p, const PlanConfig& c) {
   };
 
   auto schedule = [&] {
-    while (next < parts && synth_idle > 0 && budget - reserved >= admit) {
+    while (next < parts && synth_idle > 0) {
+      const std::uint64_t need = seen ? admit : admit_unseen;
+      if (budget - reserved < need) break;
       --synth_idle;
-      reserved += admit;
+      reserved += need;
       peak();
-      synthesizing.push_back({next++, p.synthesis_s});
+      synthesizing.push_back({next++, p.synthesis_s, need});
     }
   };
   auto prove = [&] {
@@ -216,8 +226,9 @@ PlanResult simulate(const WorkloadProfile& p, const PlanConfig& c) {
     t = t_next;
     if (t_synth <= t_event) {
       const std::size_t k = synthesizing[first].partition;
+      reserved -= synthesizing[first].admitted - held;  // a/b and the witness shrunk to what they hold
       synthesizing.erase(synthesizing.begin() + static_cast<std::ptrdiff_t>(first));
-      reserved -= admit - held;  // a/b shrunk to what they hold
+      seen = true;
       if (channel.size() < std::max<std::size_t>(1, c.channel_capacity)) {
         channel.push_back(k);
         ++synth_idle;

@@ -23,6 +23,9 @@ struct WorkloadProfile {
   double prove_device_s = 1;       // prove_start's exclusive device time
   double finish_s = 0;             // prove_finish
   std::uint64_t bytes_synth = 0;    // reserved per partition when its synthesis starts
+  /// Reserved instead by partitions that start before any partition of the shape has finished
+  /// synthesis (the engine admits those with the working set's bounds; 0: bytes_synth).
+  std::uint64_t bytes_synth_unseen = 0;
   std::uint64_t bytes_waiting = 0;  // held from the end of synthesis to the end of prove_start (0: bytes_synth)
   std::uint64_t bytes_after = 0;    // still held after prove_start, until prove_finish
   /// prove_start's buffers beyond the partition's own (WorkingSet::prove_room), held once per prover

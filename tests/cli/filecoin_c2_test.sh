@@ -25,6 +25,17 @@ field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.ar
 "$Z" gen-c1 --sector-size 2KiB --data-seed 6 --out "$D/other.json" > /dev/null || fail "gen-c1 (another sector)"
 "$Z" gen-c1 --sector-size 32GiB --out "$D/big.json" > /dev/null 2> "$D/err"
 [ $? -eq 2 ] && grep -q "up to 8 MiB" "$D/err" || fail "gen-c1 32GiB must exit 2 (sealing in memory)"
+# The synthesis-only pipeline (no keys): 3 jobs through the engine, a profile the planner reads.
+"$Z" bench --circuit porep --shape 2KiB --input "$D/c1.json" --synthesis-only --pipeline --jobs 3 --synthesis-workers 2 \
+    --json > "$D/pipe.json" || fail "bench --synthesis-only --pipeline"
+/usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); h=d['held_after_synthesis']
+assert d['ok'] and d['jobs'] == 3 and 0 < h['abc'] < d['working_set']['abc'] and 0 < h['aux'] < d['working_set']['aux'], d
+assert d['stages_ms']['synthesis']['mean'] > 0 and d['params_bytes'] == 0, d" "$D/pipe.json" \
+    || fail "pipeline report: $(cat "$D/pipe.json")"
+"$Z" plan --profile "$D/pipe.json" --memory-gib 8 --synthesis-workers 2 --json | grep -q '"s_per_proof"' \
+    || fail "plan from the pipeline profile"
+"$Z" bench --circuit porep --shape 2KiB --input "$D/c1.json" --pipeline > /dev/null 2>&1
+[ $? -eq 2 ] || fail "--pipeline without --synthesis-only must exit 2"
 
 "$Z" setup --kind porep --sector-size 2KiB --out "$D/params" --json > "$D/setup.json" || fail "setup --kind porep"
 STEM="$D/params/v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f"

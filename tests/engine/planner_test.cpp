@@ -105,6 +105,31 @@ TEST(Planner, AProveRoomPerProverInsteadOfDenseABPerPartition) {
   EXPECT_FALSE(simulate(compact, tiny).feasible);
 }
 
+TEST(Planner, PartitionsStartedBeforeAnySynthesisEndedReserveTheBounds) {
+  // 2 workers, room for two learned admissions (3 GiB) but not for two bound ones (8 GiB): the
+  // second partition waits for the first synthesis to end, once; then two run at a time.
+  WorkloadProfile p = simple();
+  p.partitions_per_proof = 6;
+  p.prove_device_s = 0.01;
+  p.finish_s = 0;
+  p.bytes_synth = 3 * kGiB;
+  p.bytes_waiting = 2 * kGiB;
+  p.bytes_after = 1 * kGiB;
+  p.params_bytes = 0;
+  p.idle_bytes = 0;
+  PlanConfig c{.memory_bytes = 10 * kGiB, .budget_fraction = 1.0, .synthesis_workers = 2, .proofs = 1};
+  const auto learned = simulate(p, c);
+  ASSERT_TRUE(learned.feasible) << learned.why;
+  EXPECT_NEAR(learned.makespan_s, 30.0, 0.5) << "3 rounds of 2";
+  p.bytes_synth_unseen = 8 * kGiB;
+  const auto bounds = simulate(p, c);
+  ASSERT_TRUE(bounds.feasible) << bounds.why;
+  EXPECT_NEAR(bounds.makespan_s, 40.0, 0.5) << "the first alone, then 2 + 2 + 1";
+  EXPECT_LE(bounds.peak_reserved, 10 * kGiB);
+  p.bytes_synth_unseen = 11 * kGiB;
+  EXPECT_FALSE(simulate(p, c).feasible) << "the first partition must fit with its bounds";
+}
+
 TEST(Planner, ProfilesFromBenchJson) {
   const std::string good = R"({"curve":"bls12-381","constraints":100,"partitions_per_job":2,
     "stages_ms":{"synthesis":{"mean":5},"prove_start":{"mean":50},"prove_finish":{"mean":10}},
@@ -126,6 +151,7 @@ TEST(Planner, ProfilesFromBenchJson) {
   ASSERT_TRUE(h.ok()) << h.status().to_string();
   EXPECT_EQ(h->name, "bench bls12-381: 1 partition of Filecoin's 2KiB PoRep");
   EXPECT_EQ(h->bytes_synth, 125u + 200u);
+  EXPECT_EQ(h->bytes_synth_unseen, 500u);
   EXPECT_EQ(h->bytes_waiting, 100u + 20u + 100u);
   EXPECT_EQ(h->bytes_after, 20u + 100u);
   auto bad = WorkloadProfile::from_bench_json(R"({"curve":"x"})");
