@@ -100,7 +100,12 @@ class AffineBuckets {
   /// Upper bound of the heap bytes (the overflow buckets are counted although they are allocated
   /// only when a window's digits are skewed).
   static std::size_t bytes(std::size_t count, std::size_t batch) {
-    return count * (sizeof(Affine) + 1 + sizeof(Xyzz)) + batch * (3 * sizeof(Pending) + sizeof(Field));
+    return count * sizeof(Xyzz) + bytes_without_overflow(count, batch);
+  }
+  /// Buckets that are only ever added to round-robin over twice the batch (the unit digits' spread)
+  /// never meet a busy bucket, so their queue and overflow stay unallocated.
+  static std::size_t bytes_without_overflow(std::size_t count, std::size_t batch) {
+    return count * (sizeof(Affine) + 1) + batch * (3 * sizeof(Pending) + sizeof(Field));
   }
 
  private:

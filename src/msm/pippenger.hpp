@@ -35,6 +35,7 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
 #include <tbb/task_arena.h>
 
 #include "base/status.hpp"
@@ -80,7 +81,26 @@ struct MsmPlan {
   bool glv;              // scalars split by the GLV endomorphism: 2 x chunk_points points per chunk
   unsigned scalar_bits;  // bits of the (split) scalars the digits cover
   double scalar_log2;    // log2 of their typical size (glv_scalar_log2, else scalar_bits): the top window
+  /// Tasks that add the unit scalars (1 and -1: a witness's bits) apart from the windows, each over a
+  /// slice of the points, in a spread of batch-affine sub-buckets; 0: units are window-0 digits.
+  unsigned unit_tasks = 0;
+  std::size_t points = 0;  // n
 };
+
+/// What an MSM's scalars are (ScalarCensus::of, sampled first): a witness of bits has mostly zeros
+/// and ones, which need no window at all.
+struct ScalarCensus {
+  std::size_t heavy = 0;  // neither 0 nor 1
+  std::size_t units = 0;  // 1
+};
+
+/// Unit tasks: at most one per thread, per 4096 points and 16 in all; their batch (the spread is twice it).
+inline constexpr unsigned kMaxUnitTasks = 16;
+inline constexpr std::size_t kPointsPerUnitTask = 4096;
+inline constexpr std::size_t kUnitBatch = 512;
+inline unsigned max_unit_tasks(std::size_t n) {
+  return static_cast<unsigned>(std::min<std::size_t>(kMaxUnitTasks, n / kPointsPerUnitTask));
+}
 
 /// The cost model's view of group C (digits.hpp): the bucket sizes of C, and the operation costs
 /// measured with `bench_msm --costs` (docs/msm.md). Groups over an extension field (G2) measured on
@@ -129,24 +149,31 @@ double glv_scalar_log2() {
   return std::log2(std::max(a, b) / 2);
 }
 
+/// With a census whose scalars are mostly units (a quarter or more of the points), the windows are
+/// chosen for the heavy scalars alone and the units get unit tasks (they reach no window beyond 0).
 template <curve::CurveConfig C>
-MsmPlan make_plan(std::size_t n, const MsmConfig& config, int threads) {
+MsmPlan make_plan(std::size_t n, const MsmConfig& config, int threads, const ScalarCensus* census = nullptr) {
   MsmPlan plan{};
   plan.scalar_bits = C::Scalar::kBits;
+  const bool bits = census != nullptr && max_unit_tasks(n) != 0 && census->units >= n / 4;
+  plan.points = n;
+  if (bits) plan.unit_tasks = std::clamp(static_cast<unsigned>(std::max(threads, 1)), 1u, max_unit_tasks(n));
+  const std::size_t windowed = bits ? std::max<std::size_t>(census->heavy, 1) : n;
   const WindowCosts costs = window_costs<C>();
-  WindowChoice choice = choose_window(n, plan.scalar_bits, costs);
+  WindowChoice choice = choose_window(windowed, plan.scalar_bits, costs);
   if constexpr (curve::HasGlv<C>) {
-    const WindowChoice split = choose_window(2 * n, curve::GlvParams<C>::kBits, costs, glv_scalar_log2<C>());
+    const WindowChoice split = choose_window(2 * windowed, curve::GlvParams<C>::kBits, costs, glv_scalar_log2<C>());
     plan.glv = config.endomorphism == Endomorphism::kOn ||
                (config.endomorphism == Endomorphism::kAuto &&
-                split.cost + kGlvCostPerPoint * static_cast<double>(n) < choice.cost);
+                split.cost + kGlvCostPerPoint * static_cast<double>(windowed) < choice.cost);
     if (plan.glv) choice = split, plan.scalar_bits = curve::GlvParams<C>::kBits;
   }
   plan.scalar_log2 = plan.scalar_bits;
   if constexpr (curve::HasGlv<C>) {
     if (plan.glv) plan.scalar_log2 = glv_scalar_log2<C>();
   }
-  plan.window_bits = config.window_bits != 0 ? std::min(config.window_bits, 24u) : choice.c;
+  // (A census plan keeps c >= 8: at most 32 windows of digits, scratch_bytes's bound.)
+  plan.window_bits = config.window_bits != 0 ? std::min(config.window_bits, 24u) : bits ? std::max(choice.c, 8u) : choice.c;
   plan.windows = window_count(plan.scalar_bits, plan.window_bits);
   plan.batch_affine = config.accumulation == Accumulation::kBatchAffine ||
                       (config.accumulation == Accumulation::kAuto &&
@@ -166,10 +193,14 @@ std::size_t scratch_bytes(const MsmPlan& plan) {
   const std::size_t buckets = std::size_t{1} << (plan.window_bits - 1);
   const std::size_t per_task = plan.batch_affine ? AffineBuckets<C>::bytes(buckets, plan.batch_size)
                                                  : XyzzBuckets<C>::bytes(buckets, plan.batch_size);
+  // Unit tasks: the most any plan of this size runs (a plan made without a census has none).
   const std::size_t spread =
-      plan.batch_affine ? plan.splits * AffineBuckets<C>::bytes(2 * plan.batch_size, plan.batch_size) : 0;
-  const std::size_t glv = plan.glv ? plan.chunk_points * sizeof(curve::Affine<C>) : 0;
-  return plan.chunk_points * (plan.glv ? 2 : 1) * plan.windows * sizeof(std::int32_t) +
+      max_unit_tasks(plan.points) * AffineBuckets<C>::bytes_without_overflow(2 * kUnitBatch, kUnitBatch);
+  // phi of a chunk, counted even without GLV: a census plan may split where this one does not.
+  const std::size_t glv = plan.chunk_points * sizeof(curve::Affine<C>);
+  // Digits: a census plan (c >= 8) has at most 32 windows of them per point, whatever this plan has.
+  const std::size_t digit_rows = std::max<std::size_t>((plan.glv ? 2 : 1) * plan.windows, 32);
+  return plan.chunk_points * digit_rows * sizeof(std::int32_t) +
          std::size_t{plan.windows} * plan.splits * per_task + spread + glv;
 }
 
@@ -182,6 +213,13 @@ class ScalarSource {
   explicit ScalarSource(std::span<const F> dense) : dense_(dense.data()), size_(dense.size()) {}
   explicit ScalarSource(const CompactColumn<F>& compact) : compact_(&compact), size_(compact.size()) {}
   std::size_t size() const { return size_; }
+  /// Scalar s is 0 / is 1 (no conversion out of Montgomery form).
+  bool is_zero(std::size_t s) const {
+    return compact_ == nullptr ? dense_[s].is_zero() : !compact_->is_other(s) && !compact_->is_one(s);
+  }
+  bool is_one(std::size_t s) const {
+    return compact_ == nullptr ? dense_[s].is_one() : !compact_->is_other(s) && compact_->is_one(s);
+  }
   /// Scalar s in canonical (non-Montgomery) form.
   typename F::Repr canonical(std::size_t s) const {
     if (compact_ == nullptr) return dense_[s].to_canonical();
@@ -268,16 +306,16 @@ curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, const ScalarSour
       tasks.emplace_back(is_top ? top_bucket_count : bucket_count);
     }
   }
-  // Unit digits of window 0 (every scalar 1 lands there) would all hit bucket 0 and serialise the
-  // batches; with batch-affine buckets they go round-robin to a spread of sub-buckets instead, which
-  // are summed at the end. One spread per split of window 0.
-  constexpr bool kSpreadOnes = std::is_same_v<Buckets, AffineBuckets<C>>;
-  const std::size_t spread = 2 * plan.batch_size;
-  std::vector<Buckets> ones;
-  if constexpr (kSpreadOnes) {
-    for (unsigned s = 0; s < splits; ++s) ones.emplace_back(spread, plan.batch_size);
-  }
-  std::vector<std::size_t> ones_next(splits, 0);
+  // Unit digits of window 0 (every scalar 1 lands there; a witness of bits, as Filecoin's or a range
+  // check's, is mostly units) would all hit bucket 0 and serialise the batches, in the one task of
+  // window 0 while the other windows' tasks find little to add. With plan.unit_tasks they are tasks
+  // of their own instead, each over a slice of the chunk, adding round-robin into a spread of
+  // batch-affine sub-buckets that are summed at the end.
+  const std::size_t unit_tasks = plan.unit_tasks, spread = 2 * kUnitBatch;
+  std::vector<AffineBuckets<C>> ones;
+  ones.reserve(unit_tasks);
+  for (std::size_t u = 0; u < unit_tasks; ++u) ones.emplace_back(spread, kUnitBatch);
+  std::vector<std::size_t> ones_next(unit_tasks, 0);
   // Points per chunk: len, or 2 len with GLV (point j < len is bases[start + j], point len + j is
   // phi[j] = phi(bases[start + j])).
   constexpr std::size_t kFan = kGlv ? 2 : 1;
@@ -307,10 +345,24 @@ curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, const ScalarSour
         }
       });
     });
-    // 2. Every (window, split) task adds its share of the chunk to its buckets.
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, tasks.size(), 1),
+    // 2. Every (window, split) task adds its share of the chunk to its buckets; the unit tasks
+    // (after them) add window 0's unit digits.
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, tasks.size() + unit_tasks, 1),
                       [&](const tbb::blocked_range<std::size_t>& r) {
                         for (std::size_t t = r.begin(); t != r.end(); ++t) {
+                          if (t >= tasks.size()) {
+                            const std::size_t u = t - tasks.size();
+                            const std::size_t begin = stride * u / unit_tasks, end = stride * (u + 1) / unit_tasks;
+                            for (std::size_t j = begin; j < end; ++j) {
+                              const std::int32_t v = digits[j];
+                              if (v != 1 && v != -1) continue;
+                              const curve::Affine<C>& p = !kGlv || j < len ? bases[start + j] : phi[j - len];
+                              if (p.infinity) continue;
+                              ones[u].add(static_cast<std::uint32_t>(ones_next[u]++ % spread), p, v < 0);
+                            }
+                            if (kGlv && start + chunk < n) ones[u].finish();
+                            continue;
+                          }
                           const std::size_t w = t / splits, s = t % splits;
                           const std::size_t begin = stride * s / splits, end = stride * (s + 1) / splits;
                           const std::int32_t* d = digits.data() + w * stride;
@@ -320,34 +372,26 @@ curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, const ScalarSour
                             if (v == 0) continue;
                             const curve::Affine<C>& p = !kGlv || j < len ? bases[start + j] : phi[j - len];
                             if (p.infinity) continue;
-                            if (kSpreadOnes && w == 0 && (v == 1 || v == -1)) {
-                              const std::size_t k = ones_next[s]++;
-                              ones[s].add(static_cast<std::uint32_t>(k % spread), p, v < 0);
-                              continue;
-                            }
+                            if (unit_tasks != 0 && w == 0 && (v == 1 || v == -1)) continue;  // a unit task's
                             buckets.add(static_cast<std::uint32_t>((v < 0 ? -v : v) - 1), p, v < 0);
                           }
                           // Pending additions point into phi, which the next chunk overwrites.
-                          if (kGlv && start + chunk < n) {
-                            buckets.finish();
-                            if (kSpreadOnes && w == 0) ones[s].finish();
-                          }
+                          if (kGlv && start + chunk < n) buckets.finish();
                         }
                       });
   }
 
-  // 3. Fold every task's buckets, then combine: sum_w 2^(c w) window_w.
-  std::vector<Jacobian> partial(tasks.size());
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, tasks.size(), 1), [&](const tbb::blocked_range<std::size_t>& r) {
+  // 3. Fold every task's buckets (and sum the unit tasks'), then combine: sum_w 2^(c w) window_w.
+  std::vector<Jacobian> partial(tasks.size() + unit_tasks);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, partial.size(), 1), [&](const tbb::blocked_range<std::size_t>& r) {
     for (std::size_t t = r.begin(); t != r.end(); ++t) {
+      if (t >= tasks.size()) {
+        ones[t - tasks.size()].finish();
+        partial[t] = ones[t - tasks.size()].sum();
+        continue;
+      }
       tasks[t].finish();
       partial[t] = tasks[t].reduce();
-      if constexpr (kSpreadOnes) {
-        if (t < splits) {  // window 0
-          ones[t].finish();
-          partial[t] += ones[t].sum();
-        }
-      }
     }
   });
   Jacobian acc = Jacobian::identity();
@@ -355,13 +399,45 @@ curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, const ScalarSour
     for (unsigned i = 0; i < c; ++i) acc = acc.dbl();
     for (unsigned s = 0; s < splits; ++s) acc += partial[w * splits + s];
   }
+  for (std::size_t u = 0; u < unit_tasks; ++u) acc += partial[tasks.size() + u];  // window 0's unit digits
   return acc;
+}
+
+/// How many of the n scalars (through index) are heavy and how many are 1. A sample of 256 first: when
+/// most of it is heavy (random scalars, the H query's) the census says all are, without a scan.
+template <class F>
+ScalarCensus census_of(const ScalarSource<F>& scalars, const ScalarIndex& index, std::size_t n) {
+  if (n == 0) return {};
+  constexpr std::size_t kSample = 256;
+  std::size_t sampled_heavy = 0, sampled = 0;
+  for (std::size_t k = 0; k < kSample && k < n; ++k) {
+    const std::size_t j = n <= kSample ? k : k * (n / kSample);
+    index.for_range(j, j + 1, [&](std::size_t, std::size_t s) {
+      ++sampled;
+      if (!scalars.is_zero(s) && !scalars.is_one(s)) ++sampled_heavy;
+    });
+  }
+  if (4 * sampled_heavy > 3 * sampled) return {.heavy = n, .units = 0};
+  return tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, n, std::size_t{1} << 14), ScalarCensus{},
+      [&](const tbb::blocked_range<std::size_t>& r, ScalarCensus c) {
+        index.for_range(r.begin(), r.end(), [&](std::size_t, std::size_t s) {
+          if (scalars.is_one(s)) {
+            ++c.units;
+          } else if (!scalars.is_zero(s)) {
+            ++c.heavy;
+          }
+        });
+        return c;
+      },
+      [](ScalarCensus a, const ScalarCensus& b) { return ScalarCensus{a.heavy + b.heavy, a.units + b.units}; });
 }
 
 template <curve::CurveConfig C>
 curve::Jacobian<C> dispatch(std::span<const curve::Affine<C>> bases, const ScalarSource<typename C::Scalar>& scalars,
                             const ScalarIndex& index, const MsmConfig& config) {
-  const MsmPlan plan = make_plan<C>(bases.size(), config, tbb::this_task_arena::max_concurrency());
+  const ScalarCensus census = census_of(scalars, index, bases.size());
+  const MsmPlan plan = make_plan<C>(bases.size(), config, tbb::this_task_arena::max_concurrency(), &census);
   if constexpr (curve::HasGlv<C>) {
     if (plan.glv) {
       return plan.batch_affine ? run<C, AffineBuckets<C>, true>(bases, scalars, index, plan)

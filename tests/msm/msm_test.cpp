@@ -168,6 +168,48 @@ TYPED_TEST(MsmTest, DensityFilteredMsmUsesOnlyTheSetPositions) {
   EXPECT_EQ(*r5, msm_naive<C>(b5, std::vector<typename C::Scalar>(scalars.begin(), scalars.begin() + 5)));
 }
 
+TYPED_TEST(MsmTest, MostlyUnitScalarsGetUnitTasksAndTheSameSum) {
+  // A witness of bits: 1s, 0s, some -1s and a few full values, over a few identity bases. The plan
+  // from its census windows only the heavy scalars and adds the units in unit tasks (per thread,
+  // over slices of every chunk); dense and compact scalars, several chunk sizes and thread counts
+  // all give the naive sum.
+  using C = TypeParam;
+  using S = typename C::Scalar;
+  auto rng = test::rng(30);
+  const std::size_t n = 3 * kPointsPerUnitTask + 17;  // room for 3 unit tasks
+  auto bases = random_points<C>(n, rng);
+  for (std::size_t i = 5; i < n; i += 401) bases[i] = Affine<C>::identity();
+  std::vector<S> dense(n);
+  CompactColumn<S> compact;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto r = rng.next() % 40;
+    dense[i] = r < 20 ? S::one() : r < 37 ? S::zero() : r < 39 ? -S::one() : S::random(rng);
+    compact.push_back(dense[i]);
+  }
+  const auto expect = msm_naive<C>(bases, dense);
+  const detail::ScalarIndex all;
+  const ScalarCensus census = detail::census_of(ScalarSource<S>(std::span<const S>(dense)), all, n);
+  EXPECT_GT(census.units, n / 3);
+  EXPECT_LT(census.heavy, n / 10);
+  const MsmPlan plain = make_plan<C>(n, {}, 3), planned = make_plan<C>(n, {}, 3, &census);
+  EXPECT_EQ(plain.unit_tasks, 0u);
+  EXPECT_EQ(planned.unit_tasks, 3u);
+  EXPECT_LE(planned.window_bits, plain.window_bits) << "windows for the heavy scalars alone";
+  EXPECT_LE(scratch_bytes<C>(planned), scratch_bytes<C>(plain)) << "the bound without a census covers it";
+  for (int threads : {1, 2, 3}) {
+    tbb::task_arena arena(threads);
+    arena.execute([&] {
+      for (std::size_t chunk : {std::size_t{333}, std::size_t{1} << 16}) {
+        auto d = msm<C>(bases, dense, {.chunk_points = chunk});
+        auto k = msm<C>(bases, compact, {.chunk_points = chunk});
+        ASSERT_TRUE(d.ok() && k.ok());
+        EXPECT_EQ(*d, expect) << threads << " threads, chunk " << chunk;
+        EXPECT_EQ(*k, expect) << threads << " threads, chunk " << chunk << " (compact)";
+      }
+    });
+  }
+}
+
 TYPED_TEST(MsmTest, CompactScalarsGiveTheSameSumAsTheirDenseValues) {
   // A witness-like mix (mostly 0 and 1, some small and full values) as a CompactColumn: the whole
   // MSM and the density-filtered one equal the dense vector's, across chunks and rank words.
