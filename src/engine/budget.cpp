@@ -1,6 +1,5 @@
 #include "engine/budget.hpp"
 
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -46,22 +45,14 @@ Result<Reservation> MemoryBudget::reserve(std::uint64_t bytes, const std::functi
                                                format_bytes(total_) + "; raise the budget or use a smaller shape");
   }
   std::unique_lock lock(m_);
-  auto fits = [&] { return used_ <= total_ && total_ - used_ >= bytes; };
-  while (!fits()) {
-    if (abandon && abandon())
-      return Status(StatusCode::kUnavailable, what + ": gave up waiting for memory (cancelled or shutting down)");
-    if (reclaimer_count_.load() == 0) {
-      cv_.wait(lock);
-      continue;
-    }
-    // Ask for what is missing (unused keys), then wait for a release or the next time to ask: a key
-    // falls out of use without any change to the budget.
-    const std::uint64_t missing = bytes - (used_ < total_ ? std::min(bytes, total_ - used_) : 0);
-    lock.unlock();
-    reclaim(missing);
-    lock.lock();
-    if (!fits()) cv_.wait_for(lock, std::chrono::milliseconds(100));
-  }
+  bool gave_up = false;
+  cv_.wait(lock, [&] {
+    if (used_ <= total_ && total_ - used_ >= bytes) return true;
+    if (abandon && abandon()) return gave_up = true;
+    return false;
+  });
+  if (gave_up)
+    return Status(StatusCode::kUnavailable, what + ": gave up waiting for memory (cancelled or shutting down)");
   used_ += bytes;
   high_water_ = std::max(high_water_, used_);
   return Reservation(this, bytes);
@@ -90,29 +81,6 @@ void MemoryBudget::give_back(std::uint64_t n) {
     used_ -= n;
   }
   cv_.notify_all();
-}
-
-std::uint64_t MemoryBudget::add_reclaimer(Reclaimer r) {
-  std::lock_guard lock(reclaim_m_);
-  const std::uint64_t id = next_reclaimer_++;
-  reclaimers_.emplace(id, std::move(r));
-  ++reclaimer_count_;
-  return id;
-}
-
-void MemoryBudget::remove_reclaimer(std::uint64_t id) {
-  std::lock_guard lock(reclaim_m_);
-  if (reclaimers_.erase(id) != 0) --reclaimer_count_;
-}
-
-std::uint64_t MemoryBudget::reclaim(std::uint64_t wanted) {
-  std::lock_guard lock(reclaim_m_);
-  std::uint64_t freed = 0;
-  for (auto& [id, r] : reclaimers_) {
-    if (freed >= wanted) break;
-    freed += r(wanted - freed);
-  }
-  return freed;
 }
 
 std::uint64_t MemoryBudget::used() const {

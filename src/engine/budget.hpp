@@ -5,11 +5,9 @@
 // back in stages. Waiting is a condition variable with a predicate, so a release can never be
 // missed; a request larger than the whole budget fails at once.
 
-#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <mutex>
 #include <string>
 
@@ -59,15 +57,6 @@ class MemoryBudget {
   /// Wakes every waiter so it re-checks its abandon predicate (cancel, shutdown).
   void wake_all();
 
-  /// Something that can give bytes back on demand (a key cache's unused entries): a reserve() that
-  /// does not fit calls every reclaimer (without the budget's lock) with the bytes it lacks, and
-  /// again every 100 ms while it waits, so memory held by what nobody uses is never waited for.
-  /// Returns the bytes it freed (through their reservations).
-  using Reclaimer = std::function<std::uint64_t(std::uint64_t wanted)>;
-  std::uint64_t add_reclaimer(Reclaimer r);
-  /// After it returns, the reclaimer is not running and is never called again.
-  void remove_reclaimer(std::uint64_t id);
-
   std::uint64_t total() const { return total_; }
   std::uint64_t used() const;
   std::uint64_t high_water() const;
@@ -76,16 +65,10 @@ class MemoryBudget {
   friend class Reservation;
   void give_back(std::uint64_t n);
 
-  std::uint64_t reclaim(std::uint64_t wanted);
-
   const std::uint64_t total_;
   mutable std::mutex m_;
   std::condition_variable cv_;
   std::uint64_t used_ = 0, high_water_ = 0;
-  std::mutex reclaim_m_;  // held while reclaimers run (one at a time) and while the list changes
-  std::map<std::uint64_t, Reclaimer> reclaimers_;
-  std::uint64_t next_reclaimer_ = 1;
-  std::atomic<std::size_t> reclaimer_count_{0};
 };
 
 /// Memory available to this process: the cgroup limit (v2 memory.max or v1 limit_in_bytes) when

@@ -17,19 +17,7 @@ ClassBytes params_bytes(std::int64_t d) {
 
 }  // namespace
 
-ParamsCache::ParamsCache(MemoryBudget& budget, BufferLedger& ledger, SizeFn expected_bytes, LoadFn load)
-    : budget_(budget), ledger_(ledger), size_(std::move(expected_bytes)), load_(std::move(load)) {
-  reclaimer_ = budget_.add_reclaimer([this](std::uint64_t wanted) {
-    std::lock_guard lock(m_);
-    std::uint64_t freed = 0;
-    while (freed < wanted && evict_one_unused_locked(&freed)) {
-    }
-    return freed;
-  });
-}
-
 ParamsCache::~ParamsCache() {
-  budget_.remove_reclaimer(reclaimer_);
   std::lock_guard lock(m_);
   while (!lru_.empty()) drop_locked(std::prev(lru_.end()));
 }
@@ -72,11 +60,10 @@ Result<std::shared_ptr<const void>> ParamsCache::acquire(const std::string& id) 
   return lru_.front().object;
 }
 
-bool ParamsCache::evict_one_unused_locked(std::uint64_t* freed) {
+bool ParamsCache::evict_one_unused_locked() {
   for (auto it = lru_.end(); it != lru_.begin();) {
     --it;
     if (it->object.use_count() == 1) {
-      if (freed != nullptr) *freed += it->reservation.bytes();
       drop_locked(it);
       return true;
     }

@@ -2,8 +2,9 @@
 
 // Proving keys (parameters) are the largest long-lived buffers (~44 GiB for PoRep-32G); they load
 // through this cache, which reserves their bytes from the same budget as the partitions, hands out
-// shared references, and evicts unused entries in least-recently-used order when a load or a
-// partition needs room. An entry in use is never evicted.
+// shared references, and evicts unused entries in least-recently-used order when a load needs
+// room. An entry in use is never evicted. (A partition's reservation does not evict: it waits;
+// docs/engine.md, "Parameters".)
 
 #include <cstdint>
 #include <functional>
@@ -38,9 +39,8 @@ class ParamsCache {
   using SizeFn = std::function<Result<std::uint64_t>(const std::string& id)>;
   using LoadFn = std::function<Result<LoadedParams>(const std::string& id)>;
 
-  /// Registers with the budget as a reclaimer: a reservation that does not fit (a partition's)
-  /// evicts unused entries, least recently used first.
-  ParamsCache(MemoryBudget& budget, BufferLedger& ledger, SizeFn expected_bytes, LoadFn load);
+  ParamsCache(MemoryBudget& budget, BufferLedger& ledger, SizeFn expected_bytes, LoadFn load)
+      : budget_(budget), ledger_(ledger), size_(std::move(expected_bytes)), load_(std::move(load)) {}
   ~ParamsCache();
 
   /// The parameters, loaded if needed (evicting unused entries, least recently used first, when the
@@ -60,7 +60,7 @@ class ParamsCache {
     Reservation reservation;
     std::uint64_t bytes = 0;
   };
-  bool evict_one_unused_locked(std::uint64_t* freed = nullptr);  // LRU order; true if something was evicted
+  bool evict_one_unused_locked();  // LRU order; true if something was evicted
   void drop_locked(std::list<Entry>::iterator it);
 
   MemoryBudget& budget_;
@@ -70,7 +70,6 @@ class ParamsCache {
   mutable std::mutex m_;
   std::list<Entry> lru_;  // front = most recently used
   std::map<std::string, std::list<Entry>::iterator> index_;
-  std::uint64_t reclaimer_ = 0;
 };
 
 }  // namespace zk::engine

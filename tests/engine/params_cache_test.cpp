@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <map>
-#include <thread>
 
 #include "engine/params_cache.hpp"
 
@@ -36,30 +35,6 @@ TEST(ParamsCache, LoadsOnceAndReservesFromTheBudget) {
   EXPECT_EQ(f.cache.entries().at(0).users, 2);
   EXPECT_FALSE(f.cache.acquire("broken").ok());
   EXPECT_EQ(f.budget.used(), 40u);  // the failed load gave its reservation back
-}
-
-TEST(ParamsCache, AReservationThatDoesNotFitEvictsUnusedKeysNotOnesInUse) {
-  // A partition's reservation (not a key load) short of memory that unused keys hold: they are
-  // evicted for it (least recently used first), at once; one in use is waited for, then evicted
-  // once its last user lets go (the budget does not change then: the waiter asks again).
-  Fixture f;
-  { auto a = f.cache.acquire("A"); }
-  auto hold_b = f.cache.acquire("B");
-  ASSERT_TRUE(hold_b.ok());
-  EXPECT_EQ(f.budget.used(), 80u);
-  auto r = f.budget.reserve(50, {}, "a partition");
-  ASSERT_TRUE(r.ok()) << r.status().to_string();
-  std::vector<std::string> ids;
-  for (const auto& e : f.cache.entries()) ids.push_back(e.id);
-  EXPECT_EQ(ids, (std::vector<std::string>{"B"})) << "A (unused) evicted, B (in use) kept";
-  Result<Reservation> second = Status::internal("not run");
-  std::thread waiter([&] { second = f.budget.reserve(50, {}, "another partition"); });
-  hold_b = Status::not_found("released");  // B unused from here: evicted at the waiter's next ask
-  waiter.join();
-  ASSERT_TRUE(second.ok()) << second.status().to_string();
-  EXPECT_TRUE(f.cache.entries().empty());
-  EXPECT_EQ(f.budget.used(), 100u);
-  EXPECT_EQ(f.ledger.snapshot().bytes[BufferClass::kParams], 0);
 }
 
 TEST(ParamsCache, EvictsTheLeastRecentlyUsedUnusedEntryAndNeverOneInUse) {
