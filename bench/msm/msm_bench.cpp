@@ -148,6 +148,28 @@ BENCHMARK(BM_msm_bits<curve::Bls12_381G1>)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+// Random scalars with a share of ones (percent, range 1): a dense witness that is not mostly bits.
+template <class C>
+void BM_msm_some_ones(benchmark::State& state) {
+  const auto& in = input<C>(static_cast<unsigned>(state.range(0)));
+  std::vector<typename C::Scalar> scalars(in.scalars.begin(), in.scalars.end());
+  Rng rng(10);
+  for (auto& s : scalars) {
+    if (static_cast<std::int64_t>(rng.next() % 100) < state.range(1)) s = C::Scalar::one();
+  }
+  tbb::task_arena arena(1);
+  for (auto _ : state) {
+    Jacobian<C> r;
+    arena.execute([&] { r = *msm<C>(in.bases, scalars); });
+    benchmark::DoNotOptimize(r);
+  }
+}
+BENCHMARK(BM_msm_some_ones<curve::Bls12_381G1>)
+    ->Name("g1_msm_some_ones")
+    ->ArgsProduct({{16}, {0, 15, 30}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 template <class C>
 int export_input(const std::string& path, unsigned group, unsigned log_n) {
   const auto& in = input<C>(log_n);

@@ -149,13 +149,15 @@ double glv_scalar_log2() {
   return std::log2(std::max(a, b) / 2);
 }
 
-/// With a census whose scalars are mostly units (a quarter or more of the points), the windows are
-/// chosen for the heavy scalars alone and the units get unit tasks (they reach no window beyond 0).
+/// With a census that counts at least kUnitBatch units (scalars 1 and -1) the units get unit tasks
+/// (they reach no window beyond 0) and the windows are chosen for the other scalars alone: a witness
+/// of bits gets small windows for its few heavy values, and a dense vector with some ones no longer
+/// sends them all to bucket 0 of window 0, where each batch could add only one of them.
 template <curve::CurveConfig C>
 MsmPlan make_plan(std::size_t n, const MsmConfig& config, int threads, const ScalarCensus* census = nullptr) {
   MsmPlan plan{};
   plan.scalar_bits = C::Scalar::kBits;
-  const bool bits = census != nullptr && max_unit_tasks(n) != 0 && census->units >= n / 4;
+  const bool bits = census != nullptr && max_unit_tasks(n) != 0 && census->units >= kUnitBatch;
   plan.points = n;
   if (bits) plan.unit_tasks = std::clamp(static_cast<unsigned>(std::max(threads, 1)), 1u, max_unit_tasks(n));
   const std::size_t windowed = bits ? std::max<std::size_t>(census->heavy, 1) : n;
@@ -404,20 +406,29 @@ curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, const ScalarSour
 }
 
 /// How many of the n scalars (through index) are heavy and how many are 1. A sample of 256 first: when
-/// most of it is heavy (random scalars, the H query's) the census says all are, without a scan.
+/// most of it is heavy (random scalars, the H query's) the census is estimated from it, without a scan.
 template <class F>
 ScalarCensus census_of(const ScalarSource<F>& scalars, const ScalarIndex& index, std::size_t n) {
   if (n == 0) return {};
   constexpr std::size_t kSample = 256;
-  std::size_t sampled_heavy = 0, sampled = 0;
+  std::size_t sampled_heavy = 0, sampled_units = 0, sampled = 0;
   for (std::size_t k = 0; k < kSample && k < n; ++k) {
     const std::size_t j = n <= kSample ? k : k * (n / kSample);
     index.for_range(j, j + 1, [&](std::size_t, std::size_t s) {
       ++sampled;
-      if (!scalars.is_zero(s) && !scalars.is_one(s)) ++sampled_heavy;
+      if (scalars.is_one(s)) {
+        ++sampled_units;
+      } else if (!scalars.is_zero(s)) {
+        ++sampled_heavy;
+      }
     });
   }
-  if (4 * sampled_heavy > 3 * sampled) return {.heavy = n, .units = 0};
+  if (4 * sampled_heavy > 3 * sampled) {
+    // Mostly heavy: the sample's share of ones stands for the whole (a dense vector with some ones
+    // still gets unit tasks for them); the rest, zeros included, counts as heavy.
+    const std::size_t units = sampled == 0 ? 0 : sampled_units * n / sampled;
+    return {.heavy = n - units, .units = units};
+  }
   return tbb::parallel_reduce(
       tbb::blocked_range<std::size_t>(0, n, std::size_t{1} << 14), ScalarCensus{},
       [&](const tbb::blocked_range<std::size_t>& r, ScalarCensus c) {

@@ -210,6 +210,40 @@ TYPED_TEST(MsmTest, MostlyUnitScalarsGetUnitTasksAndTheSameSum) {
   }
 }
 
+TYPED_TEST(MsmTest, DenseScalarsWithSomeOnesGetUnitTasksFromTheSample) {
+  // Random scalars with ~15 % ones: the census takes its sampling shortcut (mostly heavy) and still
+  // estimates the ones, so they get unit tasks instead of all landing in bucket 0 of window 0; the
+  // sum is the naive one. Without ones the plan has no unit tasks.
+  using C = TypeParam;
+  using S = typename C::Scalar;
+  auto rng = test::rng(31);
+  const std::size_t n = 3 * kPointsPerUnitTask + 5;
+  const auto bases = random_points<C>(n, rng);
+  std::vector<S> scalars(n), heavy(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    heavy[i] = S::random(rng);
+    scalars[i] = rng.next() % 100 < 15 ? S::one() : heavy[i];
+  }
+  const detail::ScalarIndex all;
+  const ScalarCensus census = detail::census_of(ScalarSource<S>(std::span<const S>(scalars)), all, n);
+  EXPECT_GT(census.units, n / 20);
+  EXPECT_LT(census.units, n / 4);
+  EXPECT_EQ(census.units + census.heavy, n);
+  EXPECT_EQ(make_plan<C>(n, {}, 3, &census).unit_tasks, 3u);
+  const ScalarCensus none = detail::census_of(ScalarSource<S>(std::span<const S>(heavy)), all, n);
+  EXPECT_EQ(none.units, 0u);
+  EXPECT_EQ(make_plan<C>(n, {}, 3, &none).unit_tasks, 0u);
+  const auto expect = msm_naive<C>(bases, scalars);
+  for (int threads : {1, 3}) {
+    tbb::task_arena arena(threads);
+    arena.execute([&] {
+      auto r = msm<C>(bases, scalars);
+      ASSERT_TRUE(r.ok());
+      EXPECT_EQ(*r, expect) << threads << " threads";
+    });
+  }
+}
+
 TYPED_TEST(MsmTest, CompactScalarsGiveTheSameSumAsTheirDenseValues) {
   // A witness-like mix (mostly 0 and 1, some small and full values) as a CompactColumn: the whole
   // MSM and the density-filtered one equal the dense vector's, across chunks and rank words.
