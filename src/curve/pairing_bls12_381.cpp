@@ -27,7 +27,7 @@ G2Prepared prepare(const G2Affine& q) {
   detail::TwistPoint<Fq2> t{q.x, q.y, Fq2::one()};
   // Bits of |x| below the leading one, most significant first.
   for (int i = 62; i >= 0; --i) {
-    out.coeffs.push_back(detail::doubling_step<kTwist, Fq2, Fq>(t, Bls12_381G2::kB));
+    out.coeffs.push_back(detail::doubling_step<kTwist>(t, Bls12_381G2::kB));
     if ((P::kXAbs >> i) & 1) out.coeffs.push_back(detail::addition_step<kTwist>(t, q.x, q.y));
   }
   return out;

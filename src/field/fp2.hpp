@@ -13,6 +13,8 @@ namespace zk::field {
 template <class F>
 struct Fp2 {
   using Base = F;
+  static_assert(F::Params::kModulus[F::kLimbs - 1] >> 62 == 0,
+                "the lazy product needs p < 2^(64N - 2): a product of two unreduced sums below p*R");
   F c0, c1;  // c0 + c1*u
 
   static constexpr Fp2 zero() { return {}; }
@@ -32,11 +34,42 @@ struct Fp2 {
   friend constexpr Fp2 operator+(const Fp2& a, const Fp2& b) { return {a.c0 + b.c0, a.c1 + b.c1}; }
   friend constexpr Fp2 operator-(const Fp2& a, const Fp2& b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
   constexpr Fp2 operator-() const { return {-c0, -c1}; }
-  /// Karatsuba: 3 base multiplications.
-  ZK_INLINE friend constexpr Fp2 operator*(const Fp2& a, const Fp2& b) {
-    const F t0 = a.c0 * b.c0;
-    const F t1 = a.c1 * b.c1;
-    return {t0 - t1, (a.c0 + a.c1) * (b.c0 + b.c1) - t0 - t1};
+  /// An Fp2 value before its two reductions (lazy reduction): each coefficient a double-width
+  /// residue mod p R, below p R. Sums and differences of products stay wide until reduce().
+  struct Wide {
+    typename F::Wide c0, c1;
+    friend constexpr Wide operator+(const Wide& a, const Wide& b) { return {F::wide_add(a.c0, b.c0), F::wide_add(a.c1, b.c1)}; }
+    friend constexpr Wide operator-(const Wide& a, const Wide& b) { return {F::wide_sub(a.c0, b.c0), F::wide_sub(a.c1, b.c1)}; }
+    constexpr Fp2 reduce() const { return {F::redc(c0), F::redc(c1)}; }
+  };
+  /// Karatsuba with lazy reduction: three double-width products, c0 = a0 b0 - a1 b1 mod p R and
+  /// c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1 = a0 b1 + a1 b0 (< 2p^2, no borrow), the sums left
+  /// unreduced (< 2p).
+  ZK_INLINE static constexpr Wide mul_wide(const Fp2& a, const Fp2& b) {
+    const auto t0 = F::mul_wide(a.c0.mont(), b.c0.mont());
+    const auto t1 = F::mul_wide(a.c1.mont(), b.c1.mont());
+    const auto t2 = F::mul_wide(F::add_unreduced(a.c0, a.c1), F::add_unreduced(b.c0, b.c1));
+    return {F::wide_sub(t0, t1), F::wide_sub_nonnegative(F::wide_sub_nonnegative(t2, t0), t1)};
+  }
+  /// a^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u, wide: two products (below 2p^2 each).
+  ZK_INLINE static constexpr Wide square_wide(const Fp2& a) {
+    return {F::mul_wide(F::add_unreduced(a.c0, a.c1), (a.c0 - a.c1).mont()),
+            F::mul_wide(F::add_unreduced(a.c0, a.c0), a.c1.mont())};
+  }
+  /// Two reductions instead of three Montgomery products.
+  ZK_INLINE friend constexpr Fp2 operator*(const Fp2& a, const Fp2& b) { return mul_wide(a, b).reduce(); }
+  /// w * (c + u) for a small c, wide: (c w0 - w1) + (c w1 + w0) u.
+  template <std::uint64_t C>
+  static constexpr Wide mul_wide_by_small_plus_u(const Wide& w) {
+    const auto a = wide_small<C>(w.c0);
+    const auto b = wide_small<C>(w.c1);
+    return {F::wide_sub(a, w.c1), F::wide_add(b, w.c0)};
+  }
+  /// Karatsuba with three Montgomery products (the reference the lazy product is tested against).
+  constexpr Fp2 mul_eager(const Fp2& b) const {
+    const F t0 = c0 * b.c0;
+    const F t1 = c1 * b.c1;
+    return {t0 - t1, (c0 + c1) * (b.c0 + b.c1) - t0 - t1};
   }
   Fp2& operator+=(const Fp2& b) { return *this = *this + b; }
   Fp2& operator-=(const Fp2& b) { return *this = *this - b; }
@@ -101,6 +134,18 @@ struct Fp2 {
   }
 
  private:
+  template <std::uint64_t C>
+  static constexpr typename F::Wide wide_small(const typename F::Wide& x) {
+    static_assert(C >= 1);
+    if constexpr (C == 1) {
+      return x;
+    } else if constexpr (C % 2 == 0) {
+      const auto h = wide_small<C / 2>(x);
+      return F::wide_add(h, h);
+    } else {
+      return F::wide_add(wide_small<C - 1>(x), x);
+    }
+  }
   template <std::uint64_t C>
   static constexpr F mul_small(const F& x) {
     if constexpr (C == 0) {

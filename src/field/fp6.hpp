@@ -24,6 +24,9 @@ struct Fp6 {
     return {a, b, Fq2::random(rng)};
   }
   static constexpr Fq2 mul_by_xi(const Fq2& x) { return x.template mul_by_small_plus_u<kXiC0>(); }
+  static constexpr typename Fq2::Wide xi_wide(const typename Fq2::Wide& x) {
+    return Fq2::template mul_wide_by_small_plus_u<kXiC0>(x);
+  }
 
   constexpr bool is_zero() const { return c0.is_zero() && c1.is_zero() && c2.is_zero(); }
   friend constexpr bool operator==(const Fp6& a, const Fp6& b) = default;
@@ -34,36 +37,52 @@ struct Fp6 {
   constexpr Fp6 dbl() const { return {c0.dbl(), c1.dbl(), c2.dbl()}; }
 
   /// Karatsuba over three coefficients: 6 Fq2 multiplications (Devegili, O hEigeartaigh, Scott,
-  /// Dahab, "Multiplication and Squaring on Pairing-Friendly Fields", 2006, section 4).
+  /// Dahab, "Multiplication and Squaring on Pairing-Friendly Fields", 2006, section 4), combined
+  /// before their reductions (lazy reduction: 6 reductions instead of 12).
   friend constexpr Fp6 operator*(const Fp6& a, const Fp6& b) {
-    const Fq2 t0 = a.c0 * b.c0;
-    const Fq2 t1 = a.c1 * b.c1;
-    const Fq2 t2 = a.c2 * b.c2;
-    return {mul_by_xi((a.c1 + a.c2) * (b.c1 + b.c2) - t1 - t2) + t0,
-            (a.c0 + a.c1) * (b.c0 + b.c1) - t0 - t1 + mul_by_xi(t2), (a.c0 + a.c2) * (b.c0 + b.c2) - t0 - t2 + t1};
+    using W = typename Fq2::Wide;
+    const W t0 = Fq2::mul_wide(a.c0, b.c0);
+    const W t1 = Fq2::mul_wide(a.c1, b.c1);
+    const W t2 = Fq2::mul_wide(a.c2, b.c2);
+    const W x0 = Fq2::mul_wide(a.c1 + a.c2, b.c1 + b.c2) - t1 - t2;
+    const W x1 = Fq2::mul_wide(a.c0 + a.c1, b.c0 + b.c1) - t0 - t1;
+    const W x2 = Fq2::mul_wide(a.c0 + a.c2, b.c0 + b.c2) - t0 - t2;
+    return {(xi_wide(x0) + t0).reduce(), (x1 + xi_wide(t2)).reduce(), (x2 + t1).reduce()};
+  }
+  /// The textbook product with reduced Fq2 products (the reference the lazy one is tested against).
+  constexpr Fp6 mul_eager(const Fp6& b) const {
+    const Fq2 t0 = c0 * b.c0;
+    const Fq2 t1 = c1 * b.c1;
+    const Fq2 t2 = c2 * b.c2;
+    return {mul_by_xi((c1 + c2) * (b.c1 + b.c2) - t1 - t2) + t0, (c0 + c1) * (b.c0 + b.c1) - t0 - t1 + mul_by_xi(t2),
+            (c0 + c2) * (b.c0 + b.c2) - t0 - t2 + t1};
   }
   Fp6& operator*=(const Fp6& b) { return *this = *this * b; }
   Fp6& operator+=(const Fp6& b) { return *this = *this + b; }
   Fp6& operator-=(const Fp6& b) { return *this = *this - b; }
 
-  /// CH-SQR2 of Chung and Hasan ("Asymmetric squaring formulae", 2007).
+  /// CH-SQR2 of Chung and Hasan ("Asymmetric squaring formulae", 2007), combined before the
+  /// reductions.
   constexpr Fp6 square() const {
-    const Fq2 s0 = c0.square();
-    const Fq2 s1 = (c0 * c1).dbl();
-    const Fq2 s2 = (c0 - c1 + c2).square();
-    const Fq2 s3 = (c1 * c2).dbl();
-    const Fq2 s4 = c2.square();
-    return {mul_by_xi(s3) + s0, mul_by_xi(s4) + s1, s1 + s2 + s3 - s0 - s4};
+    using W = typename Fq2::Wide;
+    const W s0 = Fq2::square_wide(c0);
+    const W s1 = Fq2::mul_wide(c0.dbl(), c1);
+    const W s2 = Fq2::square_wide(c0 - c1 + c2);
+    const W s3 = Fq2::mul_wide(c1.dbl(), c2);
+    const W s4 = Fq2::square_wide(c2);
+    return {(xi_wide(s3) + s0).reduce(), (xi_wide(s4) + s1).reduce(), (s1 + s2 + s3 - s0 - s4).reduce()};
   }
 
   /// x * v.
   constexpr Fp6 mul_by_v() const { return {mul_by_xi(c2), c0, c1}; }
   constexpr Fp6 mul_by_fq2(const Fq2& s) const { return {c0 * s, c1 * s, c2 * s}; }
-  /// x * (b0 + b1 v): 5 Fq2 multiplications.
+  /// x * (b0 + b1 v): 5 Fq2 multiplications, combined before the reductions.
   constexpr Fp6 mul_by_01(const Fq2& b0, const Fq2& b1) const {
-    const Fq2 aa = c0 * b0;
-    const Fq2 bb = c1 * b1;
-    return {mul_by_xi((c1 + c2) * b1 - bb) + aa, (b0 + b1) * (c0 + c1) - aa - bb, (c0 + c2) * b0 - aa + bb};
+    using W = typename Fq2::Wide;
+    const W aa = Fq2::mul_wide(c0, b0);
+    const W bb = Fq2::mul_wide(c1, b1);
+    return {(xi_wide(Fq2::mul_wide(c1 + c2, b1) - bb) + aa).reduce(),
+            (Fq2::mul_wide(b0 + b1, c0 + c1) - aa - bb).reduce(), (Fq2::mul_wide(c0 + c2, b0) - aa + bb).reduce()};
   }
   /// x * (b1 v): 3 Fq2 multiplications.
   constexpr Fp6 mul_by_1(const Fq2& b1) const { return {mul_by_xi(c2 * b1), c0 * b1, c1 * b1}; }

@@ -283,6 +283,68 @@ class MontField {
 #endif
     return mont_mul_portable<kLimbs>(a, b, P::kModulus, P::kInv);
   }
+  /// Lazy reduction, for extension-field products (Fp2): the 2N-limb product of two Montgomery
+  /// representations below 2p each (reduced, or add_unreduced's sums), combined with wide_add /
+  /// wide_sub and reduced once by redc. redc needs its input below p*R (R = 2^64N): a product of
+  /// two values below 2p (4p^2) fits when p < R/4 (both base fields; Fp2 asserts it), and so does anything
+  /// wide_sub returns.
+  using Wide = Limbs<2 * kLimbs>;
+  static constexpr Wide mul_wide(const Repr& a, const Repr& b) {
+#ifdef ZK_HAVE_MULX_ASM
+    if constexpr (kLimbs == 4 || kLimbs == 6) {
+      if (!std::is_constant_evaluated() && cpu::kHasMulxAdx) [[likely]] return mul_wide_mulx<kLimbs>(a, b);
+    }
+#endif
+    return mul_wide_portable<kLimbs>(a, b);
+  }
+  static constexpr MontField redc(const Wide& t) {
+#ifdef ZK_HAVE_MULX_ASM
+    if constexpr (kLimbs == 4 || kLimbs == 6) {
+      if (!std::is_constant_evaluated() && cpu::kHasMulxAdx) [[likely]] {
+        return from_mont(mont_redc_mulx<kLimbs>(t, P::kModulus, P::kInv));
+      }
+    }
+#endif
+    return from_mont(mont_redc_portable<kLimbs>(t, P::kModulus, P::kInv));
+  }
+  /// The portable kernels, always available (for differential tests).
+  static constexpr Wide mul_wide_portable_raw(const Repr& a, const Repr& b) { return mul_wide_portable<kLimbs>(a, b); }
+  static constexpr MontField redc_portable(const Wide& t) {
+    return from_mont(mont_redc_portable<kLimbs>(t, P::kModulus, P::kInv));
+  }
+  /// a + b below 2p, not reduced: an operand of mul_wide.
+  ZK_INLINE static constexpr Repr add_unreduced(const MontField& a, const MontField& b) {
+    Repr s{};
+    add_limbs(s, a.v_, b.v_);
+    return s;
+  }
+  /// a - b mod p*R for a, b < p*R (p added to the high half on a borrow): below p*R.
+  ZK_INLINE static constexpr Wide wide_sub(const Wide& a, const Wide& b) {
+    Wide d{};
+    const std::uint64_t borrow = sub_limbs(d, a, b);
+    Wide p_or_zero{};
+#pragma GCC unroll 16
+    for (std::size_t i = 0; i < kLimbs; ++i) p_or_zero[kLimbs + i] = P::kModulus[i] & (0 - borrow);
+    add_limbs(d, d, p_or_zero);
+    return d;
+  }
+  /// a + b mod p*R for a, b < p*R: below p*R.
+  ZK_INLINE static constexpr Wide wide_add(const Wide& a, const Wide& b) {
+    Wide sum{}, d{};
+    add_limbs(sum, a, b);  // < 2pR < 2^(128N - 1): no carry out
+    Wide pr{};
+#pragma GCC unroll 16
+    for (std::size_t i = 0; i < kLimbs; ++i) pr[kLimbs + i] = P::kModulus[i];
+    const std::uint64_t borrow = sub_limbs(d, sum, pr);
+    return select_limbs(0 - borrow, sum, d);
+  }
+  /// a - b for a >= b (no reduction: callers know the difference is non-negative).
+  ZK_INLINE static constexpr Wide wide_sub_nonnegative(const Wide& a, const Wide& b) {
+    Wide d{};
+    sub_limbs(d, a, b);
+    return d;
+  }
+
   [[gnu::noinline, gnu::cold]] static Repr mul_portable_cold(const Repr& a, const Repr& b) {
     return mont_mul_portable<kLimbs>(a, b, P::kModulus, P::kInv);
   }

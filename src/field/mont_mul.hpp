@@ -48,6 +48,53 @@ constexpr Limbs<N> mont_mul_portable(const Limbs<N>& a, const Limbs<N>& b, const
   return reduce_once_branchless(t, p);
 }
 
+/// The full 2N-limb product a*b (lazy reduction: sums and differences of such products are reduced
+/// once, by mont_redc_portable). Schoolbook, constexpr.
+template <std::size_t N>
+constexpr Limbs<2 * N> mul_wide_portable(const Limbs<N>& a, const Limbs<N>& b) {
+  Limbs<2 * N> t{};
+#pragma GCC unroll 16
+  for (std::size_t i = 0; i < N; ++i) {
+    std::uint64_t carry = 0;
+#pragma GCC unroll 16
+    for (std::size_t j = 0; j < N; ++j) {
+      const u128 acc = static_cast<u128>(a[j]) * b[i] + t[i + j] + carry;
+      t[i + j] = static_cast<std::uint64_t>(acc);
+      carry = static_cast<std::uint64_t>(acc >> 64);
+    }
+    t[i + N] = carry;
+  }
+  return t;
+}
+
+/// Montgomery reduction t*R^-1 mod p of a 2N-limb t < p*R (R = 2^64N), fully reduced below p:
+/// N word steps on the low half give u = (t_lo + m p)/R <= p, then u + t_hi < 2p (t_hi < p) is
+/// reduced once. Needs p < 2^(64N - 1), as the no-carry product does.
+template <std::size_t N>
+constexpr Limbs<N> mont_redc_portable(const Limbs<2 * N>& t, const Limbs<N>& p, std::uint64_t inv) {
+  Limbs<N> u{};
+#pragma GCC unroll 16
+  for (std::size_t i = 0; i < N; ++i) u[i] = t[i];
+#pragma GCC unroll 16
+  for (std::size_t i = 0; i < N; ++i) {
+    const std::uint64_t m = u[0] * inv;
+    u128 acc = static_cast<u128>(m) * p[0] + u[0];
+    std::uint64_t carry = static_cast<std::uint64_t>(acc >> 64);
+#pragma GCC unroll 16
+    for (std::size_t j = 1; j < N; ++j) {
+      acc = static_cast<u128>(m) * p[j] + u[j] + carry;
+      u[j - 1] = static_cast<std::uint64_t>(acc);
+      carry = static_cast<std::uint64_t>(acc >> 64);
+    }
+    u[N - 1] = carry;
+  }
+  Limbs<N> hi{};
+#pragma GCC unroll 16
+  for (std::size_t i = 0; i < N; ++i) hi[i] = t[N + i];
+  add_limbs(u, u, hi);
+  return reduce_once_branchless(u, p);
+}
+
 #if defined(__x86_64__) && !defined(ZK_NO_ASM)
 #define ZK_HAVE_MULX_ASM 1
 
@@ -157,6 +204,104 @@ inline Limbs<6> mont_mul_mulx6(const Limbs<6>& a, const Limbs<6>& b, const Limbs
             : "rax", "cc");
   }
   return reduce_once_branchless(Limbs<6>{t0, t1, t2, t3, t4, t5}, p);
+}
+
+/// MULX/ADX 2N-limb product (the rows of mont_mul_mulx without the reduction steps): each row adds
+/// a*b[i] to an N+1-word window, whose low word is then final.
+template <std::size_t N>
+[[gnu::always_inline]] inline Limbs<2 * N> mul_wide_mulx(const Limbs<N>& a, const Limbs<N>& b) {
+  static_assert(N == 4 || N == 6);
+  Limbs<2 * N> out;
+  std::uint64_t t0, t1, t2, t3, t4 = 0, t5 = 0, A, hi;
+  std::uint64_t bi = b[0];
+  const std::uint64_t* ap = a.data();
+  if constexpr (N == 4) {
+    __asm__("xorl %%eax, %%eax\n\t"
+            "mulxq 0(%[a]), %[t0], %[t1]\n\t" ZK_MX_FIRST_STEP("8", "t1", "t2") ZK_MX_FIRST_STEP("16", "t2", "t3")
+                ZK_MX_FIRST_LAST("24", "t3")
+            : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [A] "=&r"(A), "+d"(bi)
+            : [a] "r"(ap), "m"(a)
+            : "rax", "cc");
+  } else {
+    __asm__("xorl %%eax, %%eax\n\t"
+            "mulxq 0(%[a]), %[t0], %[t1]\n\t" ZK_MX_FIRST_STEP("8", "t1", "t2") ZK_MX_FIRST_STEP("16", "t2", "t3")
+                ZK_MX_FIRST_STEP("24", "t3", "t4") ZK_MX_FIRST_STEP("32", "t4", "t5") ZK_MX_FIRST_LAST("40", "t5")
+            : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
+              [A] "=&r"(A), "+d"(bi)
+            : [a] "r"(ap), "m"(a)
+            : "rax", "cc");
+  }
+  const auto shift = [&](std::size_t i) {
+    out[i] = t0;
+    t0 = t1, t1 = t2, t2 = t3;
+    if constexpr (N == 4) {
+      t3 = A;
+    } else {
+      t3 = t4, t4 = t5, t5 = A;
+    }
+  };
+  shift(0);
+#pragma GCC unroll 8
+  for (std::size_t i = 1; i < N; ++i) {
+    bi = b[i];
+    if constexpr (N == 4) {
+      __asm__("xorl %%eax, %%eax\n\t" ZK_MX_STEP("0", "t0", "t1") ZK_MX_STEP("8", "t1", "t2") ZK_MX_STEP("16", "t2", "t3")
+                  ZK_MX_LAST("24", "t3")
+              : [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [A] "=&r"(A), [hi] "=&r"(hi), "+d"(bi)
+              : [a] "r"(ap), "m"(a)
+              : "rax", "cc");
+    } else {
+      __asm__("xorl %%eax, %%eax\n\t" ZK_MX_STEP("0", "t0", "t1") ZK_MX_STEP("8", "t1", "t2") ZK_MX_STEP("16", "t2", "t3")
+                  ZK_MX_STEP("24", "t3", "t4") ZK_MX_STEP("32", "t4", "t5") ZK_MX_LAST("40", "t5")
+              : [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [t4] "+r"(t4), [t5] "+r"(t5), [A] "=&r"(A),
+                [hi] "=&r"(hi), "+d"(bi)
+              : [a] "r"(ap), "m"(a)
+              : "rax", "cc");
+    }
+    shift(i);
+  }
+  out[N] = t0, out[N + 1] = t1, out[N + 2] = t2, out[N + 3] = t3;
+  if constexpr (N == 6) out[10] = t4, out[11] = t5;
+  return out;
+}
+
+/// MULX/ADX Montgomery reduction of a 2N-limb t < p*R (mont_redc_portable's method): the reduction
+/// steps of mont_mul_mulx on the low half, then the high half added and one conditional subtraction.
+template <std::size_t N>
+[[gnu::always_inline]] inline Limbs<N> mont_redc_mulx(const Limbs<2 * N>& t, const Limbs<N>& p, std::uint64_t inv) {
+  static_assert(N == 4 || N == 6);
+  std::uint64_t t0 = t[0], t1 = t[1], t2 = t[2], t3 = t[3], t4 = 0, t5 = 0, hi;
+  if constexpr (N == 6) t4 = t[4], t5 = t[5];
+  const std::uint64_t* pp = p.data();
+  const std::uint64_t zero = 0;
+#pragma GCC unroll 8
+  for (std::size_t i = 0; i < N; ++i) {
+    if constexpr (N == 4) {
+      __asm__(ZK_MX_RED_BEGIN ZK_MX_RED_STEP("8", "t0", "t1") ZK_MX_RED_STEP("16", "t1", "t2")
+                  ZK_MX_RED_STEP("24", "t2", "t3") ZK_MX_RED_END("t3")
+              : [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [hi] "=&r"(hi)
+              : [p] "r"(pp), [inv] "rm"(inv), [A] "r"(zero), "m"(p)
+              : "rax", "rdx", "cc");
+    } else {
+      __asm__(ZK_MX_RED_BEGIN ZK_MX_RED_STEP("8", "t0", "t1") ZK_MX_RED_STEP("16", "t1", "t2")
+                  ZK_MX_RED_STEP("24", "t2", "t3") ZK_MX_RED_STEP("32", "t3", "t4") ZK_MX_RED_STEP("40", "t4", "t5")
+                      ZK_MX_RED_END("t5")
+              : [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [t4] "+r"(t4), [t5] "+r"(t5), [hi] "=&r"(hi)
+              : [p] "r"(pp), [inv] "m"(inv), [A] "r"(zero), "m"(p)
+              : "rax", "rdx", "cc");
+    }
+  }
+  Limbs<N> u;
+  Limbs<N> high;
+  if constexpr (N == 4) {
+    u = {t0, t1, t2, t3};
+    high = {t[4], t[5], t[6], t[7]};
+  } else {
+    u = {t0, t1, t2, t3, t4, t5};
+    high = {t[6], t[7], t[8], t[9], t[10], t[11]};
+  }
+  add_limbs(u, u, high);
+  return reduce_once_branchless(u, p);
 }
 
 #undef ZK_MX_FIRST_STEP

@@ -61,42 +61,60 @@ Result<bool> verify(const PreparedVerifyingKey<E>& pvk, const Proof<E>& proof, s
 }
 
 /// All proofs valid (with overwhelming probability) iff true. inputs[j] belongs to proofs[j].
+///
+/// With random 128-bit z_j: prod_j e(z_j A_j, B_j) e(acc, -gamma) e(sum_j z_j C_j, -delta) =
+/// e(alpha, beta)^(sum_j z_j), where acc = (sum_j z_j) ic_0 + sum_i (sum_j z_j x_ji) ic_(i+1): the
+/// inputs are combined as scalars first, so the key's IC points take one MSM for the whole batch.
+/// The z_j must be unpredictable to whoever made the proofs: seed `rng` from the operating system
+/// (std::random_device), never from a fixed or guessable seed (base/rng.hpp is deterministic).
 template <class E>
 Result<bool> verify_batch(const PreparedVerifyingKey<E>& pvk, std::span<const Proof<E>> proofs,
                           std::span<const std::vector<typename E::Fr>> inputs, Rng& rng) {
   using Fr = typename E::Fr;
-  using G1 = typename E::G1;
+  using G1Config = typename E::G1Config;
   if (proofs.size() != inputs.size())
     return Status::invalid_argument("verify_batch: proofs and input sets differ in number");
+  if (!pvk.key_check.ok()) return pvk.key_check;
   if (proofs.empty()) return true;
-  std::vector<typename E::G1Affine> ps;
+  const std::size_t k = proofs.size(), n = pvk.ic.size() - 1;
+  std::vector<typename E::G1Affine> ps, cs;
+  std::vector<Fr> zs;
   std::vector<typename E::G2Prepared> bs;
-  bs.reserve(proofs.size());
-  G1 acc_sum = G1::identity(), c_sum = G1::identity();
+  bs.reserve(k);
+  std::vector<Fr> combined(n, Fr::zero());
   Fr z_sum = Fr::zero();
-  for (std::size_t j = 0; j < proofs.size(); ++j) {
+  for (std::size_t j = 0; j < k; ++j) {
     if (auto s = check_proof(proofs[j]); !s.ok()) {
       return Status::invalid_argument("proof " + std::to_string(j) + ": " + s.message());
     }
-    auto acc = detail::input_accumulator(pvk, inputs[j]);
-    if (!acc.ok()) return acc.status();
+    if (inputs[j].size() != n) {
+      return Status::invalid_argument("verify_batch: proof " + std::to_string(j) + " has " +
+                                      std::to_string(inputs[j].size()) + " public inputs but the key has " +
+                                      std::to_string(n));
+    }
     const Fr z =
         Fr::from_u64(rng.next()) * Fr::from_u64(std::uint64_t{1} << 32) * Fr::from_u64(std::uint64_t{1} << 32) +
         Fr::from_u64(rng.next() | 1);  // a random 128-bit multiplier
+    for (std::size_t i = 0; i < n; ++i) combined[i] += z * inputs[j][i];
     ps.push_back((proofs[j].a.to_jacobian() * z).to_affine());
     bs.push_back(E::prepare(proofs[j].b));
-    acc_sum += *acc * z;
-    c_sum += proofs[j].c.to_jacobian() * z;
+    cs.push_back(proofs[j].c);
+    zs.push_back(z);
     z_sum = z_sum + z;
   }
-  ps.push_back(acc_sum.to_affine());
-  ps.push_back(c_sum.to_affine());
+  auto acc = msm::msm<G1Config>(std::span(pvk.ic).subspan(1), combined);
+  if (!acc.ok()) return acc.status();
+  auto c_sum = msm::msm<G1Config>(cs, zs);
+  if (!c_sum.ok()) return c_sum.status();
+  ps.push_back((pvk.ic[0].to_jacobian() * z_sum + *acc).to_affine());
+  ps.push_back(c_sum->to_affine());
   std::vector<const typename E::G2Prepared*> qs;
   for (auto& b : bs) qs.push_back(&b);
   qs.push_back(&pvk.neg_gamma);
   qs.push_back(&pvk.neg_delta);
   const auto lhs = E::final_exponentiation(E::multi_miller_loop(ps, qs));
-  return lhs == pvk.alpha_beta.pow(z_sum.to_canonical());
+  // e(alpha, beta) lies in the cyclotomic subgroup, where squarings are cheaper.
+  return lhs == pvk.alpha_beta.cyclotomic_pow(z_sum.to_canonical());
 }
 
 }  // namespace zk::groth16

@@ -191,6 +191,35 @@ TYPED_TEST(PrimeFieldTest, MulxPathMatchesPortablePath) {
   }
 }
 
+TYPED_TEST(PrimeFieldTest, WideProductsReducedOnceEqualMontgomeryProducts) {
+  // Lazy reduction: redc(a*b) is the Montgomery product; differences of wide products reduce to the
+  // differences of the products (wide_sub adds p R on a borrow); the MULX kernels equal the portable
+  // ones. Unreduced sums (< 2p) as operands where p < R/4 (the base fields Fp2 is built on).
+  using F = TypeParam;
+  Rng rng = test::rng(8);
+  auto xs = sample<F>(rng, 1000);
+  typename F::Repr pm1 = F::Params::kModulus;
+  pm1[0] -= 1;
+  xs.push_back(F::from_mont(pm1));
+  xs.push_back(F::from_mont(pm1));
+  xs.push_back(F::zero());
+  for (std::size_t i = 0; i + 3 < xs.size(); ++i) {
+    const F a = xs[i], b = xs[i + 1], c = xs[i + 2], d = xs[i + 3];
+    const auto ab = F::mul_wide(a.mont(), b.mont()), cd = F::mul_wide(c.mont(), d.mont());
+    ASSERT_EQ(ab, F::mul_wide_portable_raw(a.mont(), b.mont())) << "at " << i;
+    ASSERT_EQ(F::redc(ab), a * b) << "at " << i;
+    ASSERT_EQ(F::redc_portable(ab), a * b) << "at " << i;
+    ASSERT_EQ(F::redc(F::wide_sub(ab, cd)), a * b - c * d) << "at " << i;
+    ASSERT_EQ(F::redc(F::wide_sub(cd, ab)), c * d - a * b) << "at " << i;
+    if constexpr (F::Params::kModulus[F::kLimbs - 1] >> 62 == 0) {
+      const auto sum = F::mul_wide(F::add_unreduced(a, b), F::add_unreduced(c, d));
+      ASSERT_EQ(sum, F::mul_wide_portable_raw(F::add_unreduced(a, b), F::add_unreduced(c, d))) << "at " << i;
+      ASSERT_EQ(F::redc(sum), (a + b) * (c + d)) << "at " << i;
+      ASSERT_EQ(F::redc_portable(sum), (a + b) * (c + d)) << "at " << i;
+    }
+  }
+}
+
 TYPED_TEST(PrimeFieldTest, ConstantsConvertAtCompileTime) {
   using F = TypeParam;
   constexpr F two = F::from_u64(2);

@@ -102,7 +102,23 @@ void check_cyclotomic_square() {
     EXPECT_EQ(c.cyclotomic_square(), c.square());
     EXPECT_EQ(c * c.conjugate(), E12::one());  // conjugation inverts on the subgroup
     EXPECT_EQ(c.cyclotomic_pow(Limbs<1>{12345}), c.pow(Limbs<1>{12345}));
+    // Karabina's compressed squarings: the round trip, runs of squarings against Granger-Scott's, and
+    // exponents whose runs of zeros take the compressed path (BLS12-381's |x|, long and trailing runs).
+    const auto back = E12::decompress(c.compress());
+    ASSERT_TRUE(back.has_value());
+    EXPECT_EQ(*back, c);
+    auto z = c.compress();
+    E12 gs = c;
+    for (int k = 0; k < 20; ++k) z = E12::compressed_square(z), gs = gs.cyclotomic_square();
+    EXPECT_EQ(E12::decompress(z), gs);
+    for (const Limbs<2>& e : {Limbs<2>{0xd201000000010000ull, 0}, Limbs<2>{1, 1}, Limbs<2>{0, 1ull << 40},
+                              Limbs<2>{rng.next(), rng.next()}, Limbs<2>{0x101, 0}, Limbs<2>{1, 0}, Limbs<2>{0, 0}}) {
+      EXPECT_EQ(c.cyclotomic_pow(e), c.cyclotomic_pow_uncompressed(e)) << std::hex << e[1] << ' ' << e[0];
+    }
   }
+  // The identity compresses to c = 0: no decompression, and the powers fall back to plain squarings.
+  EXPECT_FALSE(E12::decompress(E12::one().compress()).has_value());
+  EXPECT_EQ(E12::one().cyclotomic_pow(Limbs<1>{1ull << 50}), E12::one());
 }
 
 TEST(Fq12, CyclotomicSquaringMatchesSquaringOnTheSubgroup) {
@@ -135,6 +151,53 @@ void check_fq2_sqrt() {
     EXPECT_EQ(r->square(), imag);
   }
   EXPECT_EQ(Fq2::zero().sqrt()->square(), Fq2::zero());
+}
+
+template <class Fq2>
+void check_lazy_fq2_product() {
+  using F = typename Fq2::Base;
+  Rng rng = test::rng(16);
+  typename F::Repr pm1 = F::Params::kModulus;
+  pm1[0] -= 1;
+  const F top = F::from_mont(pm1);
+  std::vector<Fq2> xs{{top, top}, {top, F::zero()}, {F::zero(), top}, Fq2::one(), Fq2::zero(), {top, F::one()}};
+  for (int i = 0; i < 500; ++i) xs.push_back(Fq2::random(rng));
+  for (const Fq2& a : xs) {
+    for (std::size_t k = 0; k < 6; ++k) {
+      const Fq2& b = xs[(k * 97 + 13) % xs.size()];
+      ASSERT_EQ(a * b, a.mul_eager(b));
+      ASSERT_EQ(a * xs[k], a.mul_eager(xs[k]));
+    }
+  }
+}
+
+template <class Fq6>
+void check_lazy_fq6_products() {
+  using Fq2 = typename Fq6::Fq2;
+  using F = typename Fq2::Base;
+  Rng rng = test::rng(17);
+  typename F::Repr pm1 = F::Params::kModulus;
+  pm1[0] -= 1;
+  const Fq2 top{F::from_mont(pm1), F::from_mont(pm1)};
+  std::vector<Fq6> xs{{top, top, top}, {top, Fq2::zero(), top}, Fq6::one(), Fq6::zero(), {Fq2::zero(), top, Fq2::one()}};
+  for (int i = 0; i < 200; ++i) xs.push_back(Fq6::random(rng));
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const Fq6& a = xs[i];
+    const Fq6& b = xs[(i * 31 + 7) % xs.size()];
+    ASSERT_EQ(a * b, a.mul_eager(b)) << i;
+    ASSERT_EQ(a.square(), a.mul_eager(a)) << i;
+    ASSERT_EQ(a.mul_by_01(b.c0, b.c1), a.mul_eager(Fq6{b.c0, b.c1, Fq2::zero()})) << i;
+  }
+}
+
+TEST(Fq6, LazyProductsEqualTheEagerOnes) {
+  check_lazy_fq6_products<BlsFq6>();
+  check_lazy_fq6_products<BnFq6>();
+}
+
+TEST(Fq2, LazyProductEqualsTheEagerOne) {
+  check_lazy_fq2_product<BlsFq2>();
+  check_lazy_fq2_product<BnFq2>();
 }
 
 TEST(Fq2, SqrtOfSquaresRoundTrips) {
