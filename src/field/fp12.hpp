@@ -29,15 +29,23 @@ struct Fp12 {
 
   friend constexpr Fp12 operator+(const Fp12& a, const Fp12& b) { return {a.c0 + b.c0, a.c1 + b.c1}; }
   friend constexpr Fp12 operator-(const Fp12& a, const Fp12& b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
-  /// Karatsuba: 3 Fq6 multiplications.
+  /// Karatsuba: 3 Fq6 multiplications, combined before the reductions (12 instead of 18).
   friend constexpr Fp12 operator*(const Fp12& a, const Fp12& b) {
-    const Fq6 t0 = a.c0 * b.c0;
-    const Fq6 t1 = a.c1 * b.c1;
-    return {t0 + t1.mul_by_v(), (a.c0 + a.c1) * (b.c0 + b.c1) - t0 - t1};
+    using W = typename Fq6::Wide;
+    const W t0 = Fq6::mul_wide(a.c0, b.c0);
+    const W t1 = Fq6::mul_wide(a.c1, b.c1);
+    return {(t0 + t1.mul_by_v()).reduce(), (Fq6::mul_wide(a.c0 + a.c1, b.c0 + b.c1) - t0 - t1).reduce()};
+  }
+  /// The same with reduced Fq6 products (the tests' reference).
+  constexpr Fp12 mul_eager(const Fp12& b) const {
+    const Fq6 t0 = c0 * b.c0;
+    const Fq6 t1 = c1 * b.c1;
+    return {t0 + t1.mul_by_v(), (c0 + c1) * (b.c0 + b.c1) - t0 - t1};
   }
   Fp12& operator*=(const Fp12& b) { return *this = *this * b; }
 
-  /// Complex squaring: 2 Fq6 multiplications.
+  /// Complex squaring: 2 Fq6 multiplications (reduced: combining them wide measured 7 % slower, the
+  /// wide additions costing more than the 6 reductions saved).
   constexpr Fp12 square() const {
     const Fq6 ab = c0 * c1;
     return {(c0 + c1) * (c0 + c1.mul_by_v()) - ab - ab.mul_by_v(), ab.dbl()};
@@ -60,15 +68,17 @@ struct Fp12 {
 
   /// x * (d0 + d1 v + d4 v w): the sparse line of an M-type twist (BLS12-381).
   constexpr Fp12 mul_by_014(const Fq2& d0, const Fq2& d1, const Fq2& d4) const {
-    const Fq6 aa = c0.mul_by_01(d0, d1);
-    const Fq6 bb = c1.mul_by_1(d4);
-    return {bb.mul_by_v() + aa, (c0 + c1).mul_by_01(d0, d1 + d4) - aa - bb};
+    using W = typename Fq6::Wide;
+    const W aa = c0.mul_wide_by_01(d0, d1);
+    const W bb = c1.mul_wide_by_1(d4);
+    return {(bb.mul_by_v() + aa).reduce(), ((c0 + c1).mul_wide_by_01(d0, d1 + d4) - aa - bb).reduce()};
   }
   /// x * (d0 + d3 w + d4 v w): the sparse line of a D-type twist (BN254).
   constexpr Fp12 mul_by_034(const Fq2& d0, const Fq2& d3, const Fq2& d4) const {
-    const Fq6 a = c0.mul_by_fq2(d0);
-    const Fq6 b = c1.mul_by_01(d3, d4);
-    return {b.mul_by_v() + a, (c0 + c1).mul_by_01(d0 + d3, d4) - a - b};
+    using W = typename Fq6::Wide;
+    const W a = c0.mul_wide_by_fq2(d0);
+    const W b = c1.mul_wide_by_01(d3, d4);
+    return {(b.mul_by_v() + a).reduce(), ((c0 + c1).mul_wide_by_01(d0 + d3, d4) - a - b).reduce()};
   }
 
   /// Squaring in the cyclotomic subgroup (elements with x^(p^4 - p^2 + 1) ... i.e. after the easy

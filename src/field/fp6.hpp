@@ -36,10 +36,19 @@ struct Fp6 {
   constexpr Fp6 operator-() const { return {-c0, -c1, -c2}; }
   constexpr Fp6 dbl() const { return {c0.dbl(), c1.dbl(), c2.dbl()}; }
 
+  /// An Fq6 value before its reductions (lazy reduction, Fq2::Wide per coefficient).
+  struct Wide {
+    typename Fq2::Wide c0, c1, c2;
+    friend constexpr Wide operator+(const Wide& a, const Wide& b) { return {a.c0 + b.c0, a.c1 + b.c1, a.c2 + b.c2}; }
+    friend constexpr Wide operator-(const Wide& a, const Wide& b) { return {a.c0 - b.c0, a.c1 - b.c1, a.c2 - b.c2}; }
+    constexpr Wide mul_by_v() const { return {xi_wide(c2), c0, c1}; }
+    constexpr Fp6 reduce() const { return {c0.reduce(), c1.reduce(), c2.reduce()}; }
+  };
+
   /// Karatsuba over three coefficients: 6 Fq2 multiplications (Devegili, O hEigeartaigh, Scott,
   /// Dahab, "Multiplication and Squaring on Pairing-Friendly Fields", 2006, section 4), combined
   /// before their reductions (lazy reduction: 6 reductions instead of 12).
-  friend constexpr Fp6 operator*(const Fp6& a, const Fp6& b) {
+  static constexpr Wide mul_wide(const Fp6& a, const Fp6& b) {
     using W = typename Fq2::Wide;
     const W t0 = Fq2::mul_wide(a.c0, b.c0);
     const W t1 = Fq2::mul_wide(a.c1, b.c1);
@@ -47,8 +56,9 @@ struct Fp6 {
     const W x0 = Fq2::mul_wide(a.c1 + a.c2, b.c1 + b.c2) - t1 - t2;
     const W x1 = Fq2::mul_wide(a.c0 + a.c1, b.c0 + b.c1) - t0 - t1;
     const W x2 = Fq2::mul_wide(a.c0 + a.c2, b.c0 + b.c2) - t0 - t2;
-    return {(xi_wide(x0) + t0).reduce(), (x1 + xi_wide(t2)).reduce(), (x2 + t1).reduce()};
+    return {xi_wide(x0) + t0, x1 + xi_wide(t2), x2 + t1};
   }
+  friend constexpr Fp6 operator*(const Fp6& a, const Fp6& b) { return mul_wide(a, b).reduce(); }
   /// The textbook product with reduced Fq2 products (the reference the lazy one is tested against).
   constexpr Fp6 mul_eager(const Fp6& b) const {
     const Fq2 t0 = c0 * b.c0;
@@ -76,16 +86,23 @@ struct Fp6 {
   /// x * v.
   constexpr Fp6 mul_by_v() const { return {mul_by_xi(c2), c0, c1}; }
   constexpr Fp6 mul_by_fq2(const Fq2& s) const { return {c0 * s, c1 * s, c2 * s}; }
+  constexpr Wide mul_wide_by_fq2(const Fq2& s) const {
+    return {Fq2::mul_wide(c0, s), Fq2::mul_wide(c1, s), Fq2::mul_wide(c2, s)};
+  }
   /// x * (b0 + b1 v): 5 Fq2 multiplications, combined before the reductions.
-  constexpr Fp6 mul_by_01(const Fq2& b0, const Fq2& b1) const {
+  constexpr Wide mul_wide_by_01(const Fq2& b0, const Fq2& b1) const {
     using W = typename Fq2::Wide;
     const W aa = Fq2::mul_wide(c0, b0);
     const W bb = Fq2::mul_wide(c1, b1);
-    return {(xi_wide(Fq2::mul_wide(c1 + c2, b1) - bb) + aa).reduce(),
-            (Fq2::mul_wide(b0 + b1, c0 + c1) - aa - bb).reduce(), (Fq2::mul_wide(c0 + c2, b0) - aa + bb).reduce()};
+    return {xi_wide(Fq2::mul_wide(c1 + c2, b1) - bb) + aa, Fq2::mul_wide(b0 + b1, c0 + c1) - aa - bb,
+            Fq2::mul_wide(c0 + c2, b0) - aa + bb};
   }
+  constexpr Fp6 mul_by_01(const Fq2& b0, const Fq2& b1) const { return mul_wide_by_01(b0, b1).reduce(); }
   /// x * (b1 v): 3 Fq2 multiplications.
-  constexpr Fp6 mul_by_1(const Fq2& b1) const { return {mul_by_xi(c2 * b1), c0 * b1, c1 * b1}; }
+  constexpr Wide mul_wide_by_1(const Fq2& b1) const {
+    return {xi_wide(Fq2::mul_wide(c2, b1)), Fq2::mul_wide(c0, b1), Fq2::mul_wide(c1, b1)};
+  }
+  constexpr Fp6 mul_by_1(const Fq2& b1) const { return mul_wide_by_1(b1).reduce(); }
 
   constexpr Fp6 inverse() const {
     const Fq2 t0 = c0.square() - mul_by_xi(c1 * c2);

@@ -313,13 +313,13 @@ class MontField {
     return from_mont(mont_redc_portable<kLimbs>(t, P::kModulus, P::kInv));
   }
   /// a + b below 2p, not reduced: an operand of mul_wide.
-  ZK_INLINE static constexpr Repr add_unreduced(const MontField& a, const MontField& b) {
+  static constexpr Repr add_unreduced(const MontField& a, const MontField& b) {
     Repr s{};
     add_limbs(s, a.v_, b.v_);
     return s;
   }
   /// a - b mod p*R for a, b < p*R (p added to the high half on a borrow): below p*R.
-  ZK_INLINE static constexpr Wide wide_sub(const Wide& a, const Wide& b) {
+  static constexpr Wide wide_sub(const Wide& a, const Wide& b) {
     Wide d{};
     const std::uint64_t borrow = sub_limbs(d, a, b);
     Wide p_or_zero{};
@@ -329,7 +329,7 @@ class MontField {
     return d;
   }
   /// a + b mod p*R for a, b < p*R: below p*R.
-  ZK_INLINE static constexpr Wide wide_add(const Wide& a, const Wide& b) {
+  static constexpr Wide wide_add(const Wide& a, const Wide& b) {
     Wide sum{}, d{};
     add_limbs(sum, a, b);  // < 2pR < 2^(128N - 1): no carry out
     Wide pr{};
@@ -339,7 +339,7 @@ class MontField {
     return select_limbs(0 - borrow, sum, d);
   }
   /// a - b for a >= b (no reduction: callers know the difference is non-negative).
-  ZK_INLINE static constexpr Wide wide_sub_nonnegative(const Wide& a, const Wide& b) {
+  static constexpr Wide wide_sub_nonnegative(const Wide& a, const Wide& b) {
     Wide d{};
     sub_limbs(d, a, b);
     return d;

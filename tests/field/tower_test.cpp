@@ -190,6 +190,21 @@ void check_lazy_fq6_products() {
   }
 }
 
+template <class Fq12>
+void check_lazy_fq12_products() {
+  Rng rng = test::rng(18);
+  for (int i = 0; i < 50; ++i) {
+    const Fq12 a = Fq12::random(rng), b = Fq12::random(rng);
+    ASSERT_EQ(a * b, a.mul_eager(b)) << i;
+    ASSERT_EQ(a.square(), a.mul_eager(a)) << i;
+  }
+}
+
+TEST(Fq12, LazyProductsEqualTheEagerOnes) {
+  check_lazy_fq12_products<BlsFq12>();
+  check_lazy_fq12_products<BnFq12>();
+}
+
 TEST(Fq6, LazyProductsEqualTheEagerOnes) {
   check_lazy_fq6_products<BlsFq6>();
   check_lazy_fq6_products<BnFq6>();
