@@ -55,6 +55,7 @@ bench: build
 	./build/$(PRESET)/bench/bench_curve
 	./build/$(PRESET)/bench/bench_ntt
 	./build/$(PRESET)/bench/bench_msm
+	./build/$(PRESET)/bench/bench_verify
 
 asan: deps
 	cmake --preset asan
