@@ -85,7 +85,6 @@ struct Fp6 {
 
   /// x * v.
   constexpr Fp6 mul_by_v() const { return {mul_by_xi(c2), c0, c1}; }
-  constexpr Fp6 mul_by_fq2(const Fq2& s) const { return {c0 * s, c1 * s, c2 * s}; }
   constexpr Wide mul_wide_by_fq2(const Fq2& s) const {
     return {Fq2::mul_wide(c0, s), Fq2::mul_wide(c1, s), Fq2::mul_wide(c2, s)};
   }

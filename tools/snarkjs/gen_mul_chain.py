@@ -20,14 +20,7 @@ import os
 import random
 import struct
 
-R = 21888242871839275222246405745257275088548364400416034343698204186575808495617  # BN254 scalar field r
-
-
-def container(magic, sections):
-    out = bytearray(magic + struct.pack("<II", 1 if magic == b"r1cs" else 2, len(sections)))
-    for typ, payload in sections:
-        out += struct.pack("<IQ", typ, len(payload)) + payload
-    return bytes(out)
+from circom_files import R, write_r1cs, write_wtns
 
 
 def main():
@@ -52,19 +45,12 @@ def main():
     term = lambda w: struct.pack("<II", 1, w) + one
     for k in range(n):
         cons += term(wire(k)) + term(wire(k + 1)) + term(wire(k + 2))
-    prime = R.to_bytes(32, "little")
-    header = struct.pack("<I", 32) + prime + struct.pack("<IIIIQI", n_wires, 1, 0, 2, n_wires, n)
-    labels = b"".join(struct.pack("<Q", i) for i in range(n_wires))
     os.makedirs(a.outdir, exist_ok=True)
-    with open(os.path.join(a.outdir, a.name + ".r1cs"), "wb") as f:
-        f.write(container(b"r1cs", [(1, header), (2, bytes(cons)), (3, labels)]))
+    write_r1cs(os.path.join(a.outdir, a.name + ".r1cs"), n_wires, 1, 0, 2, cons, n)
     values = [1] + [0] * (n_wires - 1)
     for i, v in enumerate(x):
         values[wire(i)] = v
-    wtns = b"".join(v.to_bytes(32, "little") for v in values)
-    with open(os.path.join(a.outdir, a.name + ".wtns"), "wb") as f:
-        f.write(container(b"wtns", [(1, struct.pack("<I", 32) + prime + struct.pack("<I", n_wires)), (2, wtns)]))
-
+    write_wtns(os.path.join(a.outdir, a.name + ".wtns"), values)
 
 if __name__ == "__main__":
     main()

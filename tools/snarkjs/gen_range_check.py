@@ -22,14 +22,7 @@ import os
 import random
 import struct
 
-R = 21888242871839275222246405745257275088548364400416034343698204186575808495617  # BN254 scalar field r
-
-
-def container(magic, sections):
-    out = bytearray(magic + struct.pack("<II", 1 if magic == b"r1cs" else 2, len(sections)))
-    for typ, payload in sections:
-        out += struct.pack("<IQ", typ, len(payload)) + payload
-    return bytes(out)
+from circom_files import R, write_r1cs, write_wtns
 
 
 def main():
@@ -57,22 +50,13 @@ def main():
             b = bit_wire(j, i)
             cons += lc([(b, 1)]) + lc([(0, -1), (b, 1)]) + lc([])
         cons += lc([]) + lc([]) + lc([(1 + j, -1)] + [(bit_wire(j, i), 1 << i) for i in range(64)])
-    n_constraints = 65 * k
-    prime = R.to_bytes(32, "little")
-    # n8, prime, nWires, nPubOut, nPubIn, nPrvIn, nLabels, nConstraints
-    header = struct.pack("<I", 32) + prime + struct.pack("<IIIIQI", n_wires, 0, 1, k - 1, n_wires, n_constraints)
-    labels = b"".join(struct.pack("<Q", i) for i in range(n_wires))
     os.makedirs(a.outdir, exist_ok=True)
-    with open(os.path.join(a.outdir, a.name + ".r1cs"), "wb") as f:
-        f.write(container(b"r1cs", [(1, header), (2, bytes(cons)), (3, labels)]))
+    write_r1cs(os.path.join(a.outdir, a.name + ".r1cs"), n_wires, 0, 1, k - 1, cons, 65 * k)
     values = [1] + values_in + [0] * (64 * k)
     for j, v in enumerate(values_in):
         for i in range(64):
             values[bit_wire(j, i)] = (v >> i) & 1
-    wtns = b"".join(v.to_bytes(32, "little") for v in values)
-    with open(os.path.join(a.outdir, a.name + ".wtns"), "wb") as f:
-        f.write(container(b"wtns", [(1, struct.pack("<I", 32) + prime + struct.pack("<I", n_wires)), (2, wtns)]))
-
+    write_wtns(os.path.join(a.outdir, a.name + ".wtns"), values)
 
 if __name__ == "__main__":
     main()
