@@ -106,6 +106,13 @@ void BM_bls_miller_loop(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(multi_miller_loop(std::span(&p, 1), qs));
 }
 
+void BM_bls_prepare(benchmark::State& state) {
+  using namespace bls12_381;
+  Rng rng(7);
+  const auto q = G2::random(rng).to_affine();
+  for (auto _ : state) benchmark::DoNotOptimize(prepare(q));
+}
+
 void BM_bls_final_exp(benchmark::State& state) {
   using namespace bls12_381;
   Rng rng(8);
@@ -127,6 +134,7 @@ BENCHMARK(BM_add_mixed<Bls12_381G2>)->Name("bls12_381/g2_add_mixed");
 BENCHMARK(BM_double<Bls12_381G2>)->Name("bls12_381/g2_double");
 BENCHMARK(BM_scalar_mul<Bls12_381G2>)->Name("bls12_381/g2_scalar_mul");
 BENCHMARK(BM_subgroup_check<Bls12_381G2>)->Name("bls12_381/g2_subgroup_check");
+BENCHMARK(BM_bls_prepare)->Name("bls12_381/prepare");
 BENCHMARK(BM_bls_miller_loop)->Name("bls12_381/miller_loop");
 BENCHMARK(BM_bls_final_exp)->Name("bls12_381/final_exponentiation");
 BENCHMARK(BM_pairing<Bls12_381G1>)->Name("bls12_381/pairing");

@@ -18,6 +18,7 @@
 // `bench_msm --costs=GROUP` measures WindowCosts' constants on the bucket classes themselves: 2^17
 // distinct points added to 2^(c-1) filled buckets at uniformly random indices (batch-affine with several
 // batch sizes, and XYZZ), the bucket reduction, and one field inversion; min of 3, single thread.
+// `bench_msm --plans` prints the default single-threaded plan of every group at 2^4 ... 2^24 points.
 
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
@@ -279,6 +280,17 @@ int sweep(const std::string& tag, unsigned log_n, unsigned cmin, unsigned cmax, 
   return 0;
 }
 
+/// The default plan (1 thread, random scalars) at 2^4 ... 2^24 points: window, accumulator, GLV, scratch.
+template <curve::CurveConfig C>
+int plans(const std::string& tag) {
+  for (unsigned log_n = 4; log_n <= 24; log_n += 2) {
+    const MsmPlan plan = make_plan<C>(std::size_t{1} << log_n, {}, 1);
+    std::printf("%s 2^%u: c=%u glv=%d batch_affine=%d scratch %.1f MiB\n", tag.c_str(), log_n, plan.window_bits,
+                plan.glv ? 1 : 0, plan.batch_affine ? 1 : 0, static_cast<double>(scratch_bytes<C>(plan)) / (1 << 20));
+  }
+  return 0;
+}
+
 template <class C>
 int costs(const std::string& tag) {
   using Field = typename C::Field;
@@ -391,6 +403,11 @@ int main(int argc, char** argv) {
       if (group == "bn-g2") return zk::msm::first_calls<zk::curve::Bn254G2>(tag.c_str(), log_n, threads, endo);
       std::cerr << "GROUP must be bls-g1, bls-g2, bn-g1 or bn-g2, optionally with -noglv\n";
       return 2;
+    }
+    if (a == "--plans") {
+      using namespace zk::curve;
+      return zk::msm::plans<Bls12_381G1>("bls-g1") | zk::msm::plans<Bls12_381G2>("bls-g2") |
+             zk::msm::plans<Bn254G1>("bn-g1") | zk::msm::plans<Bn254G2>("bn-g2");
     }
     if (a.rfind("--costs=", 0) == 0) {
       const std::string group = a.substr(8);

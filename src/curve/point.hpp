@@ -174,6 +174,63 @@ std::vector<Affine<C>> batch_to_affine(std::span<const Jacobian<C>> points) {
   return out;
 }
 
+/// dst[i] <- dst[i] + src(i) for i < dst.size(), in affine coordinates with one field inversion for
+/// the whole array (Montgomery's trick): an addition costs 2M + 1S plus 3M of the shared inversion,
+/// a doubling 2M + 2S plus 3M. Identities, copies and cancellations need no inversion. src(i) must
+/// not alias dst. `flags` and `prefix` are scratch, resized as needed.
+template <CurveConfig C, class Src>
+void add_affine_pairwise(std::span<Affine<C>> dst, Src&& src, std::vector<std::uint8_t>& flags,
+                         std::vector<typename C::Field>& prefix) {
+  using Field = typename C::Field;
+  enum : std::uint8_t { kDone, kAdd, kDouble };
+  const std::size_t m = dst.size();
+  flags.resize(m);
+  prefix.resize(m);
+  Field acc = Field::one();
+  for (std::size_t i = 0; i < m; ++i) {
+    Affine<C>& a = dst[i];
+    const Affine<C>& b = src(i);
+    flags[i] = kDone;
+    if (b.infinity) continue;
+    if (a.infinity) {
+      a = b;
+      continue;
+    }
+    if (a.x == b.x) {
+      if (a.y != b.y || a.y.is_zero()) {  // b = -a (y = 0 would be a point of order 2: 2a = O)
+        a = Affine<C>::identity();
+        continue;
+      }
+      flags[i] = kDouble;
+      prefix[i] = acc;
+      acc = acc * a.y.dbl();
+      continue;
+    }
+    flags[i] = kAdd;
+    prefix[i] = acc;
+    acc = acc * (b.x - a.x);
+  }
+  Field inv = acc.inverse();
+  for (std::size_t i = m; i-- > 0;) {
+    if (flags[i] == kDone) continue;
+    Affine<C>& a = dst[i];
+    const Affine<C>& b = src(i);
+    const Field den = flags[i] == kAdd ? b.x - a.x : a.y.dbl();
+    const Field den_inv = inv * prefix[i];
+    inv = inv * den;
+    Field lambda;
+    if (flags[i] == kAdd) {
+      lambda = (b.y - a.y) * den_inv;
+    } else {
+      const Field xx = a.x.square();
+      lambda = (xx.dbl() + xx) * den_inv;
+    }
+    const Field x3 = lambda.square() - a.x - b.x;
+    a.y = lambda * (a.x - x3) - a.y;
+    a.x = x3;
+  }
+}
+
 template <CurveConfig C>
 struct Xyzz {
   using Field = typename C::Field;

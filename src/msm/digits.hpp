@@ -52,7 +52,9 @@ struct WindowCosts {
   double inversion = 8.6;     // one divsteps Fq inversion (2.7 us), shared by a batch
   double conflict = 0.05;     // a point that meets a bucket already in the batch: queued, re-enqueued later
   double xyzz_add = 1.5;      // per point and window, XYZZ bucket (mixed addition, 8M + 2S)
-  double per_bucket = 3.5;    // running-sum reduction, per bucket and window (two XYZZ additions)
+  double per_bucket = 3.5;    // serial running-sum reduction, per bucket and window (two XYZZ additions)
+  double affine_per_bucket = 2.1;  // segmented reduction of batch-affine buckets (two batched affine additions)
+  double segmented_min = 512;      // buckets from which batch-affine buckets are reduced segmented
   double cache_slope = 0.03;  // extra per-addition cost for each doubling of a window's buckets beyond l2_free_bytes
   double l2_free_bytes = 512.0 * 1024;  // bucket bytes below which additions cost no more (a quarter of a 2 MiB L2)
   // The cap on c: one window's affine buckets, as far as cache_slope was measured (6.5-6.8 MiB: G1
@@ -112,19 +114,21 @@ inline double conflicts_per_add(double batch, double buckets) {
 ///   and the points go to the XYZZ overflow buckets (simulated: 80 % of them when batch = reach), so
 ///   such windows (top windows: few buckets, or few reached) cost XYZZ additions.
 /// - Buckets beyond l2_free_bytes cost cache_slope more per addition for each doubling.
-/// - The reduction visits every bucket: per_bucket each.
+/// - The reduction visits every bucket: per_bucket each, or affine_per_bucket for batch-affine buckets
+///   reduced segmented (segmented_min buckets or more, and no XYZZ overflow in use).
 inline double one_window_cost(double points, double buckets, double reach, bool batch_affine, std::size_t batch,
                               const WindowCosts& costs) {
-  if (points <= 0) return buckets * costs.per_bucket;
-  const double fills = reach * -std::expm1(-points / reach);
   const double b = static_cast<double>(batch);
   const bool affine = batch_affine && b < kMaxBatchFill * reach;
+  const double per_bucket = affine && buckets >= costs.segmented_min ? costs.affine_per_bucket : costs.per_bucket;
+  if (points <= 0) return buckets * per_bucket;
+  const double fills = reach * -std::expm1(-points / reach);
   const double bytes = buckets * (affine ? costs.affine_bytes : costs.xyzz_bytes);
   const double cache = 1.0 + costs.cache_slope * std::max(0.0, std::log2(bytes / costs.l2_free_bytes));
   const double per_add =
       affine ? costs.affine_add * cache + costs.inversion / b + costs.conflict * conflicts_per_add(b, reach)
              : costs.xyzz_add * cache;
-  return (points - fills) * per_add + buckets * costs.per_bucket;
+  return (points - fills) * per_add + buckets * per_bucket;
 }
 
 /// The top window of scalars uniform in [0, 2^scalar_log2) (scalar_log2 <= scalar_bits; the GLV
@@ -168,15 +172,21 @@ inline unsigned max_window(const WindowCosts& costs) {
   return c;
 }
 
-/// The window c in [1, max_window(costs)] and the accumulator minimising window_cost. Beyond the cap
-/// random bucket accesses leave L2 and the nearby L3 for good, which cache_slope only extrapolates.
+/// A wider window must be this much cheaper than the best narrower one to be chosen: each bit of c
+/// doubles the bucket memory, and the model is not that precise (G2 2^16 at c = 13 and 16: 0.4 % apart
+/// in the model, equal measured, 8x the scratch).
+inline constexpr double kWiderWindowGain = 0.01;
+
+/// The window c in [1, max_window(costs)] and the accumulator minimising window_cost (with the
+/// kWiderWindowGain preference for narrower windows). Beyond the cap random bucket accesses leave L2
+/// and the nearby L3 for good, which cache_slope only extrapolates.
 inline WindowChoice choose_window(std::size_t n, unsigned scalar_bits, const WindowCosts& costs = {},
                                   double scalar_log2 = 0) {
   WindowChoice best{1, false, INFINITY};
   for (unsigned c = 1, max_c = max_window(costs); c <= max_c; ++c) {
     for (bool affine : {false, true}) {
       const double cost = window_cost(n, scalar_bits, c, affine, costs, scalar_log2);
-      if (cost < best.cost) best = {c, affine, cost};
+      if (cost < best.cost * (c > best.c ? 1.0 - kWiderWindowGain : 1.0)) best = {c, affine, cost};
     }
   }
   return best;

@@ -104,16 +104,19 @@ inline unsigned max_unit_tasks(std::size_t n) {
 
 /// The cost model's view of group C (digits.hpp): the bucket sizes of C, and the operation costs
 /// measured with `bench_msm --costs` (docs/msm.md). Groups over an extension field (G2) measured on
-/// BLS12-381 G2, in units of a G2 batch-affine addition (~3.2 G1 ones): the same ratios as G1 except
-/// the inversion, an Fq inversion plus a few Fq products against an addition three times dearer.
+/// BLS12-381 G2, in units of a G2 batch-affine addition (~2.5 G1 ones): the same ratios as G1 except
+/// the inversion, an Fq inversion plus a few Fq products against an addition 2.5 times dearer, and the XYZZ addition.
 /// BN254 uses the BLS12-381 ratios of its G1 / G2 (not measured separately).
 template <curve::CurveConfig C>
 WindowCosts window_costs() {
-  WindowCosts costs{.affine_bytes = sizeof(curve::Affine<C>), .xyzz_bytes = sizeof(curve::Xyzz<C>)};
+  WindowCosts costs{.segmented_min = static_cast<double>(AffineBuckets<C>::kSegmentedMin),
+                    .affine_bytes = sizeof(curve::Affine<C>),
+                    .xyzz_bytes = sizeof(curve::Xyzz<C>)};
   if constexpr (!requires { C::Field::kLimbs; }) {
-    costs.inversion = 2.6;   // 2.63 us against 1.01 us per G2 addition
-    costs.xyzz_add = 1.55;   // 1.53-1.60 us
-    costs.per_bucket = 3.6;  // 3.65 us
+    costs.inversion = 2.9;          // 1.99 us against 0.66-0.70 us per G2 addition (lazy Fq2 products)
+    costs.xyzz_add = 1.4;           // 0.93-0.99 us (c <= 14)
+    costs.per_bucket = 3.7;         // 2.44-2.62 us
+    costs.affine_per_bucket = 1.9;  // 1.23-1.38 us
   }
   return costs;
 }

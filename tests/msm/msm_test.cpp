@@ -127,6 +127,38 @@ TYPED_TEST(MsmTest, IdentityAndRepeatedBases) {
   EXPECT_EQ(run_msm<C>(same, k, ba), bases[3].to_jacobian() * (scalars[0] * C::Scalar::from_u64(40)));
 }
 
+// The segmented bucket reduction (affine, batched across segments) against the serial running sum,
+// on bucket patterns that reach every case of add_affine_pairwise: empty buckets (copies, skips), an
+// empty bucket right after a segment's first one (total = running: a doubling), a bucket that
+// cancels the running sum above it, and a partial last segment.
+TYPED_TEST(MsmTest, SegmentedBucketReductionEqualsTheSerialOne) {
+  using C = TypeParam;
+  auto rng = test::rng(31);
+  const auto pts = random_points<C>(64, rng);
+  for (const std::size_t count : {std::size_t{512}, std::size_t{1000}, std::size_t{4096}}) {
+    AffineBuckets<C> buckets(count, 64);
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::size_t r = rng.next() % 8;
+      if (r == 0) continue;                     // empty
+      if (r == 1 && k % 3 == 0) continue;       // more empties
+      buckets.add(static_cast<std::uint32_t>(k), pts[rng.next() % pts.size()], rng.next() % 2 == 0);
+      if (r == 2) buckets.add(static_cast<std::uint32_t>(k), pts[k % pts.size()], false);
+    }
+    // Bucket 40 cancels bucket 41 (= P): the running sum of their segment returns to the identity.
+    AffineBuckets<C> cancel(count, 64);
+    cancel.add(41, pts[5], false);
+    cancel.add(40, pts[5], true);
+    cancel.add(7, pts[6], false);
+    // Sparse: a segment's first bucket followed by empty ones (total = running: doublings).
+    AffineBuckets<C> sparse(count, 64);
+    for (std::size_t k = 3; k < count; k += 37) sparse.add(static_cast<std::uint32_t>(k), pts[k % pts.size()], false);
+    for (AffineBuckets<C>* b : {&buckets, &cancel, &sparse}) {
+      b->finish();
+      EXPECT_EQ(b->reduce(), b->reduce_serial()) << "count = " << count;
+    }
+  }
+}
+
 TYPED_TEST(MsmTest, LargerRandomMsmUsesTheDefaultPlan) {
   using C = TypeParam;
   auto rng = test::rng(25);
