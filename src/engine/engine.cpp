@@ -522,6 +522,37 @@ std::uint64_t Engine::held_input_bytes() {
   return held_input_bytes_;
 }
 
+std::uint64_t Engine::add_key_evictor(std::function<bool(const std::string& keep)> evict_one_unused_except) {
+  std::lock_guard lock(evictors_m_);
+  evictors_.emplace(next_evictor_, std::move(evict_one_unused_except));
+  return next_evictor_++;
+}
+
+void Engine::remove_key_evictor(std::uint64_t handle) {
+  std::lock_guard lock(evictors_m_);
+  evictors_.erase(handle);
+}
+
+Result<Reservation> Engine::reserve_evicting(std::uint64_t bytes, const std::string& keep,
+                                             const std::function<bool()>& abandon, const std::string& what) {
+  if (bytes <= budget_.total()) {
+    std::lock_guard lock(evictors_m_);
+    for (;;) {
+      auto res = budget_.try_reserve(bytes, what);
+      if (res.ok()) return res;
+      bool evicted = false;
+      for (auto& [handle, evict] : evictors_) {
+        if (evict(keep)) {
+          evicted = true;
+          break;
+        }
+      }
+      if (!evicted) break;
+    }
+  }
+  return budget_.reserve(bytes, abandon, what);
+}
+
 void Engine::scheduler_loop() {
   std::unique_lock lock(m_);
   for (;;) {
@@ -547,18 +578,19 @@ void Engine::scheduler_loop() {
     if (!shared_room) abc = std::max(job->ws.abc, job->ws.prove_room);
     if (shared_room && job->ws.prove_room != 0) job->uses_room = true;
     auto abandon = [&] { return stopping_.load() || job->dead.load(); };
+    const std::string own_key = job->workload->key_id(job->req);
     Result<Reservation> res = Reservation();
     while (shared_room && room_.bytes() < room_need && res.ok()) {
       const std::uint64_t more = room_need - room_.bytes();
       lock.unlock();
-      res = budget_.reserve(more, abandon, "the prove-start room");
+      res = reserve_evicting(more, own_key, abandon, "the prove-start room");
       lock.lock();
       if (res.ok()) room_.absorb(std::move(*res));
     }
     lock.unlock();
     if (res.ok()) {
-      res = budget_.reserve(rest + abc, abandon,
-                            "partition " + std::to_string(key.partition) + " of job " + std::to_string(job->id));
+      res = reserve_evicting(rest + abc, own_key, abandon,
+                             "partition " + std::to_string(key.partition) + " of job " + std::to_string(job->id));
     }
     lock.lock();
     if (!res.ok() || !job_alive(*job)) {

@@ -149,6 +149,14 @@ class Engine {
   std::vector<TraceSpan> trace_spans();
   /// The budget and ledger, shared with a ParamsCache so parameters compete for the same bytes.
   MemoryBudget& budget() { return budget_; }
+  /// Registers a cache of keys that share the budget (ParamsCache::evict_one_unused_except): a
+  /// partition whose reservation does not fit evicts unused keys, except its own (Workload::key_id),
+  /// before it waits for partitions in flight. Without it, keys nobody uses could keep a partition
+  /// waiting for ever when none is in flight. Returns a handle for remove_key_evictor, which the
+  /// cache's owner calls before the cache goes away.
+  std::uint64_t add_key_evictor(std::function<bool(const std::string& keep)> evict_one_unused_except);
+  /// Unregisters an evictor; once it returns, the engine no longer calls it.
+  void remove_key_evictor(std::uint64_t handle);
   BufferLedger& ledger() { return ledger_; }
 
  private:
@@ -177,6 +185,9 @@ class Engine {
   std::uint64_t abc_estimate(const Job& j) const;
   /// Gives back the part of the prove-start room that no live job needs any more. Caller holds m_.
   void fit_room();
+  /// budget_.reserve, after evicting unused cached keys other than `keep` while the bytes do not fit.
+  Result<Reservation> reserve_evicting(std::uint64_t bytes, const std::string& keep,
+                                       const std::function<bool()>& abandon, const std::string& what);
 
   EngineConfig config_;
   std::map<std::string, std::shared_ptr<Workload>> workloads_;
@@ -198,6 +209,9 @@ class Engine {
   };
   std::set<QueueKey> queue_;
   std::size_t synth_idle_ = 0;
+  std::mutex evictors_m_;
+  std::map<std::uint64_t, std::function<bool(const std::string&)>> evictors_;
+  std::uint64_t next_evictor_ = 0;
   // The prove-start room (under m_): prover_workers x the largest WorkingSet::prove_room among live
   // jobs that use it, so a partition in the channel need not hold its own.
   Reservation room_;

@@ -97,6 +97,7 @@ class Groth16Workload : public Workload {
   virtual Result<std::vector<Fr>> public_inputs(const JobRequest& job, std::size_t partition) const = 0;
   Result<std::vector<std::string>> public_inputs_decimal(const JobRequest& job, std::size_t partition) override;
   std::string curve() const override { return E::kName; }
+  std::string key_id(const JobRequest& /*job*/) const override { return cache_ != nullptr ? params_path_ : ""; }
   /// The key (loaded through the cache in the cache-backed mode).
   Result<std::shared_ptr<const groth16::ProvingKey<E>>> proving_key() const;
   /// Bytes the proving key holds in memory (0 if it cannot be loaded).

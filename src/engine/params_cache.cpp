@@ -60,10 +60,15 @@ Result<std::shared_ptr<const void>> ParamsCache::acquire(const std::string& id) 
   return lru_.front().object;
 }
 
-bool ParamsCache::evict_one_unused_locked() {
+bool ParamsCache::evict_one_unused_except(const std::string& keep) {
+  std::lock_guard lock(m_);
+  return evict_one_unused_locked(&keep);
+}
+
+bool ParamsCache::evict_one_unused_locked(const std::string* keep) {
   for (auto it = lru_.end(); it != lru_.begin();) {
     --it;
-    if (it->object.use_count() == 1) {
+    if (it->object.use_count() == 1 && (keep == nullptr || it->id != *keep)) {
       drop_locked(it);
       return true;
     }

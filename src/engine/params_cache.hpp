@@ -3,8 +3,8 @@
 // Proving keys (parameters) are the largest long-lived buffers (~44 GiB for PoRep-32G); they load
 // through this cache, which reserves their bytes from the same budget as the partitions, hands out
 // shared references, and evicts unused entries in least-recently-used order when a load needs
-// room. An entry in use is never evicted. (A partition's reservation does not evict: it waits;
-// docs/engine.md, "Parameters".)
+// room. An entry in use is never evicted. A partition that waits for memory has the engine evict
+// unused entries other than its own key (Engine::add_key_evictor; docs/engine.md, "Parameters").
 
 #include <cstdint>
 #include <functional>
@@ -50,6 +50,9 @@ class ParamsCache {
   Status evict(const std::string& id);
   /// Evicts every unused entry; returns the bytes freed.
   std::uint64_t evict_unused();
+  /// Evicts the least recently used unused entry other than `keep`; false when there is none. For a
+  /// partition waiting for memory (Engine::add_key_evictor): `keep` is the key it will load.
+  bool evict_one_unused_except(const std::string& keep);
   std::vector<ParamsEntryInfo> entries() const;
   std::uint64_t bytes() const;
 
@@ -60,7 +63,7 @@ class ParamsCache {
     Reservation reservation;
     std::uint64_t bytes = 0;
   };
-  bool evict_one_unused_locked();  // LRU order; true if something was evicted
+  bool evict_one_unused_locked(const std::string* keep = nullptr);  // LRU order; true if something was evicted
   void drop_locked(std::list<Entry>::iterator it);
 
   MemoryBudget& budget_;

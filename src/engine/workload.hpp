@@ -83,6 +83,9 @@ class Workload {
   }
   /// "bls12-381" or "bn254": how to read the proof bytes (groth16::read_proofs).
   virtual std::string curve() const = 0;
+  /// The ParamsCache id of the key this job's partitions load ("" when it owns its key): while one of
+  /// its partitions waits for memory, the engine evicts unused cached keys except this one.
+  virtual std::string key_id(const JobRequest& /*job*/) const { return {}; }
 };
 
 }  // namespace zk::engine

@@ -38,6 +38,7 @@ class ZkeyWorkload : public Workload {
 
   Result<std::vector<std::string>> public_inputs_decimal(const JobRequest& job, std::size_t partition) override;
   std::string curve() const override { return E::kName; }
+  std::string key_id(const JobRequest& /*job*/) const override { return path_; }
 
   const std::string& shape() const { return path_; }
   const groth16::snarkjs::ZkeyInfo& info() const { return info_; }

@@ -53,9 +53,16 @@ WorkloadRegistry::WorkloadRegistry(engine::Engine& engine, std::string params_di
   caches_[kZkeyBn] = std::make_unique<ParamsCache>(engine.budget(), engine.ledger(),
                                                    engine::ZkeyWorkload<Bn>::zkey_file_bytes,
                                                    engine::ZkeyWorkload<Bn>::load_zkey_file);
+  for (int c = 0; c < kCaches; ++c) {
+    evictors_[c] = engine.add_key_evictor(
+        [cache = caches_[c].get()](const std::string& keep) { return cache->evict_one_unused_except(keep); });
+  }
 }
 
-WorkloadRegistry::~WorkloadRegistry() { evict_all_unused(); }
+WorkloadRegistry::~WorkloadRegistry() {
+  for (std::uint64_t handle : evictors_) engine_.remove_key_evictor(handle);
+  evict_all_unused();
+}
 
 Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circuit, const std::string& shape) {
   if (!safe_name(shape)) {

@@ -74,6 +74,7 @@ class WorkloadRegistry {
   std::shared_ptr<gpu::DeviceGate> gate_;  // with kGpu: shared by every workload (the interlock)
   std::shared_ptr<gpu::ResidentCache> resident_;  // with kGpu: MSM bases kept on the device
   std::unique_ptr<engine::ParamsCache> caches_[kCaches];
+  std::uint64_t evictors_[kCaches] = {};  // engine handles (Engine::add_key_evictor)
   mutable std::mutex m_;
   std::map<std::string, Entry> made_;  // kind -> entry
 };

@@ -718,5 +718,69 @@ TEST(Engine, KeysLoadedThroughTheParamsCacheShareTheBudget) {
   std::filesystem::remove_all(dir);
 }
 
+// A cached key nobody uses must not keep a partition waiting for ever (docs/engine.md,
+// "Parameters"): with key A cached and unused, a job on key B whose partition fits the budget only
+// without A used to wait with nothing in flight. With the cache registered as a key evictor the
+// partition evicts A (never its own key) and the job finishes.
+TEST(Engine, UnusedCachedKeysAreEvictedForAWaitingPartition) {
+  using E = groth16::Bls12_381;
+  const auto dir = std::filesystem::temp_directory_path() / ("zkpipe-engine-evict-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto path_a = (dir / "a.params").string(), path_b = (dir / "b.params").string();
+  std::map<std::string, std::uint64_t> loaded;  // each key's bytes in memory
+  for (const auto& [n, path] : {std::pair{std::size_t{2000}, path_a}, std::pair{std::size_t{200}, path_b}}) {
+    auto owned = SyntheticWorkload<E>::create(n, 3);
+    ASSERT_TRUE(owned.ok());
+    auto key = (*owned)->proving_key();
+    ASSERT_TRUE(key.ok());
+    ASSERT_TRUE(groth16::write_file(path, groth16::write_parameters(**key)).ok());
+    auto l = SyntheticWorkload<E>::load_params_file(path);
+    ASSERT_TRUE(l.ok());
+    loaded[path] = l->bytes;
+  }
+  // The caches reserve each key's exact size (the file-size estimate is larger and transient).
+  const auto exact = [&loaded](const std::string& id) -> Result<std::uint64_t> { return loaded.at(id); };
+  const auto run_b = [&](Engine& e, ParamsCache& cache, std::uint64_t seed) {
+    auto w = std::make_shared<SyntheticWorkload<E>>(200, cache, path_b);
+    e.add_workload("synthetic", w);
+    JobRequest job;
+    job.circuit = "synthetic";
+    job.shape = w->shape();
+    job.input = SyntheticWorkload<E>::seed_input(seed);
+    auto id = e.submit(job);
+    EXPECT_TRUE(id.ok()) << id.status().to_string();
+    return id.ok() ? e.await(*id, 60s) : Result<JobResult>(id.status());
+  };
+  // What B's job holds at its peak (one partition, the prove-start room, its key), alone.
+  std::uint64_t peak_b = 0;
+  {
+    Engine e({.budget_bytes = std::uint64_t{1} << 30, .synthesis_workers = 1, .prover_workers = 1}, {});
+    ParamsCache cache(e.budget(), e.ledger(), exact, SyntheticWorkload<E>::load_params_file);
+    auto r = run_b(e, cache, 1);
+    ASSERT_TRUE(r.ok() && r->state == JobState::kDone);
+    peak_b = e.status().budget_high_water;
+  }
+  // A budget where B's job fits alone but its partition does not fit beside A's unused key:
+  // A + (peak_b - B) > budget as long as A / 2 > B.
+  const std::uint64_t budget = peak_b + loaded[path_a] / 2;
+  ASSERT_GT(loaded[path_a] / 2, loaded[path_b]);
+  {
+    Engine e({.budget_bytes = budget, .synthesis_workers = 1, .prover_workers = 1}, {});
+    ParamsCache cache(e.budget(), e.ledger(), exact, SyntheticWorkload<E>::load_params_file);
+    const std::uint64_t handle =
+        e.add_key_evictor([&cache](const std::string& keep) { return cache.evict_one_unused_except(keep); });
+    ASSERT_TRUE(cache.acquire(path_a).ok());  // cached, and unused once the reference is dropped
+    ASSERT_EQ(cache.entries().size(), 1u);
+    auto r = run_b(e, cache, 2);
+    ASSERT_TRUE(r.ok()) << "the partition is still waiting: " << r.status().to_string();
+    EXPECT_EQ(r->state, JobState::kDone) << r->error;
+    const auto entries = cache.entries();
+    ASSERT_EQ(entries.size(), 1u);
+    EXPECT_EQ(entries[0].id, path_b);  // A was evicted, B (the job's own key) loaded
+    e.remove_key_evictor(handle);
+  }
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace zk::engine
