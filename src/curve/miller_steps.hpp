@@ -27,14 +27,14 @@ Fq2 halve(const Fq2& x) {
   return {x.c0.halve(), x.c1.halve()};
 }
 
-/// T <- 2T; returns the tangent line's coefficients.
-template <Twist kTwist, class Fq2>
-std::array<Fq2, 3> doubling_step(TwistPoint<Fq2>& t, const Fq2& twist_b) {
+/// T <- 2T; returns the tangent line's coefficients. mul_b(x) = b' x, b' the twist's b.
+template <Twist kTwist, class Fq2, class MulB>
+std::array<Fq2, 3> doubling_step(TwistPoint<Fq2>& t, MulB&& mul_b) {
   const Fq2 a = halve(t.x * t.y);
   const Fq2 b = t.y.square();
   const Fq2 c = t.z.square();
   const Fq2 c3 = c.dbl() + c;
-  const Fq2 e = twist_b * c3;
+  const Fq2 e = mul_b(c3);
   const Fq2 f = e.dbl() + e;
   const Fq2 g = halve(b + f);
   const Fq2 h = (t.y + t.z).square() - (b + c);

@@ -28,7 +28,7 @@ G2Prepared prepare(const G2Affine& q) {
   const Fq2 neg_qy = -q.y;
   const auto& naf = P::kAteLoopNaf;  // 6u + 2, most significant digit first
   for (std::size_t i = 1; i < naf.size(); ++i) {
-    out.coeffs.push_back(detail::doubling_step<kTwist>(t, Bn254G2::kB));
+    out.coeffs.push_back(detail::doubling_step<kTwist>(t, [](const Fq2& x) { return Bn254G2::kB * x; }));
     if (naf[i] == 1) out.coeffs.push_back(detail::addition_step<kTwist>(t, q.x, q.y));
     if (naf[i] == -1) out.coeffs.push_back(detail::addition_step<kTwist>(t, q.x, neg_qy));
   }
