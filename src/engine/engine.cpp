@@ -91,7 +91,27 @@ struct Engine::Job {
   Clock::time_point submitted, finished;
 };
 
+/// Counts a partition as admitted (Engine::admitted_) for the life of its task. The first member of
+/// Task, so it is destroyed last: a count of 0 means every partition's reservation is back.
+class AdmittedCount {
+ public:
+  AdmittedCount() = default;
+  AdmittedCount(const AdmittedCount&) = delete;
+  AdmittedCount& operator=(const AdmittedCount&) = delete;
+  ~AdmittedCount() {
+    if (n_ != nullptr) n_->fetch_sub(1);
+  }
+  void admit(std::atomic<std::size_t>& n) {
+    n_ = &n;
+    n.fetch_add(1);
+  }
+
+ private:
+  std::atomic<std::size_t>* n_ = nullptr;
+};
+
 struct Engine::Task {
+  AdmittedCount admitted;
   std::shared_ptr<Job> job;
   std::size_t partition = 0;
   Reservation reservation;
@@ -547,6 +567,17 @@ Result<Reservation> Engine::reserve_evicting(std::uint64_t bytes, const std::str
           break;
         }
       }
+      // With no partition admitted nothing else can give memory back: the job's own key goes too
+      // (when it and the partition cannot fit together, its reload fails the job with that error,
+      // instead of the partition waiting for ever).
+      if (!evicted && admitted_.load() == 0) {
+        for (auto& [handle, evict] : evictors_) {
+          if (evict("")) {
+            evicted = true;
+            break;
+          }
+        }
+      }
       if (!evicted) break;
     }
   }
@@ -603,6 +634,7 @@ void Engine::scheduler_loop() {
       continue;
     }
     auto task = std::make_unique<Task>();
+    task->admitted.admit(admitted_);
     task->job = job;
     task->partition = key.partition;
     task->reservation = std::move(*res);  // held bytes enter the ledger when synthesis starts

@@ -151,9 +151,9 @@ class Engine {
   MemoryBudget& budget() { return budget_; }
   /// Registers a cache of keys that share the budget (ParamsCache::evict_one_unused_except): a
   /// partition whose reservation does not fit evicts unused keys, except its own (Workload::key_id),
-  /// before it waits for partitions in flight. Without it, keys nobody uses could keep a partition
-  /// waiting for ever when none is in flight. Returns a handle for remove_key_evictor, which the
-  /// cache's owner calls before the cache goes away.
+  /// before it waits for partitions in flight; with none in flight, its own key too. Without it, keys
+  /// nobody uses could keep a partition waiting for ever when none is in flight. Returns a handle for
+  /// remove_key_evictor, which the cache's owner calls before the cache goes away.
   std::uint64_t add_key_evictor(std::function<bool(const std::string& keep)> evict_one_unused_except);
   /// Unregisters an evictor; once it returns, the engine no longer calls it.
   void remove_key_evictor(std::uint64_t handle);
@@ -209,6 +209,7 @@ class Engine {
   };
   std::set<QueueKey> queue_;
   std::size_t synth_idle_ = 0;
+  std::atomic<std::size_t> admitted_{0};  // partitions holding a reservation (their tasks alive)
   std::mutex evictors_m_;
   std::map<std::uint64_t, std::function<bool(const std::string&)>> evictors_;
   std::uint64_t next_evictor_ = 0;

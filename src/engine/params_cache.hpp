@@ -50,8 +50,8 @@ class ParamsCache {
   Status evict(const std::string& id);
   /// Evicts every unused entry; returns the bytes freed.
   std::uint64_t evict_unused();
-  /// Evicts the least recently used unused entry other than `keep`; false when there is none. For a
-  /// partition waiting for memory (Engine::add_key_evictor): `keep` is the key it will load.
+  /// Evicts the least recently used unused entry other than `keep` ("" spares none); false when there
+  /// is none. For a partition waiting for memory (Engine::add_key_evictor): `keep` is the key it loads.
   bool evict_one_unused_except(const std::string& keep);
   std::vector<ParamsEntryInfo> entries() const;
   std::uint64_t bytes() const;

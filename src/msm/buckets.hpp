@@ -2,7 +2,8 @@
 
 // Bucket accumulators for Pippenger's method: each window keeps 2^(c-1) buckets, every point with a
 // non-zero digit d is added (negated when d < 0) to bucket |d| - 1, and the buckets are folded into
-// sum_k (k + 1) bucket_k by a running sum from the top.
+// sum_k (k + 1) bucket_k by a running sum from the top (AffineBuckets with 512 buckets or more: by
+// segments of it advancing together, in batched affine additions; see reduce()).
 //
 //  - XyzzBuckets: buckets in XYZZ coordinates, one mixed addition (8M + 2S) per point. No batching,
 //    so it suits small MSMs.

@@ -721,7 +721,7 @@ TEST(Engine, KeysLoadedThroughTheParamsCacheShareTheBudget) {
 // A cached key nobody uses must not keep a partition waiting for ever (docs/engine.md,
 // "Parameters"): with key A cached and unused, a job on key B whose partition fits the budget only
 // without A used to wait with nothing in flight. With the cache registered as a key evictor the
-// partition evicts A (never its own key) and the job finishes.
+// partition evicts A (not its own key, while another could be evicted) and the job finishes.
 TEST(Engine, UnusedCachedKeysAreEvictedForAWaitingPartition) {
   using E = groth16::Bls12_381;
   const auto dir = std::filesystem::temp_directory_path() / ("zkpipe-engine-evict-" + std::to_string(::getpid()));
@@ -777,6 +777,21 @@ TEST(Engine, UnusedCachedKeysAreEvictedForAWaitingPartition) {
     const auto entries = cache.entries();
     ASSERT_EQ(entries.size(), 1u);
     EXPECT_EQ(entries[0].id, path_b);  // A was evicted, B (the job's own key) loaded
+    e.remove_key_evictor(handle);
+  }
+  // B's own key cached and unused, in a budget where B's partition fits but not beside B's key:
+  // with nothing in flight the key is evicted too, and its reload fails the job with a clear error
+  // (it used to wait for ever).
+  {
+    Engine e({.budget_bytes = peak_b - loaded[path_b] / 2, .synthesis_workers = 1, .prover_workers = 1}, {});
+    ParamsCache cache(e.budget(), e.ledger(), exact, SyntheticWorkload<E>::load_params_file);
+    const std::uint64_t handle =
+        e.add_key_evictor([&cache](const std::string& keep) { return cache.evict_one_unused_except(keep); });
+    ASSERT_TRUE(cache.acquire(path_b).ok());
+    auto r = run_b(e, cache, 3);
+    ASSERT_TRUE(r.ok()) << "the partition is still waiting: " << r.status().to_string();
+    EXPECT_EQ(r->state, JobState::kFailed);
+    EXPECT_NE(r->error.find("nothing unused is left to evict"), std::string::npos) << r->error;
     e.remove_key_evictor(handle);
   }
   std::filesystem::remove_all(dir);
