@@ -557,28 +557,19 @@ Result<Reservation> Engine::reserve_evicting(std::uint64_t bytes, const std::str
                                              const std::function<bool()>& abandon, const std::string& what) {
   if (bytes <= budget_.total()) {
     std::lock_guard lock(evictors_m_);
+    const auto evict_one = [&](const std::string& spare) {
+      for (auto& [handle, evict] : evictors_) {
+        if (evict(spare)) return true;
+      }
+      return false;
+    };
     for (;;) {
       auto res = budget_.try_reserve(bytes, what);
       if (res.ok()) return res;
-      bool evicted = false;
-      for (auto& [handle, evict] : evictors_) {
-        if (evict(keep)) {
-          evicted = true;
-          break;
-        }
-      }
       // With no partition admitted nothing else can give memory back: the job's own key goes too
       // (when it and the partition cannot fit together, its reload fails the job with that error,
       // instead of the partition waiting for ever).
-      if (!evicted && admitted_.load() == 0) {
-        for (auto& [handle, evict] : evictors_) {
-          if (evict("")) {
-            evicted = true;
-            break;
-          }
-        }
-      }
-      if (!evicted) break;
+      if (!evict_one(keep) && !(admitted_.load() == 0 && evict_one(""))) break;
     }
   }
   return budget_.reserve(bytes, abandon, what);

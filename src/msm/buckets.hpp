@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "curve/point.hpp"
+#include "msm/digits.hpp"
 
 namespace zk::msm {
 
@@ -91,7 +92,7 @@ class AffineBuckets {
   /// overflow in use, take the serial sum.
   curve::Jacobian<C> reduce() const {
     const std::size_t count = buckets_.size();
-    if (count < kSegmentedMin || !overflow_.empty()) return reduce_serial();
+    if (count < kSegmentedReduceMin || !overflow_.empty()) return reduce_serial();
     const unsigned log_len = static_cast<unsigned>(std::bit_width(count) - 1) / 2 - 1;
     const std::size_t len = std::size_t{1} << log_len, segments = (count + len - 1) / len;
     std::vector<Affine> running(segments), total(segments);
@@ -125,8 +126,6 @@ class AffineBuckets {
     }
     return total.to_jacobian();
   }
-  /// Below this many buckets reduce() is serial (the segments would be too few to share an inversion).
-  static constexpr std::size_t kSegmentedMin = 512;
 
   /// sum_k bucket_k (unweighted): for the spread accumulator of unit digits.
   curve::Jacobian<C> sum() const {

@@ -47,6 +47,10 @@ inline void signed_digits(const field::Limbs<N>& k, unsigned c, unsigned windows
 /// docs/benchmarks.md), measured on the bucket classes themselves with `bench_msm --costs=GROUP`
 /// (docs/msm.md "Choosing c"), and the bucket sizes that decide where the buckets live.
 /// window_costs<C>() in pippenger.hpp holds the values of each group; the defaults are BLS12-381 G1.
+/// Batch-affine buckets (AffineBuckets::reduce) are reduced in segments from this many buckets on;
+/// below, serially (the segments would be too few to share an inversion).
+inline constexpr std::size_t kSegmentedReduceMin = 512;
+
 struct WindowCosts {
   double affine_add = 1.0;    // per point and window, batch-affine bucket (2M + 1S + 3M of the batch inversion)
   double inversion = 8.6;     // one divsteps Fq inversion (2.7 us), shared by a batch
@@ -54,7 +58,6 @@ struct WindowCosts {
   double xyzz_add = 1.5;      // per point and window, XYZZ bucket (mixed addition, 8M + 2S)
   double per_bucket = 3.5;    // serial running-sum reduction, per bucket and window (two XYZZ additions)
   double affine_per_bucket = 2.1;  // segmented reduction of batch-affine buckets (two batched affine additions)
-  double segmented_min = 512;      // buckets from which batch-affine buckets are reduced segmented
   double cache_slope = 0.03;  // extra per-addition cost for each doubling of a window's buckets beyond l2_free_bytes
   double l2_free_bytes = 512.0 * 1024;  // bucket bytes below which additions cost no more (a quarter of a 2 MiB L2)
   // The cap on c: one window's affine buckets, as far as cache_slope was measured (6.5-6.8 MiB: G1
@@ -115,12 +118,13 @@ inline double conflicts_per_add(double batch, double buckets) {
 ///   such windows (top windows: few buckets, or few reached) cost XYZZ additions.
 /// - Buckets beyond l2_free_bytes cost cache_slope more per addition for each doubling.
 /// - The reduction visits every bucket: per_bucket each, or affine_per_bucket for batch-affine buckets
-///   reduced segmented (segmented_min buckets or more, and no XYZZ overflow in use).
+///   reduced segmented (kSegmentedReduceMin buckets or more, and no XYZZ overflow in use).
 inline double one_window_cost(double points, double buckets, double reach, bool batch_affine, std::size_t batch,
                               const WindowCosts& costs) {
   const double b = static_cast<double>(batch);
   const bool affine = batch_affine && b < kMaxBatchFill * reach;
-  const double per_bucket = affine && buckets >= costs.segmented_min ? costs.affine_per_bucket : costs.per_bucket;
+  const double per_bucket =
+      affine && buckets >= static_cast<double>(kSegmentedReduceMin) ? costs.affine_per_bucket : costs.per_bucket;
   if (points <= 0) return buckets * per_bucket;
   const double fills = reach * -std::expm1(-points / reach);
   const double bytes = buckets * (affine ? costs.affine_bytes : costs.xyzz_bytes);

@@ -109,9 +109,7 @@ inline unsigned max_unit_tasks(std::size_t n) {
 /// BN254 uses the BLS12-381 ratios of its G1 / G2 (not measured separately).
 template <curve::CurveConfig C>
 WindowCosts window_costs() {
-  WindowCosts costs{.segmented_min = static_cast<double>(AffineBuckets<C>::kSegmentedMin),
-                    .affine_bytes = sizeof(curve::Affine<C>),
-                    .xyzz_bytes = sizeof(curve::Xyzz<C>)};
+  WindowCosts costs{.affine_bytes = sizeof(curve::Affine<C>), .xyzz_bytes = sizeof(curve::Xyzz<C>)};
   if constexpr (!requires { C::Field::kLimbs; }) {
     costs.inversion = 2.9;          // 1.99 us against 0.66-0.70 us per G2 addition (lazy Fq2 products)
     costs.xyzz_add = 1.4;           // 0.93-0.99 us (c <= 14)
