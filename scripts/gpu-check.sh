@@ -8,12 +8,16 @@
 #        # shared library they need beyond glibc and the CUDA driver, into .gpu-carry/
 #   bash scripts/gpu-check.sh run                    # there (device tool, carry [".gpu-carry"]):
 #        # nvidia-smi, the kernels' differential tests (gpu_test), the device code on the CPU,
-#        # bench_gpu (MSM G1 2^20/2^22/2^24 random and bits-heavy, NTT 2^24/2^26 with kernel/copy
+#        # bench_gpu (MSM G1 2^20/2^22/2^24 random, bits-heavy and with resident bases; 1 GiB
+#        # uploads, the driver's against the staged copy; NTT 2^24/2^26 with kernel/copy
 #        # split, quotient 2^20/2^24, prove_start 2^20 on both backends and PoRep-shaped partitions
 #        # of 2^22/2^24), compute-sanitizer memcheck on the whole-proof tests, then prove_start of a
 #        # 2^27 partition; everything goes to $OUT (default .gpu-carry/out): gpu-check.txt,
 #        # bench_gpu.json, bench_gpu_2p27.json. Sections are ordered by value: a run cut short
 #        # still brings back what it finished.
+#
+#   bash scripts/gpu-check.sh profile                # there, like run: Nsight Compute's per-kernel
+#        # times, occupancy and throughput for the MSM, NTT and quotient, and one sub-run launch in full
 #
 # One device call: run { command: "bash scripts/gpu-check.sh run", carry: [".gpu-carry"],
 # timeout_s: 540 }. The targets of issue 8 (H200): MSM 2^24 < 150 ms, NTT 2^26 < 30 ms, a 2^27
@@ -76,8 +80,37 @@ case "$mode" in
       echo "bench_gpu 2^27 exit $?"
     } | tee "$OUT/gpu-check.txt"
     ;;
+  profile)
+    # Where the device time goes (after `prepare`; one device call like `run`): Nsight Compute's
+    # per-kernel duration, occupancy and throughput for the MSM (random 2^22, bits 2^20), the NTT
+    # and the quotient (2^24), and the full report of one MSM sub-run launch (stall reasons; the
+    # first launch is the benchmark's one-point warm-up, skipped).
+    OUT=${OUT:-$CARRY/out}
+    mkdir -p "$OUT"
+    export LD_LIBRARY_PATH="$PWD/$CARRY/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2> /dev/null | head -1)
+    [ -n "$NCU" ] || { echo "ncu not found"; exit 1; }
+    M=gpu__time_duration.sum,sm__warps_active.avg.pct_of_peak_sustained_active,sm__throughput.avg.pct_of_peak_sustained_elapsed
+    M=$M,gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed,launch__registers_per_thread
+    M=$M,launch__occupancy_limit_registers,launch__grid_size,smsp__inst_executed.sum
+    i=0
+    for f in 'BM_MsmG1<Bls1, true>/22' 'BM_MsmG1<Bls1, true, true>/20' 'BM_Ntt<BlsFr, true>/24' 'BM_Quotient<BlsFr, true>/24'; do
+      i=$((i + 1))
+      echo "== ncu summary: $f"
+      timeout 150 "$NCU" --clock-control none --metrics "$M" --print-summary per-kernel --csv \
+        "$CARRY/bin/bench_gpu" --benchmark_filter="$f" > "$OUT/ncu-$i.csv" 2>&1
+      echo "ncu exit $?"
+      grep -E 'gpu__time_duration|registers_per_thread|warps_active' "$OUT/ncu-$i.csv" | cut -c1-400 | head -60
+    done
+    echo "== ncu full: one sub-run launch of the 2^22 MSM"
+    timeout 150 "$NCU" --clock-control none --set full --kernel-name regex:subrun_kernel --launch-skip 1 --launch-count 1 \
+      -o "$OUT/subrun" "$CARRY/bin/bench_gpu" --benchmark_filter='BM_MsmG1<Bls1, true>/22' > /dev/null 2>&1
+    echo "ncu exit $?"
+    "$NCU" --import "$OUT/subrun.ncu-rep" --page details > "$OUT/subrun-details.txt" 2>&1
+    grep -iE 'stall|issued|eligible|occupancy|registers|spill|local|throughput|duration' "$OUT/subrun-details.txt" | head -60
+    ;;
   *)
-    echo "usage: gpu-check.sh prepare [BUILD_DIR] | run" >&2
+    echo "usage: gpu-check.sh prepare [BUILD_DIR] | run | profile" >&2
     exit 2
     ;;
 esac

@@ -1,6 +1,7 @@
 // GPU kernels against the CPU on the same inputs (Google Benchmark, real time; host<->device
 // copies included, since the prover pays them): G1 MSM at 2^20, 2^22, 2^24 (random scalars, and a
-// Groth16-like witness of mostly 0s and 1s); NTT at 2^24, 2^26 (counters: the kernels' and the
+// Groth16-like witness of mostly 0s and 1s; and with the bases already on the device, as a
+// prover's resident key); NTT at 2^24, 2^26 (counters: the kernels' and the
 // copies' share, from CUDA events); the quotient H at 2^20 and 2^24; prove_start of a 2^20
 // synthetic partition on each backend.
 // Without a device every GPU benchmark reports the reason and skips. scripts/gpu-check.sh runs it.
@@ -67,16 +68,28 @@ struct MsmInput {
   }
 };
 
-template <class C, bool kGpu, bool kBits = false>
+/// kResident: the bases uploaded once before the timing (as a prover's resident key): the time is
+/// the scalars' upload and the kernels.
+template <class C, bool kGpu, bool kBits = false, bool kResident = false>
 void BM_MsmG1(benchmark::State& state) {
   if (kGpu && skip_without_gpu(state)) return;
   static std::map<std::size_t, std::unique_ptr<MsmInput<C>>> cache;
   const std::size_t n = std::size_t{1} << state.range(0);
   auto& in = cache[n];
   if (!in) in = std::make_unique<MsmInput<C>>(n, kBits);
+  gpu::DeviceCopy resident;
+  if (kResident) {
+    auto copy = gpu::upload_copy(in->bases.data(), in->bases.size() * sizeof(in->bases[0]));
+    if (!copy.ok()) {
+      state.SkipWithError(copy.status().message().c_str());
+      return;
+    }
+    resident = std::move(*copy);
+  }
   msm::gpu::raw::Stats stats{};
   for (auto _ : state) {
-    auto r = kGpu ? msm::gpu::msm_g1<C>(in->bases, in->scalars, {}, &stats) : msm::msm<C>(in->bases, in->scalars);
+    auto r = kGpu ? msm::gpu::msm_g1<C>(in->bases, in->scalars, {.device_bases = resident.get()}, &stats)
+                  : msm::msm<C>(in->bases, in->scalars);
     if (!r.ok()) {
       state.SkipWithError(r.status().message().c_str());
       return;
@@ -89,6 +102,31 @@ void BM_MsmG1(benchmark::State& state) {
     state.counters["pairs"] = static_cast<double>(stats.pairs);
     state.counters["levels"] = stats.levels;
   }
+}
+
+/// 1 GiB from pageable host memory to the device: the driver's copy against gpu::copy_to_device's
+/// staged one.
+template <bool kStaged>
+void BM_Upload(benchmark::State& state) {
+  if (skip_without_gpu(state)) return;
+  const std::size_t bytes = std::size_t{1} << 30;
+  std::vector<unsigned char> host(bytes);
+  for (std::size_t i = 0; i < bytes; i += 4096) host[i] = static_cast<unsigned char>(i >> 12);
+  auto device = gpu::upload_copy(host.data(), bytes);  // the allocation (and a first copy)
+  if (!device.ok()) {
+    state.SkipWithError(device.status().message().c_str());
+    return;
+  }
+  for (auto _ : state) {
+    Status s = gpu::copy_to_device(const_cast<void*>(device->get()), host.data(), bytes, nullptr, kStaged);
+    if (s.ok()) s = gpu::synchronize();
+    if (!s.ok()) {
+      state.SkipWithError(s.message().c_str());
+      return;
+    }
+  }
+  state.counters["GB/s"] = benchmark::Counter(static_cast<double>(bytes) * static_cast<double>(state.iterations()),
+                                              benchmark::Counter::kIsRate);
 }
 
 template <class F, bool kGpu>
@@ -286,7 +324,11 @@ using BlsFr = field::Bls12_381Fr;
 BENCHMARK(BM_MsmG1<Bls1, true>)->Arg(20)->Arg(22)->Arg(24)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_MsmG1<Bn1, true>)->Arg(20)->Arg(22)->Arg(24)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_MsmG1<Bls1, true, true>)->Arg(20)->Arg(24)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_MsmG1<Bls1, true, false, true>)->Arg(22)->Arg(24)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_MsmG1<Bn1, true, false, true>)->Arg(24)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_MsmG1<Bls1, false>)->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_Upload<false>)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_Upload<true>)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_Ntt<BlsFr, true>)->Arg(24)->Arg(26)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_Ntt<BlsFr, false>)->Arg(24)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_Quotient<BlsFr, true>)->Arg(20)->Arg(24)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);

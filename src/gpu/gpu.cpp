@@ -2,6 +2,11 @@
 
 #if ZK_WITH_CUDA
 #include <cuda_runtime_api.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
 #endif
 
 namespace zk::gpu {
@@ -59,6 +64,96 @@ HostPin::~HostPin() {
   if (p_ != nullptr) cudaHostUnregister(p_);
 }
 
+namespace {
+
+Status cuda_error(cudaError_t e, const char* what) {
+  cudaGetLastError();
+  return Status::internal(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+/// Two page-locked staging buffers and their "the device has read it" events, made on first use
+/// and kept for the process (cudaHostAlloc of 64 MiB costs milliseconds); one copy at a time.
+struct Staging {
+  static constexpr std::size_t kBytes = std::size_t{32} << 20;
+  std::mutex m;
+  void* buffer[2] = {nullptr, nullptr};
+  cudaEvent_t read[2] = {nullptr, nullptr};
+  Status ready() {
+    for (int i = 0; i < 2; ++i) {
+      if (buffer[i] == nullptr) {
+        if (cudaError_t e = cudaHostAlloc(&buffer[i], kBytes, cudaHostAllocDefault); e != cudaSuccess) {
+          buffer[i] = nullptr;
+          return cuda_error(e, "cudaHostAlloc of a staging buffer");
+        }
+      }
+      if (read[i] == nullptr) {
+        if (cudaError_t e = cudaEventCreateWithFlags(&read[i], cudaEventDisableTiming); e != cudaSuccess) {
+          read[i] = nullptr;
+          return cuda_error(e, "cudaEventCreate");
+        }
+      }
+    }
+    return {};
+  }
+};
+
+bool page_locked(const void* host) {
+  cudaPointerAttributes a{};
+  if (cudaPointerGetAttributes(&a, host) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return a.type == cudaMemoryTypeHost;
+}
+
+}  // namespace
+
+Status synchronize() {
+  if (Status s = require_device(); !s.ok()) return s;
+  if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) return cuda_error(e, "cudaDeviceSynchronize");
+  return {};
+}
+
+Status copy_to_device(void* device, const void* host, std::size_t bytes, void* stream, bool allow_staging) {
+  if (Status s = require_device(); !s.ok()) return s;
+  auto st = static_cast<cudaStream_t>(stream);
+  if (bytes == 0) return {};
+  if (!allow_staging || bytes < 2 * Staging::kBytes || page_locked(host)) {
+    if (cudaError_t e = cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, st); e != cudaSuccess) {
+      return cuda_error(e, "cudaMemcpyAsync to the device");
+    }
+    return {};
+  }
+  static Staging staging;  // never destroyed before the process's CUDA context: leaked on purpose
+  std::lock_guard lock(staging.m);
+  if (Status s = staging.ready(); !s.ok()) return s;
+  const auto* src = static_cast<const unsigned char*>(host);
+  auto* dst = static_cast<unsigned char*>(device);
+  int i = 0;
+  for (std::size_t off = 0; off < bytes; off += Staging::kBytes, i ^= 1) {
+    const std::size_t len = std::min(Staging::kBytes, bytes - off);
+    if (cudaError_t e = cudaEventSynchronize(staging.read[i]); e != cudaSuccess) {
+      return cuda_error(e, "cudaEventSynchronize");
+    }
+    // Filled in 1 MiB pieces by the thread pool: one thread's memcpy is what limits the driver's copy.
+    auto* buf = static_cast<unsigned char*>(staging.buffer[i]);
+    constexpr std::size_t kPiece = std::size_t{1} << 20;
+    tbb::parallel_for(std::size_t{0}, (len + kPiece - 1) / kPiece, [&](std::size_t k) {
+      const std::size_t o = k * kPiece;
+      std::memcpy(buf + o, src + off + o, std::min(kPiece, len - o));
+    });
+    if (cudaError_t e = cudaMemcpyAsync(dst + off, buf, len, cudaMemcpyHostToDevice, st); e != cudaSuccess) {
+      return cuda_error(e, "cudaMemcpyAsync from a staging buffer");
+    }
+    if (cudaError_t e = cudaEventRecord(staging.read[i], st); e != cudaSuccess) return cuda_error(e, "cudaEventRecord");
+  }
+  // Both buffers free again before the lock goes (the next copy may use another stream).
+  for (cudaEvent_t e : staging.read) {
+    if (cudaError_t r = cudaEventSynchronize(e); r != cudaSuccess) return cuda_error(r, "cudaEventSynchronize");
+  }
+  return {};
+}
+
 #else
 
 bool built_with_cuda() { return false; }
@@ -66,6 +161,8 @@ std::vector<DeviceInfo> devices() { return {}; }
 Status require_device() { return Status::unavailable("zkpipe was built without CUDA (ZK_ENABLE_CUDA=OFF or no nvcc)"); }
 Result<std::unique_ptr<HostPin>> HostPin::pin(const void*, std::size_t) { return require_device(); }
 HostPin::~HostPin() = default;
+Status copy_to_device(void*, const void*, std::size_t, void*, bool) { return require_device(); }
+Status synchronize() { return require_device(); }
 
 #endif
 

@@ -18,9 +18,10 @@ Result<DeviceCopy> upload_copy(const void* host, std::size_t bytes) {
                                       " resident bytes: " + cudaGetErrorString(e));
   }
   DeviceCopy copy(p, [](const void* q) { cudaFree(const_cast<void*>(q)); });
-  if (cudaError_t e = cudaMemcpy(p, host, bytes, cudaMemcpyHostToDevice); e != cudaSuccess) {
+  if (Status s = copy_to_device(p, host, bytes); !s.ok()) return s;
+  if (cudaError_t e = cudaStreamSynchronize(nullptr); e != cudaSuccess) {
     cudaGetLastError();
-    return Status::internal(std::string("cudaMemcpy of resident bases: ") + cudaGetErrorString(e));
+    return Status::internal(std::string("copy of resident bases: ") + cudaGetErrorString(e));
   }
   return copy;
 #else

@@ -37,6 +37,14 @@ class DensityBitmap {
     for (auto w : words_) c += static_cast<std::size_t>(__builtin_popcountll(w));
     return c;
   }
+  /// Set bits in [begin, end) (end <= size()).
+  std::size_t count(std::size_t begin, std::size_t end) const {
+    std::size_t c = 0, i = begin;
+    for (; i < end && i % 64 != 0; ++i) c += test(i) ? 1 : 0;
+    for (; i + 64 <= end; i += 64) c += static_cast<std::size_t>(__builtin_popcountll(words_[i / 64]));
+    for (; i < end; ++i) c += test(i) ? 1 : 0;
+    return c;
+  }
   const std::vector<std::uint64_t>& words() const { return words_; }
   std::size_t bytes() const { return words_.size() * sizeof(std::uint64_t); }
 

@@ -352,14 +352,18 @@ curve::Jacobian<C> emulate_msm(std::span<const curve::Affine<C>> bases, std::spa
     deepest = std::max(deepest, levels);
     std::vector<DevXyzz<FqP>> sums(buckets);
     for (std::size_t b = 0; b < buckets; ++b) sums[b] = msm_body::bucket_result(level.data(), offsets.data(), counts.data(), b);
-    const std::uint32_t count = (1u << c) - 1;
+    // Sub-chunks (one thread each), folded kSplit at a time into the window's chunk partials.
+    const std::uint32_t subchunks = plan.chunks * msm_body::kSplit;
+    std::vector<DevXyzz<FqP>> sub(static_cast<std::size_t>(W) * subchunks);
     for (unsigned w = 0; w < W; ++w) {
-      for (unsigned t = 0; t < plan.chunks; ++t) {
-        const std::uint32_t lo = 1 + static_cast<std::uint32_t>(std::uint64_t{count} * t / plan.chunks);
-        const std::uint32_t hi = 1 + static_cast<std::uint32_t>(std::uint64_t{count} * (t + 1) / plan.chunks);
-        auto& slot = partials[static_cast<std::size_t>(w) * plan.chunks + t];
-        slot = slot + msm_body::window_chunk(sums.data() + (static_cast<std::size_t>(w) << c), lo, hi);
+      for (std::uint32_t k = 0; k < subchunks; ++k) {
+        const auto r = msm_body::chunk_range(c, k, subchunks);
+        sub[static_cast<std::size_t>(w) * subchunks + k] =
+            msm_body::window_chunk(sums.data() + (static_cast<std::size_t>(w) << c), r.lo, r.hi);
       }
+    }
+    for (std::size_t t = 0; t < partials.size(); ++t) {
+      partials[t] = partials[t] + msm_body::fold_split(sub.data() + t * msm_body::kSplit);
     }
   }
   if (levels_out != nullptr) *levels_out = deepest;

@@ -29,6 +29,9 @@ TEST(GpuAbsent, EntryPointsSaySoWithoutADevice) {
   EXPECT_EQ(ntt::gpu::compute_h(*d, std::span(a), std::span<const field::Bn254Fr>(a), std::span<const field::Bn254Fr>(a))
                 .code(),
             StatusCode::kUnavailable);
+  unsigned char bytes[16] = {};
+  EXPECT_EQ(copy_to_device(bytes, bytes + 8, 8).code(), StatusCode::kUnavailable);
+  EXPECT_EQ(synchronize().code(), StatusCode::kUnavailable);
   std::printf("built with CUDA: %s; %s\n", built_with_cuda() ? "yes" : "no", s.message().c_str());
 }
 

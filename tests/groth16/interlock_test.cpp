@@ -18,6 +18,8 @@
 #include "groth16/gpu_backend.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
+#include "msm/compact_column.hpp"
+#include "msm/density.hpp"
 #include "groth16/snarkjs.hpp"
 #include "groth16/verifier.hpp"
 #include "r1cs/prover_cs.hpp"
@@ -320,6 +322,39 @@ TEST(ResidentCache, EvictsLeastRecentlyUsedWithinItsCapacity) {
   EXPECT_EQ(uploads, 4);
   cache.clear();
   EXPECT_EQ(cache.stats().bytes, 0u);
+}
+
+TYPED_TEST(InterlockTest, GatherKeepsTheDensityFilteredScalarsInOrder) {  // several parallel blocks
+  using E = TypeParam;
+  using C = typename E::G1Config;
+  using Fr = typename E::Fr;
+  gpu::DeviceGate gate;
+  DeviceLog log;
+  log.gate = &gate;
+  log.first = false;
+  const DeviceBackend<EmulatedOps> backend(gate, EmulatedOps{&log});
+  auto rng = test::rng(1207);
+  const std::size_t n = 3 * DeviceBackend<EmulatedOps>::kGatherBlock + 77;  // a partial last block
+  std::vector<Fr> scalars(n);
+  msm::CompactColumn<Fr> column;
+  msm::DensityBitmap density(n);
+  std::vector<Fr> expected;
+  for (std::size_t i = 0; i < n; ++i) {
+    scalars[i] = i % 3 == 0 ? Fr::random(rng) : Fr::from_u64(rng() & 1);
+    column.push_back(scalars[i]);
+    if (i < 64 || (i > 5000 && i < 5200) || rng() % 3 == 0) density.set(i);  // runs, gaps, scattered bits
+    if (density.test(i)) expected.push_back(scalars[i]);
+  }
+  EXPECT_EQ(density.count(0, n), expected.size());
+  std::vector<curve::Affine<C>> bases(expected.size(), curve::Affine<C>::generator());
+  for (int from_column = 0; from_column < 2; ++from_column) {
+    auto g = from_column != 0 ? backend.template gather<C>(bases, column, &density)
+                              : backend.template gather<C>(bases, std::span<const Fr>(scalars), density);
+    ASSERT_TRUE(g.ok()) << g.status().message();
+    ASSERT_EQ(g->dense.size(), expected.size());
+    for (std::size_t j = 0; j < expected.size(); ++j) ASSERT_EQ(g->dense[j], expected[j]) << j << " " << from_column;
+  }
+  EXPECT_EQ(gate.stats().turns, 0u);
 }
 
 TYPED_TEST(InterlockTest, MismatchedDensityIsAnErrorBeforeTheDevice) {  // found while gathering, on the CPU

@@ -29,6 +29,13 @@ namespace body = zk::gpu::msm_body;
 
 constexpr unsigned kThreads = 256;
 unsigned blocks(std::size_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
+// The point kernels (sub-runs, groups, windows, folds) need 160-255 registers a thread on
+// BLS12-381: a block of 256 threads then leaves room for one block (8 warps) per multiprocessor,
+// blocks of 128 for three (12 warps) at the sub-run kernel's 164 registers. Measured on an H200
+// (2^22 points): the sub-run kernel 100 -> 68 ms; capping it at 128 registers for 16 warps
+// (__launch_bounds__(128, 4)) was slower again (the whole MSM 102 -> 118 ms).
+constexpr unsigned kPointThreads = 128;
+unsigned point_blocks(std::size_t n) { return static_cast<unsigned>((n + kPointThreads - 1) / kPointThreads); }
 
 template <class FrP>
 __global__ void canonical_kernel(DevField<FrP>* k, std::size_t n) {
@@ -97,17 +104,22 @@ __global__ void bucket_kernel(const DevXyzz<FqP>* partials, const std::uint32_t*
   if (b < buckets) out[b] = body::bucket_result(partials, offsets, counts, b);
 }
 
+/// Sub-chunk t of windows x chunks x kSplit: its buckets' share of sum_b b B_b.
 template <class FqP>
-__global__ void window_kernel(const DevXyzz<FqP>* buckets, unsigned windows, unsigned c, unsigned chunks,
-                              DevXyzz<FqP>* partials) {
+__global__ void window_kernel(const DevXyzz<FqP>* buckets, unsigned windows, unsigned c, unsigned subchunks,
+                              DevXyzz<FqP>* out) {
   const std::size_t t = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  if (t >= static_cast<std::size_t>(windows) * chunks) return;
-  const unsigned w = static_cast<unsigned>(t / chunks), k = static_cast<unsigned>(t % chunks);
-  const std::uint32_t count = (1u << c) - 1;  // digits 1 .. 2^c - 1
-  const std::uint32_t lo = 1 + static_cast<std::uint32_t>(static_cast<std::uint64_t>(count) * k / chunks);
-  const std::uint32_t hi = 1 + static_cast<std::uint32_t>(static_cast<std::uint64_t>(count) * (k + 1) / chunks);
-  const DevXyzz<FqP> sum = body::window_chunk(buckets + (static_cast<std::size_t>(w) << c), lo, hi);
-  partials[t] = partials[t] + sum;
+  if (t >= static_cast<std::size_t>(windows) * subchunks) return;
+  const unsigned w = static_cast<unsigned>(t / subchunks), k = static_cast<unsigned>(t % subchunks);
+  const body::ChunkRange r = body::chunk_range(c, k, subchunks);
+  out[t] = body::window_chunk(buckets + (static_cast<std::size_t>(w) << c), r.lo, r.hi);
+}
+
+/// partials[t] += the sum of sub-chunks [t kSplit, (t + 1) kSplit).
+template <class FqP>
+__global__ void fold_kernel(const DevXyzz<FqP>* sub, std::size_t count, DevXyzz<FqP>* partials) {
+  const std::size_t t = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (t < count) partials[t] = partials[t] + body::fold_split(sub + t * body::kSplit);
 }
 
 /// Exclusive scan of `counts` into `offsets` (both `count` long); returns the total.
@@ -142,12 +154,15 @@ Status run_pass(cudaStream_t st, const DevAffine<FqP>* bases_host, const DevFiel
     if (!s.ok()) return s;
   }
   if (resident == nullptr) {
-    ZK_CUDA_TRY(
-        cudaMemcpyAsync(uploaded.get(), bases_host, n * sizeof(DevAffine<FqP>), cudaMemcpyHostToDevice, st));
+    if (Status s = zk::gpu::copy_to_device(uploaded.get(), bases_host, n * sizeof(DevAffine<FqP>), st); !s.ok()) {
+      return s;
+    }
   }
   if (on_device == nullptr) {
-    ZK_CUDA_TRY(cudaMemcpyAsync(uploaded_scalars.get(), scalars_host, n * sizeof(DevField<FrP>),
-                                cudaMemcpyHostToDevice, st));
+    if (Status s = zk::gpu::copy_to_device(uploaded_scalars.get(), scalars_host, n * sizeof(DevField<FrP>), st);
+        !s.ok()) {
+      return s;
+    }
   }
   const DevAffine<FqP>* bases = resident != nullptr ? resident : uploaded.get();
   DevField<FrP>* scalars = on_device != nullptr ? on_device : uploaded_scalars.get();
@@ -194,7 +209,7 @@ Status run_pass(cudaStream_t st, const DevAffine<FqP>* bases_host, const DevFiel
   std::uint64_t total = *first_total;
   DeviceBuffer<DevXyzz<FqP>> level, next;
   if (Status s = level.allocate(std::max<std::uint64_t>(total, 1)); !s.ok()) return s;
-  subrun_kernel<FqP><<<blocks(total), kThreads, 0, st>>>(bases, points_sorted.get(), start.get(), end.get(),
+  subrun_kernel<FqP><<<point_blocks(total), kPointThreads, 0, st>>>(bases, points_sorted.get(), start.get(), end.get(),
                                                           offsets.get(), buckets, static_cast<std::uint32_t>(total),
                                                           level.get());
   uploaded.reset();
@@ -208,7 +223,7 @@ Status run_pass(cudaStream_t st, const DevAffine<FqP>* bases_host, const DevFiel
     if (!next_total.ok()) return next_total.status();
     if (*next_total == total) break;
     if (Status s = next.allocate(std::max<std::uint64_t>(*next_total, 1)); !s.ok()) return s;
-    group_kernel<FqP><<<blocks(*next_total), kThreads, 0, st>>>(level.get(), offsets.get(), counts.get(),
+    group_kernel<FqP><<<point_blocks(*next_total), kPointThreads, 0, st>>>(level.get(), offsets.get(), counts.get(),
                                                                 next_offsets.get(), buckets,
                                                                 static_cast<std::uint32_t>(*next_total), next.get());
     std::swap(level, next);
@@ -218,11 +233,15 @@ Status run_pass(cudaStream_t st, const DevAffine<FqP>* bases_host, const DevFiel
     ++levels;
   }
   stats.levels = std::max(stats.levels, levels);
-  DeviceBuffer<DevXyzz<FqP>> sums;
-  if (Status s = sums.allocate(buckets); !s.ok()) return s;
+  DeviceBuffer<DevXyzz<FqP>> sums, sub;
+  const std::size_t np = static_cast<std::size_t>(W) * plan.chunks;
+  for (Status s : {sums.allocate(buckets), sub.allocate(np * body::kSplit)}) {
+    if (!s.ok()) return s;
+  }
   bucket_kernel<FqP><<<blocks(buckets), kThreads, 0, st>>>(level.get(), offsets.get(), counts.get(), buckets, sums.get());
-  window_kernel<FqP><<<blocks(static_cast<std::size_t>(W) * plan.chunks), kThreads, 0, st>>>(sums.get(), W, c,
-                                                                                              plan.chunks, partials);
+  window_kernel<FqP><<<point_blocks(np * body::kSplit), kPointThreads, 0, st>>>(sums.get(), W, c, plan.chunks * body::kSplit,
+                                                                     sub.get());
+  fold_kernel<FqP><<<point_blocks(np), kPointThreads, 0, st>>>(sub.get(), np, partials);
   ZK_CUDA_TRY(cudaGetLastError());
   return zk::gpu::cuda_status(cudaStreamSynchronize(st), "cudaStreamSynchronize", __FILE__, __LINE__);
 }

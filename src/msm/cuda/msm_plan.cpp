@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "msm/cuda/msm_body.hpp"
 #include "msm/cuda/msm_raw.hpp"
 
 namespace zk::msm::gpu::raw {
@@ -25,10 +26,11 @@ PassBytes pass_bytes(const Plan& plan, std::size_t base_bytes, std::size_t scala
   b.per_point = base_bytes + scalar_bytes + 2 * sizeof(std::uint32_t) +
                 plan.windows * (6 * sizeof(std::uint32_t) + 2 * xyzz_bytes / 512 + 1);
   // Per bucket: start, end, and counts and offsets of two levels; one partial sum at each of two
-  // levels (every non-empty bucket has one) and the bucket's sum. The window chunks; 64 MiB slack
+  // levels (every non-empty bucket has one) and the bucket's sum. The window chunks and their sub-chunks; 64 MiB slack
   // for the scans' scratch and alignment.
   b.fixed = buckets * (6 * sizeof(std::uint32_t) + 3 * xyzz_bytes) +
-            static_cast<std::size_t>(plan.windows) * plan.chunks * xyzz_bytes + (std::size_t{64} << 20);
+            static_cast<std::size_t>(plan.windows) * plan.chunks * (1 + zk::gpu::msm_body::kSplit) * xyzz_bytes +
+            (std::size_t{64} << 20);
   return b;
 }
 

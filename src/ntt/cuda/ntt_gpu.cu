@@ -111,8 +111,9 @@ Status compute_h(std::uint64_t* a_host, const std::uint64_t* b_host, const std::
   using F = DevField<FP>;
   if (log_n == 0) return Status::invalid_argument("gpu compute_h: the domain needs at least 2 points");
   const std::size_t n = std::size_t{1} << log_n;
-  // One stream per vector: while the host stages b's upload (pageable memory blocks the caller),
-  // a's transforms already run; the pointwise step waits for b's and c's events.
+  // One stream per vector (gpu::copy_to_device returns once the host range is copied out; with c
+  // formed on the device, a's and b's transforms wait for both uploads); the pointwise step waits
+  // for b's and c's events.
   zk::gpu::Stream streams[3];
   zk::gpu::Event done[3];
   for (int i = 0; i < 3; ++i) {
@@ -133,7 +134,7 @@ Status compute_h(std::uint64_t* a_host, const std::uint64_t* b_host, const std::
   const std::uint64_t* host[3] = {a_host, b_host, c_host};
   for (int i = 0; i < 3; ++i) {
     if (host[i] != nullptr) {
-      ZK_CUDA_TRY(cudaMemcpyAsync(device[i], host[i], n * sizeof(F), cudaMemcpyHostToDevice, streams[i].get()));
+      if (Status s = zk::gpu::copy_to_device(device[i], host[i], n * sizeof(F), streams[i].get()); !s.ok()) return s;
     }
   }
   if (c_host == nullptr) {
@@ -189,7 +190,7 @@ Status transform(std::uint64_t* data, unsigned log_n, const Powers& twiddles, co
   if (shift != nullptr) {
     if (Status s = sh.upload(*shift, st); !s.ok()) return s;
   }
-  ZK_CUDA_TRY(cudaMemcpyAsync(a.get(), data, n * sizeof(F), cudaMemcpyHostToDevice, st));
+  if (Status s = zk::gpu::copy_to_device(a.get(), data, n * sizeof(F), st); !s.ok()) return s;
   ZK_CUDA_TRY(cudaEventRecord(marks[1].get(), st));
   const F ninv = n_inv != nullptr ? F::from_raw(n_inv) : F::zero();
   run_transform<FP>(st, a.get(), log_n, tw.view, n_inv != nullptr ? &ninv : nullptr,
