@@ -324,15 +324,24 @@ TEST(ResidentCache, EvictsLeastRecentlyUsedWithinItsCapacity) {
   EXPECT_EQ(cache.stats().bytes, 0u);
 }
 
+/// A gate and a backend over emulated device calls, for tests that only gather (no first-call hold).
+struct GatherOnlyDevice {
+  gpu::DeviceGate gate;
+  DeviceLog log;
+  DeviceBackend<EmulatedOps> backend{gate, EmulatedOps{&log}};
+  GatherOnlyDevice() {
+    log.gate = &gate;
+    log.first = false;
+  }
+};
+
 TYPED_TEST(InterlockTest, GatherKeepsTheDensityFilteredScalarsInOrder) {  // several parallel blocks
   using E = TypeParam;
   using C = typename E::G1Config;
   using Fr = typename E::Fr;
-  gpu::DeviceGate gate;
-  DeviceLog log;
-  log.gate = &gate;
-  log.first = false;
-  const DeviceBackend<EmulatedOps> backend(gate, EmulatedOps{&log});
+  GatherOnlyDevice device;
+  const auto& backend = device.backend;
+  const auto& gate = device.gate;
   auto rng = test::rng(1207);
   const std::size_t n = 3 * DeviceBackend<EmulatedOps>::kGatherBlock + 77;  // a partial last block
   std::vector<Fr> scalars(n);
@@ -361,11 +370,9 @@ TYPED_TEST(InterlockTest, MismatchedDensityIsAnErrorBeforeTheDevice) {  // found
   using E = TypeParam;
   using C = typename E::G1Config;
   using Fr = typename E::Fr;
-  gpu::DeviceGate gate;
-  DeviceLog log;
-  log.gate = &gate;
-  log.first = false;
-  const DeviceBackend<EmulatedOps> backend(gate, EmulatedOps{&log});
+  GatherOnlyDevice device;
+  const auto& backend = device.backend;
+  const auto& gate = device.gate;
   std::vector<curve::Affine<C>> bases(2, curve::Affine<C>::generator());
   std::vector<Fr> scalars(3, Fr::one());
   msm::DensityBitmap density(3);
