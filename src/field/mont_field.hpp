@@ -283,6 +283,62 @@ class MontField {
 #endif
     return mont_mul_portable<kLimbs>(a, b, P::kModulus, P::kInv);
   }
+  /// Lazy (Harvey-style) arithmetic for transforms (ntt.hpp): representations kept below 2p instead
+  /// of p, so a butterfly needs one correction instead of three. `x` values are Montgomery
+  /// representations below 2p; the results are below 2p again. from_lazy makes one canonical.
+  /// kQuarterModulus: 4p < R, so a sum or an uncorrected difference of two lazy values (below 4p)
+  /// fits the limbs and can be multiplied as is (BN254's fields; not BLS12-381's Fr).
+  static constexpr bool kQuarterModulus = P::kModulus[kLimbs - 1] < (std::uint64_t{1} << 62);
+  /// w x / R for a canonical w and x below 2p (below 4p when kQuarterModulus): below 2p.
+  [[gnu::always_inline]] static Repr mul_lazy(const MontField& w, const Repr& x) {
+#ifdef ZK_HAVE_MULX_ASM
+    if constexpr (kLimbs == 4 || kLimbs == 6) {
+      if (cpu::kHasMulxAdx) [[likely]] {
+        if constexpr (kLimbs == 4) {
+          return mont_mul_mulx4<false>(w.v_, x, P::kModulus, P::kInv);
+        } else {
+          return mont_mul_mulx6<false>(w.v_, x, P::kModulus, P::kInv);
+        }
+      }
+      return mul_lazy_portable_cold(w.v_, x);
+    }
+#endif
+    return mont_mul_portable<kLimbs, false>(w.v_, x, P::kModulus, P::kInv);
+  }
+  /// The portable mul_lazy, always available (for differential tests).
+  static constexpr Repr mul_lazy_portable(const MontField& w, const Repr& x) {
+    return mont_mul_portable<kLimbs, false>(w.v_, x, P::kModulus, P::kInv);
+  }
+  /// x + y, corrected by 2p once: below 2p.
+  [[gnu::always_inline]] static constexpr Repr add_lazy(const Repr& x, const Repr& y) {
+    Repr s{}, d{};
+    const std::uint64_t carry = add_limbs(s, x, y);  // only when 4p > R
+    const std::uint64_t borrow = sub_limbs(d, s, kTwoModulus);
+    if constexpr (kQuarterModulus) return select_limbs(0 - borrow, s, d);
+    return select_limbs(0 - (borrow & (carry ^ 1)), s, d);  // s < 2p only if no carry and a borrow
+  }
+  /// x - y, plus 2p on a borrow: below 2p.
+  [[gnu::always_inline]] static constexpr Repr sub_lazy(const Repr& x, const Repr& y) {
+    Repr d{};
+    const std::uint64_t borrow = sub_limbs(d, x, y);
+    Repr two_p_or_zero{};
+#pragma GCC unroll 16
+    for (std::size_t i = 0; i < kLimbs; ++i) two_p_or_zero[i] = kTwoModulus[i] & (0 - borrow);
+    add_limbs(d, d, two_p_or_zero);
+    return d;
+  }
+  /// x - y + 2p without a correction: below 4p, a valid operand of mul_lazy only when kQuarterModulus.
+  [[gnu::always_inline]] static constexpr Repr sub_lazy_uncorrected(const Repr& x, const Repr& y)
+    requires kQuarterModulus
+  {
+    Repr d{};
+    add_limbs(d, x, kTwoModulus);
+    sub_limbs(d, d, y);
+    return d;
+  }
+  /// The element a lazy representation (below 2p) stands for.
+  [[gnu::always_inline]] static constexpr MontField from_lazy(const Repr& x) { return from_mont(reduce_once(x)); }
+
   /// Lazy reduction, for extension-field products (Fp2): the 2N-limb product of two Montgomery
   /// representations below 2p each (reduced, or add_unreduced's sums), combined with wide_add /
   /// wide_sub and reduced once by redc. redc needs its input below p*R (R = 2^64N): a product of
@@ -355,6 +411,14 @@ class MontField {
 
  private:
   static constexpr Repr reduce_once(const Repr& x) { return reduce_once_branchless(x, P::kModulus); }
+  static constexpr Repr kTwoModulus = [] {
+    Repr r{};
+    add_limbs(r, P::kModulus, P::kModulus);  // p < R/2 (the static_assert above): no carry
+    return r;
+  }();
+  [[gnu::noinline, gnu::cold]] static Repr mul_lazy_portable_cold(const Repr& w, const Repr& x) {
+    return mont_mul_portable<kLimbs, false>(w, x, P::kModulus, P::kInv);
+  }
 
   Repr v_{};
 };

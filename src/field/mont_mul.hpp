@@ -24,7 +24,10 @@ constexpr Limbs<N> reduce_once_branchless(const Limbs<N>& t, const Limbs<N>& p) 
 }
 
 /// Portable no-carry CIOS. constexpr, so field constants can be converted at compile time.
-template <std::size_t N>
+/// kReduce = false skips the final subtraction (lazy transforms, ntt.hpp): the result is then below
+/// a*b/R + p, below 2p for a < p and b < 2p (or b < 4p when p < R/4). The bound holds at every step
+/// because a, the operand read whole, is below p: after step i the running sum is below a + p.
+template <std::size_t N, bool kReduce = true>
 constexpr Limbs<N> mont_mul_portable(const Limbs<N>& a, const Limbs<N>& b, const Limbs<N>& p, std::uint64_t inv) {
   Limbs<N> t{};
 #pragma GCC unroll 16
@@ -45,6 +48,7 @@ constexpr Limbs<N> mont_mul_portable(const Limbs<N>& a, const Limbs<N>& b, const
     }
     t[N - 1] = carry_c + carry_a;
   }
+  if constexpr (!kReduce) return t;
   return reduce_once_branchless(t, p);
 }
 
@@ -148,6 +152,8 @@ constexpr Limbs<N> mont_redc_portable(const Limbs<2 * N>& t, const Limbs<N>& p, 
   "adoxq %[A], %[" tlast "]\n\t"
 
 /// MULX/ADX Montgomery multiplication, 4 limbs. Requires BMI2 and ADX (see cpu::has_mulx_adx).
+/// kReduce as in mont_mul_portable (a is the operand read whole).
+template <bool kReduce = true>
 [[gnu::always_inline]] inline Limbs<4> mont_mul_mulx4(const Limbs<4>& a, const Limbs<4>& b, const Limbs<4>& p,
                                                       std::uint64_t inv) {
   std::uint64_t t0, t1, t2, t3, A, hi;
@@ -171,10 +177,12 @@ constexpr Limbs<N> mont_redc_portable(const Limbs<2 * N>& t, const Limbs<N>& p, 
             : [a] "r"(ap), [p] "r"(pp), [inv] "rm"(inv), "m"(a), "m"(p)
             : "rax", "cc");
   }
+  if constexpr (!kReduce) return Limbs<4>{t0, t1, t2, t3};
   return reduce_once_branchless(Limbs<4>{t0, t1, t2, t3}, p);
 }
 
-/// MULX/ADX Montgomery multiplication, 6 limbs.
+/// MULX/ADX Montgomery multiplication, 6 limbs; kReduce as in mont_mul_portable.
+template <bool kReduce = true>
 inline Limbs<6> mont_mul_mulx6(const Limbs<6>& a, const Limbs<6>& b, const Limbs<6>& p, std::uint64_t inv) {
   std::uint64_t t0, t1, t2, t3, t4, t5, A, hi;
   std::uint64_t bi = b[0];
@@ -203,6 +211,7 @@ inline Limbs<6> mont_mul_mulx6(const Limbs<6>& a, const Limbs<6>& b, const Limbs
             : [a] "r"(ap), [p] "r"(pp), [inv] "m"(inv), "m"(a), "m"(p)
             : "rax", "cc");
   }
+  if constexpr (!kReduce) return Limbs<6>{t0, t1, t2, t3, t4, t5};
   return reduce_once_branchless(Limbs<6>{t0, t1, t2, t3, t4, t5}, p);
 }
 

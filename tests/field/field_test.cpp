@@ -220,6 +220,47 @@ TYPED_TEST(PrimeFieldTest, WideProductsReducedOnceEqualMontgomeryProducts) {
   }
 }
 
+
+TYPED_TEST(PrimeFieldTest, LazyArithmeticStaysBelowTwicePAndAgreesWithReducedArithmetic) {
+  // The NTT's lazy butterflies (ntt.hpp): every value below 2p stands for itself mod p. Each element
+  // is taken both as a (canonical) and as a + p (the largest lazy form); p - 1 gives 2p - 1, the top.
+  using F = TypeParam;
+  using Repr = typename F::Repr;
+  Rng rng = test::rng(9);
+  const auto xs = sample<F>(rng, 300);
+  Repr two_p{}, four_p{};
+  add_limbs(two_p, F::Params::kModulus, F::Params::kModulus);
+  const bool four_p_fits = add_limbs(four_p, two_p, two_p) == 0;
+  ASSERT_EQ(F::kQuarterModulus, four_p_fits);
+  const auto below = [](const Repr& x, const Repr& bound) { return cmp_limbs(x, bound) < 0; };
+  const auto lazy_forms = [](const F& a) {
+    Repr plus_p{};
+    add_limbs(plus_p, a.mont(), F::Params::kModulus);
+    return std::array<Repr, 2>{a.mont(), plus_p};
+  };
+  for (std::size_t i = 0; i + 2 < xs.size(); ++i) {
+    const F a = xs[i], b = xs[i + 1], w = xs[i + 2];
+    for (const Repr& x : lazy_forms(a)) {
+      ASSERT_EQ(F::from_lazy(x), a);
+      for (const Repr& y : lazy_forms(b)) {
+        const Repr sum = F::add_lazy(x, y), diff = F::sub_lazy(x, y), prod = F::mul_lazy(w, x);
+        ASSERT_TRUE(below(sum, two_p) && below(diff, two_p) && below(prod, two_p)) << "at " << i;
+        ASSERT_EQ(F::from_lazy(sum), a + b) << "at " << i;
+        ASSERT_EQ(F::from_lazy(diff), a - b) << "at " << i;
+        ASSERT_EQ(F::from_lazy(prod), w * a) << "at " << i;
+        ASSERT_EQ(prod, F::mul_lazy_portable(w, x)) << "at " << i;
+        if constexpr (F::kQuarterModulus) {
+          const Repr wide = F::sub_lazy_uncorrected(x, y);  // below 4p, multiplied as it is
+          ASSERT_TRUE(below(wide, four_p)) << "at " << i;
+          const Repr wide_prod = F::mul_lazy(w, wide);
+          ASSERT_TRUE(below(wide_prod, two_p)) << "at " << i;
+          ASSERT_EQ(F::from_lazy(wide_prod), w * (a - b)) << "at " << i;
+          ASSERT_EQ(wide_prod, F::mul_lazy_portable(w, wide)) << "at " << i;
+        }
+      }
+    }
+  }
+}
 TYPED_TEST(PrimeFieldTest, ConstantsConvertAtCompileTime) {
   using F = TypeParam;
   constexpr F two = F::from_u64(2);

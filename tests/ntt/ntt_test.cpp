@@ -80,6 +80,33 @@ TYPED_TEST(NttTest, ForwardMatchesNaiveDftInEveryOrder) {
   }
 }
 
+TYPED_TEST(NttTest, LargestInputsMatchNaiveDft) {
+  // The butterflies keep values below 2p inside a transform (lazy reduction); inputs of p - 1 and
+  // p - 2 drive the sums and products to the top of that range, zeros to the bottom.
+  using F = TypeParam;
+  for (unsigned log_n = 1; log_n <= 9; ++log_n) {
+    const auto d = make_domain<F>(log_n);
+    for (int pattern = 0; pattern < 3; ++pattern) {
+      std::vector<F> coeffs(d.size());
+      for (std::size_t i = 0; i < coeffs.size(); ++i) {
+        const F top = -F::from_u64(1 + i % 2);
+        coeffs[i] = pattern == 0 ? top : (pattern == 1 ? (i % 3 == 0 ? F::zero() : top) : (i < d.size() / 2 ? top : F::zero()));
+      }
+      const auto expect = naive_eval(coeffs, d.omega(), F::one());
+      for (const PassPlan plan : {PassPlan{}, PassPlan{.block_log = 2, .column_log = 1}}) {
+        auto nr = coeffs;
+        forward(d, std::span<F>(nr), Order::kNR, plan);
+        EXPECT_EQ(nr, bit_reversed(expect)) << "NR, log_n " << log_n << " pattern " << pattern;
+        auto rn = bit_reversed(coeffs);
+        forward(d, std::span<F>(rn), Order::kRN, plan);
+        EXPECT_EQ(rn, expect) << "RN, log_n " << log_n << " pattern " << pattern;
+        inverse(d, std::span<F>(rn), Order::kNN, plan);
+        EXPECT_EQ(rn, coeffs) << "inverse, log_n " << log_n << " pattern " << pattern;
+      }
+    }
+  }
+}
+
 TYPED_TEST(NttTest, InverseUndoesForwardInEveryOrder) {
   using F = TypeParam;
   auto rng = test::rng(2);
