@@ -305,6 +305,21 @@ class MontField {
 #endif
     return mont_mul_portable<kLimbs, false>(w.v_, x, P::kModulus, P::kInv);
   }
+  /// x y / R for x and y both below 2p, when 4p < R: below 2p (after step i of the CIOS the running
+  /// sum is below x + p < 3p < R, and the result below 4p^2/R + p < 2p). For chains of products
+  /// (the MSM's batch-affine additions) that correct only what they store.
+  [[gnu::always_inline]] static Repr mul_lazy_both(const Repr& x, const Repr& y)
+    requires kQuarterModulus
+  {
+    return mul_lazy(from_mont(x), y);
+  }
+  /// x - y + p for canonical x and y: below 2p, no correction.
+  [[gnu::always_inline]] static constexpr Repr sub_plus_p(const MontField& x, const MontField& y) {
+    Repr d{};
+    add_limbs(d, x.v_, P::kModulus);
+    sub_limbs(d, d, y.v_);
+    return d;
+  }
   /// The portable mul_lazy, always available (for differential tests).
   static constexpr Repr mul_lazy_portable(const MontField& w, const Repr& x) {
     return mont_mul_portable<kLimbs, false>(w.v_, x, P::kModulus, P::kInv);

@@ -240,6 +240,9 @@ TYPED_TEST(PrimeFieldTest, LazyArithmeticStaysBelowTwicePAndAgreesWithReducedAri
   };
   for (std::size_t i = 0; i + 2 < xs.size(); ++i) {
     const F a = xs[i], b = xs[i + 1], w = xs[i + 2];
+    const Repr shifted = F::sub_plus_p(a, b);  // canonical operands, no correction
+    ASSERT_TRUE(below(shifted, two_p)) << "at " << i;
+    ASSERT_EQ(F::from_lazy(shifted), a - b) << "at " << i;
     for (const Repr& x : lazy_forms(a)) {
       ASSERT_EQ(F::from_lazy(x), a);
       for (const Repr& y : lazy_forms(b)) {
@@ -256,6 +259,10 @@ TYPED_TEST(PrimeFieldTest, LazyArithmeticStaysBelowTwicePAndAgreesWithReducedAri
           ASSERT_TRUE(below(wide_prod, two_p)) << "at " << i;
           ASSERT_EQ(F::from_lazy(wide_prod), w * (a - b)) << "at " << i;
           ASSERT_EQ(wide_prod, F::mul_lazy_portable(w, wide)) << "at " << i;
+          const Repr both = F::mul_lazy_both(x, y);  // both operands lazy (the MSM's additions)
+          ASSERT_TRUE(below(both, two_p)) << "at " << i;
+          ASSERT_EQ(F::from_lazy(both), a * b) << "at " << i;
+          ASSERT_EQ(both, F::mul_lazy_portable(F::from_mont(x), y)) << "at " << i;
         }
       }
     }
