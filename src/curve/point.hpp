@@ -17,6 +17,7 @@
 
 #include "base/rng.hpp"
 #include "field/bigint.hpp"
+#include "field/mont_field.hpp"
 
 namespace zk::curve {
 
@@ -177,12 +178,30 @@ std::vector<Affine<C>> batch_to_affine(std::span<const Jacobian<C>> points) {
 /// dst[i] <- dst[i] + src(i) for i < dst.size(), in affine coordinates with one field inversion for
 /// the whole array (Montgomery's trick): an addition costs 2M + 1S plus 3M of the shared inversion,
 /// a doubling 2M + 2S plus 3M. Identities, copies and cancellations need no inversion. src(i) must
-/// not alias dst. `flags` and `prefix` are scratch, resized as needed.
+/// not alias dst. `flags` and `prefix` are scratch, resized as needed. Where the field has lazy
+/// products (field::kLazyProducts: both G1 base fields) every intermediate stays below 2p and only the
+/// stored coordinates are made canonical, as in AffineBuckets::flush_lazy.
 template <CurveConfig C, class Src>
 void add_affine_pairwise(std::span<Affine<C>> dst, Src&& src, std::vector<std::uint8_t>& flags,
                          std::vector<typename C::Field>& prefix) {
   using Field = typename C::Field;
+  static constexpr bool kLazy = field::kLazyProducts<Field>;
   enum : std::uint8_t { kDone, kAdd, kDouble };
+  // Lazy values (below 2p) ride in Field objects between the two passes.
+  const auto mul = [](const Field& x, const Field& y) {
+    if constexpr (kLazy) {
+      return Field::from_mont(Field::mul_lazy_both(x.mont(), y.mont()));
+    } else {
+      return x * y;
+    }
+  };
+  const auto denominator = [](std::uint8_t flag, const Affine<C>& a, const Affine<C>& b) {
+    if constexpr (kLazy) {
+      return Field::from_mont(flag == kAdd ? Field::sub_plus_p(b.x, a.x) : Field::add_unreduced(a.y, a.y));
+    } else {
+      return flag == kAdd ? b.x - a.x : a.y.dbl();
+    }
+  };
   const std::size_t m = dst.size();
   flags.resize(m);
   prefix.resize(m);
@@ -202,32 +221,46 @@ void add_affine_pairwise(std::span<Affine<C>> dst, Src&& src, std::vector<std::u
         continue;
       }
       flags[i] = kDouble;
-      prefix[i] = acc;
-      acc = acc * a.y.dbl();
-      continue;
+    } else {
+      flags[i] = kAdd;
     }
-    flags[i] = kAdd;
     prefix[i] = acc;
-    acc = acc * (b.x - a.x);
+    acc = mul(acc, denominator(flags[i], a, b));
   }
+  if constexpr (kLazy) acc = Field::from_lazy(acc.mont());
   Field inv = acc.inverse();
   for (std::size_t i = m; i-- > 0;) {
     if (flags[i] == kDone) continue;
     Affine<C>& a = dst[i];
     const Affine<C>& b = src(i);
-    const Field den = flags[i] == kAdd ? b.x - a.x : a.y.dbl();
-    const Field den_inv = inv * prefix[i];
-    inv = inv * den;
-    Field lambda;
-    if (flags[i] == kAdd) {
-      lambda = (b.y - a.y) * den_inv;
+    const Field den_inv = mul(inv, prefix[i]);
+    inv = mul(inv, denominator(flags[i], a, b));
+    if constexpr (kLazy) {
+      using Repr = typename Field::Repr;
+      Repr numerator;
+      if (flags[i] == kAdd) {
+        numerator = Field::sub_plus_p(b.y, a.y);
+      } else {
+        const Repr xx = Field::mul_lazy_both(a.x.mont(), a.x.mont());
+        numerator = Field::add_lazy(Field::add_lazy(xx, xx), xx);
+      }
+      const Repr lambda = Field::mul_lazy_both(numerator, den_inv.mont());
+      const Field x3 =
+          Field::from_lazy(Field::sub_lazy(Field::mul_lazy_both(lambda, lambda), Field::add_unreduced(a.x, b.x)));
+      a.y = Field::from_lazy(Field::sub_lazy(Field::mul_lazy_both(lambda, Field::sub_plus_p(a.x, x3)), a.y.mont()));
+      a.x = x3;
     } else {
-      const Field xx = a.x.square();
-      lambda = (xx.dbl() + xx) * den_inv;
+      Field lambda;
+      if (flags[i] == kAdd) {
+        lambda = (b.y - a.y) * den_inv;
+      } else {
+        const Field xx = a.x.square();
+        lambda = (xx.dbl() + xx) * den_inv;
+      }
+      const Field x3 = lambda.square() - a.x - b.x;
+      a.y = lambda * (a.x - x3) - a.y;
+      a.x = x3;
     }
-    const Field x3 = lambda.square() - a.x - b.x;
-    a.y = lambda * (a.x - x3) - a.y;
-    a.x = x3;
   }
 }
 

@@ -438,4 +438,15 @@ class MontField {
   Repr v_{};
 };
 
+/// Whether F has MontField's product of two lazy operands (mul_lazy_both): a prime field with 4p < R
+/// (both G1 base fields). The batch-affine additions (msm/buckets.hpp, curve/point.hpp) use it.
+template <class F>
+inline constexpr bool kLazyProducts = [] {
+  if constexpr (requires { F::kQuarterModulus; }) {
+    return F::kQuarterModulus;
+  } else {
+    return false;
+  }
+}();
+
 }  // namespace zk::field

@@ -204,21 +204,12 @@ class AffineBuckets {
   }
   [[gnu::flatten]] void flush_flat() { flush_body(); }
 
-  // Lazy reduction (MontField's lazy arithmetic) where 4p < R: both G1 base fields.
-  static constexpr bool kLazy = [] {
-    if constexpr (requires { Field::kQuarterModulus; }) {
-      return Field::kQuarterModulus;
-    } else {
-      return false;
-    }
-  }();
-
   // lambda_k = (y_k - y_bucket) / (x_k - x_bucket) for the whole batch with one inversion.
   [[gnu::always_inline]] void flush_body() {
     const std::size_t m = batch_.size();
     if (m == 0) return;
     if (prefix_.size() < m) prefix_.resize(m);
-    if constexpr (kLazy) {
+    if constexpr (field::kLazyProducts<Field>) {  // both G1 base fields
       flush_lazy(m);
     } else {
       flush_reduced(m);
