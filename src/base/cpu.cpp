@@ -11,11 +11,13 @@ namespace zk::cpu {
 
 namespace {
 
+bool env_set(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr && std::strcmp(v, "0") != 0 && v[0] != '\0';
+}
+
 bool detect_mulx_adx() {
-  if (const char* no_asm = std::getenv("ZKPIPE_NO_ASM");
-      no_asm != nullptr && std::strcmp(no_asm, "0") != 0 && no_asm[0] != '\0') {
-    return false;
-  }
+  if (env_set("ZKPIPE_NO_ASM")) return false;
 #if defined(__x86_64__)
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
   if (__get_cpuid_max(0, nullptr) < 7) return false;
@@ -28,7 +30,35 @@ bool detect_mulx_adx() {
 #endif
 }
 
+bool detect_avx512_ifma() {
+  if (env_set("ZKPIPE_NO_ASM") || env_set("ZKPIPE_NO_IFMA")) return false;
+#if defined(__x86_64__)
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid_max(0, nullptr) < 7) return false;
+  __cpuid(1, eax, ebx, ecx, edx);
+  constexpr unsigned kOsxsave = 1u << 27;  // CPUID.1:ECX bit 27: XGETBV usable
+  if ((ecx & kOsxsave) == 0) return false;
+  unsigned xcr0_lo = 0, xcr0_hi = 0;
+  __asm__("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
+  constexpr unsigned kZmmState = 0xe6;  // XCR0: SSE, AVX, opmask, ZMM_Hi256, Hi16_ZMM saved by the OS
+  if ((xcr0_lo & kZmmState) != kZmmState) return false;
+  __cpuid_count(7, 0, eax, ebx, ecx, edx);
+  constexpr unsigned kAvx512f = 1u << 16;     // CPUID.(EAX=7,ECX=0):EBX bit 16
+  constexpr unsigned kAvx512Ifma = 1u << 21;  // CPUID.(EAX=7,ECX=0):EBX bit 21
+  return (ebx & kAvx512f) != 0 && (ebx & kAvx512Ifma) != 0;
+#else
+  return false;
+#endif
+}
+
 }  // namespace
+
+bool has_avx512_ifma() {
+  static const bool has = detect_avx512_ifma();
+  return has;
+}
+
+const bool kHasAvx512Ifma = has_avx512_ifma();
 
 bool has_mulx_adx() {
   static const bool has = detect_mulx_adx();

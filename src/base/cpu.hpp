@@ -12,4 +12,11 @@ bool has_mulx_adx();
 /// computes the same results.
 extern const bool kHasMulxAdx;
 
+/// True when this CPU (and the OS, which must save the ZMM registers) supports AVX-512F and
+/// AVX-512 IFMA, which the vectorised field products use (field/ifma.hpp). ZKPIPE_NO_ASM=1 turns
+/// it off too, and so does ZKPIPE_NO_IFMA=1 alone (MULX kernels, no IFMA: for differential runs).
+bool has_avx512_ifma();
+/// has_avx512_ifma(), cached at start-up as kHasMulxAdx.
+extern const bool kHasAvx512Ifma;
+
 }  // namespace zk::cpu

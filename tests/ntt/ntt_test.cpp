@@ -93,7 +93,9 @@ TYPED_TEST(NttTest, LargestInputsMatchNaiveDft) {
         coeffs[i] = pattern == 0 ? top : (pattern == 1 ? (i % 3 == 0 ? F::zero() : top) : (i < d.size() / 2 ? top : F::zero()));
       }
       const auto expect = naive_eval(coeffs, d.omega(), F::one());
-      for (const PassPlan plan : {PassPlan{}, PassPlan{.block_log = 2, .column_log = 1}}) {
+      // The default plan, narrow columns, and 8-wide columns (the IFMA butterflies' strided runs).
+      for (const PassPlan plan :
+           {PassPlan{}, PassPlan{.block_log = 2, .column_log = 1}, PassPlan{.block_log = 4, .column_log = 3}}) {
         auto nr = coeffs;
         forward(d, std::span<F>(nr), Order::kNR, plan);
         EXPECT_EQ(nr, bit_reversed(expect)) << "NR, log_n " << log_n << " pattern " << pattern;
