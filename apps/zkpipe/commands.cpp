@@ -400,9 +400,9 @@ int run_setup(const SetupArgs& a) {
 }
 
 /// Frees a vector's storage (clear() keeps it).
-template <class T>
-void release(std::vector<T>& v) {
-  std::vector<T>().swap(v);
+template <class V>
+void release(V& v) {
+  V().swap(v);
 }
 
 template <class E>

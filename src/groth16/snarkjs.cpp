@@ -141,14 +141,14 @@ struct PageHooks {
 template <class E, bool kG2>
 auto read_points(std::span<const std::uint8_t> sec, std::size_t count, const std::string& what,
                  const PageHooks& pages = {})
-    -> Result<std::vector<std::conditional_t<kG2, typename E::G2Affine, typename E::G1Affine>>> {
+    -> Result<base::UninitVector<std::conditional_t<kG2, typename E::G2Affine, typename E::G1Affine>>> {
   constexpr std::size_t size = (kG2 ? 4 : 2) * Curve<E>::kN8q;
   if (count > sec.size() / size || sec.size() != count * size) {
     return Status::invalid_argument(what + ": section holds " + std::to_string(sec.size()) + " bytes, expected " +
                                     std::to_string(count) + " points of " + std::to_string(size) + " bytes");
   }
   // Decoded and checked in parallel; the first bad point (lowest index) is reported.
-  std::vector<std::conditional_t<kG2, typename E::G2Affine, typename E::G1Affine>> out(count);
+  base::UninitVector<std::conditional_t<kG2, typename E::G2Affine, typename E::G1Affine>> out(count);
   std::atomic<std::size_t> first_bad{count};
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
     const auto block = sec.subspan(r.begin() * size, (r.end() - r.begin()) * size);
@@ -360,7 +360,7 @@ Result<Zkey<E>> parse_zkey(const SectionFn& section, const PageHooks& pages = {}
   if (!sec.ok()) return sec.status();
   auto ic = read_points<E, false>(*sec, zk.n_public + 1, "zkey IC");
   if (!ic.ok()) return ic.status();
-  zk.vk.ic = std::move(*ic);
+  zk.vk.ic.assign(ic->begin(), ic->end());
   {
     sec = section(4);
     if (!sec.ok()) return sec.status();
@@ -399,7 +399,7 @@ Result<Zkey<E>> parse_zkey(const SectionFn& section, const PageHooks& pages = {}
       return Status::invalid_argument("zkey: coefficient " + std::to_string(i) + " is out of range");
   }
   auto g1s = [&](std::uint32_t type, std::size_t count, const char* what,
-                 std::vector<typename E::G1Affine>& out) -> Status {
+                 base::UninitVector<typename E::G1Affine>& out) -> Status {
     auto b = section(type);
     if (!b.ok()) return b.status();
     auto p = read_points<E, false>(*b, count, what, pages);

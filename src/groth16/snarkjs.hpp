@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "base/status.hpp"
+#include "base/uninit_vector.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
@@ -49,9 +50,11 @@ struct Zkey {
     std::uint32_t signal;
     typename E::Fr value;
   };
-  std::vector<Coef> coefs;
-  std::vector<typename E::G1Affine> a, b1, c, h;  // c: private signals n_public+1 .. n_vars-1
-  std::vector<typename E::G2Affine> b2;
+  // Filled in parallel by the reader (UninitVector: the pages are first touched there, not by a
+  // serial zero fill).
+  base::UninitVector<Coef> coefs;
+  base::UninitVector<typename E::G1Affine> a, b1, c, h;  // c: private signals n_public+1 .. n_vars-1
+  base::UninitVector<typename E::G2Affine> b2;
 };
 
 /// A circom .r1cs: wires (0 = ONE, then outputs, public inputs, private inputs, internals) and

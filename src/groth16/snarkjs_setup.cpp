@@ -155,11 +155,12 @@ Result<Zkey<E>> setup_zkey(const R1csFile<E>& r1cs, const Trapdoor<E>& t) {
   zk.vk.delta_g1 = g1.mul(t.delta).to_affine();
   zk.vk.delta_g2 = g2.mul(t.delta).to_affine();
   zk.vk.ic = g1.mul_many(ic);
-  zk.a = g1.mul_many(u);
-  zk.b1 = g1.mul_many(v);
-  zk.b2 = g2.mul_many(v);
-  zk.c = g1.mul_many(l);
-  zk.h = g1.mul_many(h);
+  auto put = [](auto& out, const auto& points) { out.assign(points.begin(), points.end()); };
+  put(zk.a, g1.mul_many(u));
+  put(zk.b1, g1.mul_many(v));
+  put(zk.b2, g2.mul_many(v));
+  put(zk.c, g1.mul_many(l));
+  put(zk.h, g1.mul_many(h));
   return zk;
 }
 
