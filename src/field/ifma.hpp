@@ -89,34 +89,6 @@ ZK_IFMA_FN __m512i shl(__m512i x, unsigned n) { return _mm512_maskz_slli_epi64(0
 ZK_IFMA_FN __m512i shr(__m512i x, unsigned n) { return _mm512_maskz_srli_epi64(0xff, x, n); }
 ZK_IFMA_FN __m512i sar(__m512i x, unsigned n) { return _mm512_maskz_srai_epi64(0xff, x, n); }
 
-/// Four 8 x 64-bit vectors (limb i of the eight elements) from eight consecutive 4-limb elements, and
-/// back.
-ZK_IFMA_FN void transpose_in(const std::uint64_t* src, __m512i out[4]) {
-  const __m512i z0 = _mm512_loadu_si512(src), z1 = _mm512_loadu_si512(src + 8);
-  const __m512i z2 = _mm512_loadu_si512(src + 16), z3 = _mm512_loadu_si512(src + 24);
-  const __m512i even = _mm512_set_epi64(13, 9, 5, 1, 12, 8, 4, 0);   // limbs 0 and 1 of 4 elements
-  const __m512i odd = _mm512_set_epi64(15, 11, 7, 3, 14, 10, 6, 2);  // limbs 2 and 3
-  const __m512i a = _mm512_permutex2var_epi64(z0, even, z1), b = _mm512_permutex2var_epi64(z0, odd, z1);
-  const __m512i c = _mm512_permutex2var_epi64(z2, even, z3), d = _mm512_permutex2var_epi64(z2, odd, z3);
-  const __m512i lo = _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0), hi = _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);
-  out[0] = _mm512_permutex2var_epi64(a, lo, c);
-  out[1] = _mm512_permutex2var_epi64(a, hi, c);
-  out[2] = _mm512_permutex2var_epi64(b, lo, d);
-  out[3] = _mm512_permutex2var_epi64(b, hi, d);
-}
-
-ZK_IFMA_FN void transpose_out(const __m512i in[4], std::uint64_t* dst) {
-  const __m512i lo = _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0), hi = _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);
-  const __m512i a = _mm512_permutex2var_epi64(in[0], lo, in[1]), c = _mm512_permutex2var_epi64(in[0], hi, in[1]);
-  const __m512i b = _mm512_permutex2var_epi64(in[2], lo, in[3]), d = _mm512_permutex2var_epi64(in[2], hi, in[3]);
-  const __m512i first = _mm512_set_epi64(13, 9, 5, 1, 12, 8, 4, 0);
-  const __m512i second = _mm512_set_epi64(15, 11, 7, 3, 14, 10, 6, 2);
-  _mm512_storeu_si512(dst, _mm512_permutex2var_epi64(a, first, b));
-  _mm512_storeu_si512(dst + 8, _mm512_permutex2var_epi64(a, second, b));
-  _mm512_storeu_si512(dst + 16, _mm512_permutex2var_epi64(c, first, d));
-  _mm512_storeu_si512(dst + 24, _mm512_permutex2var_epi64(c, second, d));
-}
-
 /// 4 x 64-bit limbs -> 5 x 52-bit limbs, and back (values below 2^256).
 ZK_IFMA_FN Lanes from64(const __m512i x[4]) {
   const __m512i m = mask52();
@@ -136,29 +108,66 @@ ZK_IFMA_FN void to64(const Lanes& x, __m512i out[4]) {
   out[3] = _mm512_or_si512(shr(x.l[3], 36), shl(x.l[4], 16));
 }
 
-/// Eight consecutive elements (Montgomery representations below 2^256), and back.
+/// Eight elements in four runs of two: p[o[j]], p[o[j] + 1] in lanes 2j, 2j + 1; and back.
 template <class F>
-ZK_IFMA_FN Lanes load(const F* p) {
-  __m512i x[4];
-  transpose_in(reinterpret_cast<const std::uint64_t*>(p), x);
+ZK_IFMA_FN Lanes load_pairs(const F* p, const std::size_t o[4]) {
+  const auto* q = reinterpret_cast<const std::uint64_t*>(p);
+  const __m512i z0 = _mm512_loadu_si512(q + 4 * o[0]), z1 = _mm512_loadu_si512(q + 4 * o[1]);
+  const __m512i z2 = _mm512_loadu_si512(q + 4 * o[2]), z3 = _mm512_loadu_si512(q + 4 * o[3]);
+  const __m512i even = _mm512_set_epi64(13, 9, 5, 1, 12, 8, 4, 0);
+  const __m512i odd = _mm512_set_epi64(15, 11, 7, 3, 14, 10, 6, 2);
+  const __m512i a = _mm512_permutex2var_epi64(z0, even, z1), b = _mm512_permutex2var_epi64(z0, odd, z1);
+  const __m512i c = _mm512_permutex2var_epi64(z2, even, z3), d = _mm512_permutex2var_epi64(z2, odd, z3);
+  const __m512i lo = _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0), hi = _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);
+  // A 4 x 8 transpose: a, b hold limbs 0-1 and 2-3 of the first four elements, c, d of the others.
+  const __m512i x[4] = {_mm512_permutex2var_epi64(a, lo, c), _mm512_permutex2var_epi64(a, hi, c),
+                        _mm512_permutex2var_epi64(b, lo, d), _mm512_permutex2var_epi64(b, hi, d)};
   return from64(x);
 }
 template <class F>
-ZK_IFMA_FN void store(const Lanes& v, F* p) {
+ZK_IFMA_FN void store_pairs(const Lanes& v, F* p, const std::size_t o[4]) {
   __m512i x[4];
   to64(v, x);
-  transpose_out(x, reinterpret_cast<std::uint64_t*>(p));
+  const __m512i lo = _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0), hi = _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);
+  const __m512i a = _mm512_permutex2var_epi64(x[0], lo, x[1]), c = _mm512_permutex2var_epi64(x[0], hi, x[1]);
+  const __m512i b = _mm512_permutex2var_epi64(x[2], lo, x[3]), d = _mm512_permutex2var_epi64(x[2], hi, x[3]);
+  const __m512i first = _mm512_set_epi64(13, 9, 5, 1, 12, 8, 4, 0);
+  const __m512i second = _mm512_set_epi64(15, 11, 7, 3, 14, 10, 6, 2);
+  auto* q = reinterpret_cast<std::uint64_t*>(p);
+  _mm512_storeu_si512(q + 4 * o[0], _mm512_permutex2var_epi64(a, first, b));
+  _mm512_storeu_si512(q + 4 * o[1], _mm512_permutex2var_epi64(a, second, b));
+  _mm512_storeu_si512(q + 4 * o[2], _mm512_permutex2var_epi64(c, first, d));
+  _mm512_storeu_si512(q + 4 * o[3], _mm512_permutex2var_epi64(c, second, d));
+}
+
+/// Eight consecutive elements (Montgomery representations below 2^256), and back.
+template <class F>
+ZK_IFMA_FN Lanes load(const F* p) {
+  const std::size_t o[4] = {0, 2, 4, 6};
+  return load_pairs(p, o);
+}
+template <class F>
+ZK_IFMA_FN void store(const Lanes& v, F* p) {
+  const std::size_t o[4] = {0, 2, 4, 6};
+  store_pairs(v, p, o);
+}
+
+/// Eight elements p[w[k] / 4] (w: 64-bit word offsets), a gather per limb.
+template <class F>
+ZK_IFMA_FN Lanes gather_words(const F* p, const long long w[8]) {
+  const auto* base = reinterpret_cast<const long long*>(p);
+  const __m512i idx = _mm512_loadu_si512(w);
+  __m512i x[4];
+  for (int i = 0; i < 4; ++i) x[i] = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), 0xff, idx, base + i, 8);
+  return from64(x);
 }
 
 /// Eight elements p[i0 + k * stride], k = 0..7 (stride may be negative): a gather per limb.
 template <class F>
 ZK_IFMA_FN Lanes gather(const F* p, std::ptrdiff_t i0, std::ptrdiff_t stride) {
-  const auto* base = reinterpret_cast<const long long*>(p + i0);
-  const long long s = static_cast<long long>(stride) * 4;  // in 64-bit words
-  const __m512i idx = _mm512_set_epi64(7 * s, 6 * s, 5 * s, 4 * s, 3 * s, 2 * s, s, 0);
-  __m512i x[4];
-  for (int i = 0; i < 4; ++i) x[i] = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), 0xff, idx, base + i, 8);
-  return from64(x);
+  long long w[8];
+  for (int k = 0; k < 8; ++k) w[k] = static_cast<long long>(i0 + k * stride) * 4;
+  return gather_words(p, w);
 }
 
 /// Carries of limb-wise sums and differences (signed lanes) moved up; the top limb keeps the sign.
@@ -179,6 +188,34 @@ ZK_IFMA_FN Lanes reduce_below_2p(Lanes x, const Modulus& md) {
   const __mmask8 negative = _mm512_cmplt_epi64_mask(t.l[4], _mm512_setzero_si512());
   for (int i = 0; i < 5; ++i) t.l[i] = _mm512_mask_blend_epi64(negative, t.l[i], x.l[i]);
   return t;
+}
+
+/// x minus p where that is non-negative, for a normalised x below 2p: canonical.
+ZK_IFMA_FN Lanes reduce_below_p(const Lanes& x, const Modulus& md) {
+  Lanes t;
+  for (int i = 0; i < 5; ++i) t.l[i] = _mm512_sub_epi64(x.l[i], md.p[i]);
+  normalize(t);
+  const __mmask8 negative = _mm512_cmplt_epi64_mask(t.l[4], _mm512_setzero_si512());
+  for (int i = 0; i < 5; ++i) t.l[i] = _mm512_mask_blend_epi64(negative, t.l[i], x.l[i]);
+  return t;
+}
+
+/// x - y mod p for canonical x, y: canonical.
+ZK_IFMA_FN Lanes sub_mod(const Lanes& x, const Lanes& y, const Modulus& md) {
+  Lanes d;
+  for (int i = 0; i < 5; ++i) d.l[i] = _mm512_add_epi64(_mm512_sub_epi64(x.l[i], y.l[i]), md.p[i]);
+  normalize(d);
+  return reduce_below_p(d, md);
+}
+
+/// One element in all eight lanes.
+template <class F>
+ZK_IFMA_FN Lanes broadcast(const F& x) {
+  std::uint64_t l[5];
+  split52(x.mont(), l);
+  Lanes r;
+  for (int i = 0; i < 5; ++i) r.l[i] = _mm512_set1_epi64(static_cast<long long>(l[i]));
+  return r;
 }
 
 /// MontField::add_lazy: x + y (both below 2p), below 2p.
@@ -238,6 +275,33 @@ ZK_IFMA_FN Lanes mont_mul(const Lanes& a, const Lanes& b, const Modulus& md) {
   for (int j = 0; j < 5; ++j) r.l[j] = z[j];
   normalize(r);
   return r;
+}
+
+/// The canonical product x y of canonical x, y (MontField's operator*): mont_mul is below y + p.
+ZK_IFMA_FN Lanes mul(const Lanes& x, const Lanes& y, const Modulus& md) {
+  return reduce_below_p(mont_mul(shl4(x), y, md), md);
+}
+
+/// out[i] = a[i] b[i] for i < n - n % 8 (the caller does the rest); out may alias a or b.
+template <class F>
+[[gnu::target("avx512f,avx512ifma")]] void mul_arrays(const F* a, const F* b, F* out, std::size_t n) {
+  const Modulus md = modulus<F>();
+  for (std::size_t i = 0; i + 8 <= n; i += 8) store(mul(load(a + i), load(b + i), md), out + i);
+}
+
+/// a[i] = a[i] b[i] - c[i] for i < n - n % 8 (the caller does the rest).
+template <class F>
+[[gnu::target("avx512f,avx512ifma")]] void mul_sub_arrays(F* a, const F* b, const F* c, std::size_t n) {
+  const Modulus md = modulus<F>();
+  for (std::size_t i = 0; i + 8 <= n; i += 8) store(sub_mod(mul(load(a + i), load(b + i), md), load(c + i), md), a + i);
+}
+
+/// x[i] = x[i] (s[i] t) for i < n - n % 8 (the caller does the rest).
+template <class F>
+[[gnu::target("avx512f,avx512ifma")]] void mul_scaled_arrays(F* x, const F* s, const F& t, std::size_t n) {
+  const Modulus md = modulus<F>();
+  const Lanes tv = broadcast(t);
+  for (std::size_t i = 0; i + 8 <= n; i += 8) store(mul(load(x + i), mul(load(s + i), tv, md), md), x + i);
 }
 
 #undef ZK_IFMA_FN

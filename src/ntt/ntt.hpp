@@ -131,6 +131,12 @@ void run_pass(F* x, std::size_t n, unsigned sub_log, const F* tw, unsigned s0, u
         if (half == 1) {  // last DIF / first DIT stage: every twiddle is omega^0 = 1
           for (std::size_t mb = 0; mb < m_count; mb += 2) butterfly_unit(base[mb], base[mb + 1]);
         } else if (h_min == 1) {  // contiguous blocks: one butterfly per (block, offset)
+#ifdef ZK_HAVE_IFMA
+          if (ifma && (halfm == 4 || halfm == 2) && m_count % 16 == 0) {
+            short_butterflies_ifma<F, kDit, kInverse>(base, m_count, halfm, tw, half_m, tw_step);
+            continue;
+          }
+#endif
           for (std::size_t mb = 0; mb < m_count; mb += 2 * halfm) {
             F* pa = base + mb;
             F* pb = pa + half;
@@ -283,11 +289,19 @@ void scale_by_powers(std::span<F> data, const F& base, const F& factor, bool bit
     for (std::size_t i = 0; i < hi_n; ++i, w = w * step) p[i] = w;
     for (std::size_t i = 0; i < hi_n; ++i) hi_pow[i] = bit_reversed ? p[detail::reverse_bits(i, hi_bits)] : p[i];
   }
+  [[maybe_unused]] const bool ifma = detail::use_ifma<F>();
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, hi_n), [&](const tbb::blocked_range<std::size_t>& r) {
     for (std::size_t hi = r.begin(); hi != r.end(); ++hi) {
       F* row = data.data() + hi * lo_n;
       const F& h = hi_pow[hi];
-      for (std::size_t lo = 0; lo < lo_n; ++lo) row[lo] = row[lo] * (lo_pow[lo] * h);
+      std::size_t lo = 0;
+#ifdef ZK_HAVE_IFMA
+      if (ifma) {
+        field::ifma::mul_scaled_arrays(row, lo_pow.data(), h, lo_n);
+        lo = lo_n - lo_n % 8;
+      }
+#endif
+      for (; lo < lo_n; ++lo) row[lo] = row[lo] * (lo_pow[lo] * h);
     }
   });
 }

@@ -61,11 +61,38 @@ Status check_sizes(const Domain<F>& domain, std::span<F> a, std::span<F> b, std:
 /// c[i] = a[i] b[i] for every i (the three spans have one size; checked by the callers).
 template <class F>
 void hadamard_product(std::span<const F> a, std::span<const F> b, std::span<F> c) {
+  [[maybe_unused]] const bool ifma = detail::use_ifma<F>();
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, c.size(), 1 << 12),
                     [&](const tbb::blocked_range<std::size_t>& r) {
-                      for (std::size_t i = r.begin(); i != r.end(); ++i) c[i] = a[i] * b[i];
+                      std::size_t i = r.begin();
+#ifdef ZK_HAVE_IFMA
+                      if (ifma) {
+                        field::ifma::mul_arrays(a.data() + i, b.data() + i, c.data() + i, r.size());
+                        i += r.size() - r.size() % 8;
+                      }
+#endif
+                      for (; i != r.end(); ++i) c[i] = a[i] * b[i];
                     });
 }
+
+namespace detail {
+/// a[i] = a[i] b[i] - c[i] for every i.
+template <class F>
+void mul_sub(std::span<F> a, std::span<const F> b, std::span<const F> c) {
+  [[maybe_unused]] const bool ifma = use_ifma<F>();
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, a.size(), 1 << 12),
+                    [&](const tbb::blocked_range<std::size_t>& r) {
+                      std::size_t i = r.begin();
+#ifdef ZK_HAVE_IFMA
+                      if (ifma) {
+                        field::ifma::mul_sub_arrays(a.data() + i, b.data() + i, c.data() + i, r.size());
+                        i += r.size() - r.size() % 8;
+                      }
+#endif
+                      for (; i != r.end(); ++i) a[i] = a[i] * b[i] - c[i];
+                    });
+}
+}  // namespace detail
 
 /// bellman's H: on return a[0 .. n-2] are the coefficients h_0 .. h_{n-2} (natural order) and a[n-1]
 /// is the dropped top coefficient (zero when a b - c vanishes on the domain). Inputs: the
@@ -77,10 +104,7 @@ Status compute_h(const Domain<F>& domain, std::span<F> a, std::span<F> b, std::s
   tbb::parallel_invoke([&] { detail::evaluate_on_coset(domain, a, g, plan); },
                        [&] { detail::evaluate_on_coset(domain, b, g, plan); },
                        [&] { detail::evaluate_on_coset(domain, c, g, plan); });
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, a.size(), 1 << 12),
-                    [&](const tbb::blocked_range<std::size_t>& r) {
-                      for (std::size_t i = r.begin(); i != r.end(); ++i) a[i] = a[i] * b[i] - c[i];
-                    });
+  detail::mul_sub<F>(a, b, c);
   // Interpolate from the coset: coefficient i = (1 / n) g^-i (1 / Z) * (DIF inverse output).
   detail::dif<F, true>(domain, a, plan);
   scale_by_powers(a, domain.coset_generator_inv(), domain.size_inv() * domain.vanishing_on_coset_inv(),
@@ -101,10 +125,7 @@ Status compute_h_odd_coset(const Domain<F>& domain, std::span<F> a, std::span<F>
   tbb::parallel_invoke([&] { detail::evaluate_on_coset(domain, a, *omega_2n, plan); },
                        [&] { detail::evaluate_on_coset(domain, b, *omega_2n, plan); },
                        [&] { detail::evaluate_on_coset(domain, c, *omega_2n, plan); });
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, a.size(), 1 << 12),
-                    [&](const tbb::blocked_range<std::size_t>& r) {
-                      for (std::size_t i = r.begin(); i != r.end(); ++i) a[i] = a[i] * b[i] - c[i];
-                    });
+  detail::mul_sub<F>(a, b, c);
   return {};
 }
 

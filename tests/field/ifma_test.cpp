@@ -122,6 +122,34 @@ TYPED_TEST(IfmaTest, KernelsAgreeWithMontFieldAndStayBelowTwiceP) {
   }
 }
 
+TYPED_TEST(IfmaTest, ArrayProductsAreMontFieldProducts) {
+  // The quotient's element-wise steps (canonical in, canonical out): mul_arrays, mul_sub_arrays,
+  // mul_scaled_arrays, on random values and the edges p - 1, p - 2, 0, 1.
+  using F = TypeParam;
+  Rng rng = test::rng(12);
+  constexpr std::size_t n = 64;
+  std::vector<F> a(n), b(n), c(n);
+  for (std::size_t i = 0; i < n; ++i) a[i] = F::random(rng), b[i] = F::random(rng), c[i] = F::random(rng);
+  const F edges[] = {-F::one(), -F::from_u64(2), F::zero(), F::one()};
+  for (std::size_t i = 0; i < 4; ++i) {
+    a[i] = edges[i], b[i + 4] = edges[i], c[i + 8] = edges[i];
+    a[12 + i] = edges[i], b[12 + i] = edges[3 - i], c[12 + i] = edges[i];
+  }
+  const F t = -F::from_u64(3);
+  std::vector<F> product(n), mul_sub = a, scaled = a;
+  ifma::mul_arrays(a.data(), b.data(), product.data(), n);
+  ifma::mul_sub_arrays(mul_sub.data(), b.data(), c.data(), n);
+  ifma::mul_scaled_arrays(scaled.data(), b.data(), t, n);
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_EQ(product[i], a[i] * b[i]) << i;
+    EXPECT_EQ(mul_sub[i], a[i] * b[i] - c[i]) << i;
+    EXPECT_EQ(scaled[i], a[i] * (b[i] * t)) << i;
+    // Canonical representations (operator== compares representations).
+    EXPECT_TRUE(below<F>(product[i].mont(), F::Params::kModulus));
+    EXPECT_TRUE(below<F>(mul_sub[i].mont(), F::Params::kModulus));
+  }
+}
+
 #endif  // ZK_HAVE_IFMA
 
 }  // namespace
