@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cstddef>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -15,6 +16,7 @@
 #include "base/file.hpp"
 #include "base/mapped_file.hpp"
 #include "field/decimal.hpp"
+#include "field/ifma.hpp"
 #include "groth16/points.hpp"
 #include "msm/pippenger.hpp"
 #include "ntt/quotient.hpp"
@@ -101,8 +103,10 @@ struct Curve<Bn254> {
   static constexpr std::size_t kN8q = 32;
 };
 
+/// check_curve = false leaves the curve equation to the caller (read_points checks it eight points
+/// at a time where it can).
 template <class E>
-Result<typename E::G1Affine> g1_at(std::span<const std::uint8_t> b) {
+Result<typename E::G1Affine> g1_at(std::span<const std::uint8_t> b, bool check_curve = true) {
   using Fq = typename Curve<E>::Fq;
   constexpr std::size_t n = Curve<E>::kN8q;
   if (all_zero(b)) return E::G1Affine::identity();
@@ -110,9 +114,43 @@ Result<typename E::G1Affine> g1_at(std::span<const std::uint8_t> b) {
   auto y = mont_coordinate<Fq>(b.subspan(n, n));
   if (!x.ok() || !y.ok()) return Status::out_of_range("G1 point: coordinate not below q");
   const auto p = E::G1Affine::from_xy(*x, *y);
-  if (!p.is_on_curve()) return Status::invalid_argument("G1 point is not on the curve");
+  if (check_curve && !p.is_on_curve()) return Status::invalid_argument("G1 point is not on the curve");
   return p;
 }
+
+#ifdef ZK_HAVE_IFMA
+/// Adds to `suspects` the indices i < n of the points pts[i] for which y^2 = x^3 + b fails, checked
+/// eight at a time with IFMA (field/ifma.hpp), plus the last n % 8 unchecked. The identity (x = y = 0
+/// with its flag) fails the equation too: suspects are re-checked with Affine::is_on_curve.
+template <class C>
+[[gnu::target("avx512f,avx512ifma")]] void curve_suspects(const curve::Affine<C>* pts, std::size_t n,
+                                                          std::vector<std::size_t>& suspects) {
+  namespace v = field::ifma;
+  using Fq = typename C::Field;
+  static_assert(sizeof(curve::Affine<C>) % 8 == 0 && offsetof(curve::Affine<C>, y) == sizeof(Fq));
+  constexpr long long kStride = sizeof(curve::Affine<C>) / 8, kY = sizeof(Fq) / 8;  // in 64-bit words
+  const v::Modulus md = v::modulus<Fq>();
+  const v::Lanes b = v::broadcast(C::kB);
+  long long wx[8], wy[8];
+  for (long long k = 0; k < 8; ++k) wx[k] = k * kStride, wy[k] = k * kStride + kY;
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const auto* base = reinterpret_cast<const Fq*>(pts + i);
+    const v::Lanes x = v::gather_words(base, wx), y = v::gather_words(base, wy);
+    const v::Lanes lhs = v::mul(y, y, md);
+    const v::Lanes x3 = v::mul(v::mul(x, x, md), x, md);
+    v::Lanes rhs;
+    for (int l = 0; l < 5; ++l) rhs.l[l] = _mm512_add_epi64(x3.l[l], b.l[l]);
+    v::normalize(rhs);
+    rhs = v::reduce_below_p(rhs, md);
+    __mmask8 equal = 0xff;
+    for (int l = 0; l < 5; ++l) equal &= _mm512_cmpeq_epi64_mask(lhs.l[l], rhs.l[l]);
+    for (unsigned k = 0; k < 8; ++k)
+      if (((equal >> k) & 1) == 0) suspects.push_back(i + k);
+  }
+  for (; i < n; ++i) suspects.push_back(i);
+}
+#endif
 
 template <class E>
 Result<typename E::G2Affine> g2_at(std::span<const std::uint8_t> b) {
@@ -150,25 +188,48 @@ auto read_points(std::span<const std::uint8_t> sec, std::size_t count, const std
   // Decoded and checked in parallel; the first bad point (lowest index) is reported.
   base::UninitVector<std::conditional_t<kG2, typename E::G2Affine, typename E::G1Affine>> out(count);
   std::atomic<std::size_t> first_bad{count};
+  // BN254's G1 (4-limb Fq) on an IFMA CPU: the curve equation eight points at a time after decoding.
+  bool batch_check = false;
+  if constexpr (!kG2 && Curve<E>::Fq::kLimbs == 4) batch_check = field::ifma::available();
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
     const auto block = sec.subspan(r.begin() * size, (r.end() - r.begin()) * size);
     if (pages.load) pages.load(block);
-    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+    auto bad = [&](std::size_t i) {
+      std::size_t cur = first_bad.load();
+      while (i < cur && !first_bad.compare_exchange_weak(cur, i)) {
+      }
+    };
+    std::size_t decoded = r.begin();  // points r.begin() .. decoded - 1 decoded
+    for (; decoded != r.end(); ++decoded) {
+      const std::size_t i = decoded;
       auto p = [&] {
         if constexpr (kG2) {
           return g2_at<E>(sec.subspan(i * size, size));
         } else {
-          return g1_at<E>(sec.subspan(i * size, size));
+          return g1_at<E>(sec.subspan(i * size, size), /*check_curve=*/!batch_check);
         }
       }();
       if (!p.ok()) {
-        std::size_t cur = first_bad.load();
-        while (i < cur && !first_bad.compare_exchange_weak(cur, i)) {
-        }
-        return;
+        bad(i);
+        break;
       }
       out[i] = *p;
     }
+#ifdef ZK_HAVE_IFMA
+    if constexpr (!kG2 && Curve<E>::Fq::kLimbs == 4) {
+      if (batch_check) {  // the decoded prefix, so that a lower off-curve index still wins
+        std::vector<std::size_t> suspects;
+        curve_suspects(out.data() + r.begin(), decoded - r.begin(), suspects);
+        for (const std::size_t k : suspects) {
+          if (!out[r.begin() + k].is_on_curve()) {
+            bad(r.begin() + k);
+            break;
+          }
+        }
+      }
+    }
+#endif
+    if (decoded != r.end()) return;
     if (pages.release) pages.release(block);
   });
   if (const std::size_t i = first_bad.load(); i < count) {
