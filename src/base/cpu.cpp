@@ -16,36 +16,41 @@ bool env_set(const char* name) {
   return v != nullptr && std::strcmp(v, "0") != 0 && v[0] != '\0';
 }
 
-bool detect_mulx_adx() {
-  if (env_set("ZKPIPE_NO_ASM")) return false;
+/// CPUID.(EAX=7,ECX=0):EBX, the extended feature flags (0 where the leaf or CPUID is missing).
+unsigned leaf7_ebx() {
 #if defined(__x86_64__)
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (__get_cpuid_max(0, nullptr) < 7) return false;
+  if (__get_cpuid_max(0, nullptr) < 7) return 0;
   __cpuid_count(7, 0, eax, ebx, ecx, edx);
-  constexpr unsigned kBmi2 = 1u << 8;  // CPUID.(EAX=7,ECX=0):EBX bit 8
-  constexpr unsigned kAdx = 1u << 19;  // CPUID.(EAX=7,ECX=0):EBX bit 19
-  return (ebx & kBmi2) != 0 && (ebx & kAdx) != 0;
+  return ebx;
 #else
-  return false;
+  return 0;
 #endif
+}
+
+bool detect_mulx_adx() {
+  if (env_set("ZKPIPE_NO_ASM")) return false;
+  constexpr unsigned kBmi2 = 1u << 8;  // leaf 7 EBX bit 8
+  constexpr unsigned kAdx = 1u << 19;  // leaf 7 EBX bit 19
+  const unsigned ebx = leaf7_ebx();
+  return (ebx & kBmi2) != 0 && (ebx & kAdx) != 0;
 }
 
 bool detect_avx512_ifma() {
   if (env_set("ZKPIPE_NO_ASM") || env_set("ZKPIPE_NO_IFMA")) return false;
 #if defined(__x86_64__)
+  constexpr unsigned kAvx512f = 1u << 16;     // leaf 7 EBX bit 16
+  constexpr unsigned kAvx512Ifma = 1u << 21;  // leaf 7 EBX bit 21
+  const unsigned leaf7 = leaf7_ebx();
+  if ((leaf7 & kAvx512f) == 0 || (leaf7 & kAvx512Ifma) == 0) return false;
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (__get_cpuid_max(0, nullptr) < 7) return false;
   __cpuid(1, eax, ebx, ecx, edx);
   constexpr unsigned kOsxsave = 1u << 27;  // CPUID.1:ECX bit 27: XGETBV usable
   if ((ecx & kOsxsave) == 0) return false;
   unsigned xcr0_lo = 0, xcr0_hi = 0;
   __asm__("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
   constexpr unsigned kZmmState = 0xe6;  // XCR0: SSE, AVX, opmask, ZMM_Hi256, Hi16_ZMM saved by the OS
-  if ((xcr0_lo & kZmmState) != kZmmState) return false;
-  __cpuid_count(7, 0, eax, ebx, ecx, edx);
-  constexpr unsigned kAvx512f = 1u << 16;     // CPUID.(EAX=7,ECX=0):EBX bit 16
-  constexpr unsigned kAvx512Ifma = 1u << 21;  // CPUID.(EAX=7,ECX=0):EBX bit 21
-  return (ebx & kAvx512f) != 0 && (ebx & kAvx512Ifma) != 0;
+  return (xcr0_lo & kZmmState) == kZmmState;
 #else
   return false;
 #endif

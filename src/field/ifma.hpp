@@ -208,6 +208,21 @@ ZK_IFMA_FN Lanes sub_mod(const Lanes& x, const Lanes& y, const Modulus& md) {
   return reduce_below_p(d, md);
 }
 
+/// x + y mod p for canonical x, y: canonical.
+ZK_IFMA_FN Lanes add_mod(const Lanes& x, const Lanes& y, const Modulus& md) {
+  Lanes s;
+  for (int i = 0; i < 5; ++i) s.l[i] = _mm512_add_epi64(x.l[i], y.l[i]);
+  normalize(s);
+  return reduce_below_p(s, md);
+}
+
+/// The lanes where x and y (normalised) are equal.
+ZK_IFMA_FN __mmask8 equal(const Lanes& x, const Lanes& y) {
+  __mmask8 eq = 0xff;
+  for (int i = 0; i < 5; ++i) eq &= _mm512_cmpeq_epi64_mask(x.l[i], y.l[i]);
+  return eq;
+}
+
 /// One element in all eight lanes.
 template <class F>
 ZK_IFMA_FN Lanes broadcast(const F& x) {

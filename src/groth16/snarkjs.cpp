@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
-#include <cstddef>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -16,6 +15,7 @@
 #include "base/file.hpp"
 #include "base/mapped_file.hpp"
 #include "field/decimal.hpp"
+#include "curve/ifma_on_curve.hpp"
 #include "field/ifma.hpp"
 #include "groth16/points.hpp"
 #include "msm/pippenger.hpp"
@@ -118,39 +118,6 @@ Result<typename E::G1Affine> g1_at(std::span<const std::uint8_t> b, bool check_c
   return p;
 }
 
-#ifdef ZK_HAVE_IFMA
-/// Adds to `suspects` the indices i < n of the points pts[i] for which y^2 = x^3 + b fails, checked
-/// eight at a time with IFMA (field/ifma.hpp), plus the last n % 8 unchecked. The identity (x = y = 0
-/// with its flag) fails the equation too: suspects are re-checked with Affine::is_on_curve.
-template <class C>
-[[gnu::target("avx512f,avx512ifma")]] void curve_suspects(const curve::Affine<C>* pts, std::size_t n,
-                                                          std::vector<std::size_t>& suspects) {
-  namespace v = field::ifma;
-  using Fq = typename C::Field;
-  static_assert(sizeof(curve::Affine<C>) % 8 == 0 && offsetof(curve::Affine<C>, y) == sizeof(Fq));
-  constexpr long long kStride = sizeof(curve::Affine<C>) / 8, kY = sizeof(Fq) / 8;  // in 64-bit words
-  const v::Modulus md = v::modulus<Fq>();
-  const v::Lanes b = v::broadcast(C::kB);
-  long long wx[8], wy[8];
-  for (long long k = 0; k < 8; ++k) wx[k] = k * kStride, wy[k] = k * kStride + kY;
-  std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const auto* base = reinterpret_cast<const Fq*>(pts + i);
-    const v::Lanes x = v::gather_words(base, wx), y = v::gather_words(base, wy);
-    const v::Lanes lhs = v::mul(y, y, md);
-    const v::Lanes x3 = v::mul(v::mul(x, x, md), x, md);
-    v::Lanes rhs;
-    for (int l = 0; l < 5; ++l) rhs.l[l] = _mm512_add_epi64(x3.l[l], b.l[l]);
-    v::normalize(rhs);
-    rhs = v::reduce_below_p(rhs, md);
-    __mmask8 equal = 0xff;
-    for (int l = 0; l < 5; ++l) equal &= _mm512_cmpeq_epi64_mask(lhs.l[l], rhs.l[l]);
-    for (unsigned k = 0; k < 8; ++k)
-      if (((equal >> k) & 1) == 0) suspects.push_back(i + k);
-  }
-  for (; i < n; ++i) suspects.push_back(i);
-}
-#endif
 
 template <class E>
 Result<typename E::G2Affine> g2_at(std::span<const std::uint8_t> b) {
@@ -219,7 +186,7 @@ auto read_points(std::span<const std::uint8_t> sec, std::size_t count, const std
     if constexpr (!kG2 && Curve<E>::Fq::kLimbs == 4) {
       if (batch_check) {  // the decoded prefix, so that a lower off-curve index still wins
         std::vector<std::size_t> suspects;
-        curve_suspects(out.data() + r.begin(), decoded - r.begin(), suspects);
+        curve::off_curve_suspects(out.data() + r.begin(), decoded - r.begin(), suspects);
         for (const std::size_t k : suspects) {
           if (!out[r.begin() + k].is_on_curve()) {
             bad(r.begin() + k);

@@ -58,39 +58,48 @@ Status check_sizes(const Domain<F>& domain, std::span<F> a, std::span<F> b, std:
 
 }  // namespace detail
 
+namespace detail {
+/// For every i < n, in parallel: `vec(i, len)` on the multiple of 8 it takes at the start of each
+/// range when the IFMA kernels run here, `scalar(i)` on the rest.
+template <class F, class Vec, class Scalar>
+void elementwise(std::size_t n, Vec&& vec, Scalar&& scalar) {
+  [[maybe_unused]] const bool ifma = use_ifma<F>();
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 12), [&](const tbb::blocked_range<std::size_t>& r) {
+    std::size_t i = r.begin();
+    if (ifma) {
+      vec(i, r.size());
+      i += r.size() - r.size() % 8;
+    }
+    for (; i != r.end(); ++i) scalar(i);
+  });
+}
+}  // namespace detail
+
 /// c[i] = a[i] b[i] for every i (the three spans have one size; checked by the callers).
 template <class F>
 void hadamard_product(std::span<const F> a, std::span<const F> b, std::span<F> c) {
-  [[maybe_unused]] const bool ifma = detail::use_ifma<F>();
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, c.size(), 1 << 12),
-                    [&](const tbb::blocked_range<std::size_t>& r) {
-                      std::size_t i = r.begin();
+  detail::elementwise<F>(
+      c.size(),
+      [&]([[maybe_unused]] std::size_t i, [[maybe_unused]] std::size_t len) {
 #ifdef ZK_HAVE_IFMA
-                      if (ifma) {
-                        field::ifma::mul_arrays(a.data() + i, b.data() + i, c.data() + i, r.size());
-                        i += r.size() - r.size() % 8;
-                      }
+        field::ifma::mul_arrays(a.data() + i, b.data() + i, c.data() + i, len);
 #endif
-                      for (; i != r.end(); ++i) c[i] = a[i] * b[i];
-                    });
+      },
+      [&](std::size_t i) { c[i] = a[i] * b[i]; });
 }
 
 namespace detail {
 /// a[i] = a[i] b[i] - c[i] for every i.
 template <class F>
 void mul_sub(std::span<F> a, std::span<const F> b, std::span<const F> c) {
-  [[maybe_unused]] const bool ifma = use_ifma<F>();
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, a.size(), 1 << 12),
-                    [&](const tbb::blocked_range<std::size_t>& r) {
-                      std::size_t i = r.begin();
+  elementwise<F>(
+      a.size(),
+      [&]([[maybe_unused]] std::size_t i, [[maybe_unused]] std::size_t len) {
 #ifdef ZK_HAVE_IFMA
-                      if (ifma) {
-                        field::ifma::mul_sub_arrays(a.data() + i, b.data() + i, c.data() + i, r.size());
-                        i += r.size() - r.size() % 8;
-                      }
+        field::ifma::mul_sub_arrays(a.data() + i, b.data() + i, c.data() + i, len);
 #endif
-                      for (; i != r.end(); ++i) a[i] = a[i] * b[i] - c[i];
-                    });
+      },
+      [&](std::size_t i) { a[i] = a[i] * b[i] - c[i]; });
 }
 }  // namespace detail
 
