@@ -2,6 +2,7 @@
 
 // Fq2 = Fq[u]/(u^2 + 1): the quadratic extension of both curves (p = 3 mod 4 makes -1 a non-residue).
 
+#include <array>
 #include <optional>
 
 #include "field/mont_field.hpp"
@@ -16,6 +17,10 @@ struct Fp2 {
   static_assert(F::Params::kModulus[F::kLimbs - 1] >> 62 == 0,
                 "the lazy product needs p < 2^(64N - 2): a product of two unreduced sums below p*R");
   F c0, c1;  // c0 + c1*u
+
+  /// Whether the products go through field/asm/fp2_mulx.S (4- and 6-limb base fields: an Fp2 is
+  /// 2N consecutive words, a Wide 4N).
+  static constexpr bool kAsm = F::kLimbs == 4 || F::kLimbs == 6;
 
   static constexpr Fp2 zero() { return {}; }
   static constexpr Fp2 one() { return {F::one(), F::zero()}; }
@@ -46,6 +51,21 @@ struct Fp2 {
   /// c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1 = a0 b1 + a1 b0 (< 2p^2, no borrow), the sums left
   /// unreduced (< 2p).
   ZK_INLINE static constexpr Wide mul_wide(const Fp2& a, const Fp2& b) {
+#ifdef ZK_HAVE_FP2_MULX_ASM
+    if constexpr (kAsm) {
+      if (!std::is_constant_evaluated() && cpu::kHasMulxAdx) [[likely]] {
+        static_assert(sizeof(Fp2) == 16 * F::kLimbs && sizeof(Wide) == 32 * F::kLimbs, "the asm's layout");
+        Wide w;
+        Fp2MulxAsm<F::kLimbs>::mul_wide(w.c0.data(), a.c0.mont().data(), b.c0.mont().data(),
+                                        F::Params::kModulus.data());
+        return w;
+      }
+    }
+#endif
+    return mul_wide_generic(a, b);
+  }
+  /// mul_wide from the base field's kernels (constexpr; the reference the asm is tested against).
+  ZK_INLINE static constexpr Wide mul_wide_generic(const Fp2& a, const Fp2& b) {
     const auto t0 = F::mul_wide(a.c0.mont(), b.c0.mont());
     const auto t1 = F::mul_wide(a.c1.mont(), b.c1.mont());
     const auto t2 = F::mul_wide(F::add_unreduced(a.c0, a.c1), F::add_unreduced(b.c0, b.c1));
@@ -53,11 +73,38 @@ struct Fp2 {
   }
   /// a^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u, wide: two products (below 2p^2 each).
   ZK_INLINE static constexpr Wide square_wide(const Fp2& a) {
+#ifdef ZK_HAVE_FP2_MULX_ASM
+    if constexpr (kAsm) {
+      if (!std::is_constant_evaluated() && cpu::kHasMulxAdx) [[likely]] {
+        static_assert(sizeof(Fp2) == 16 * F::kLimbs && sizeof(Wide) == 32 * F::kLimbs, "the asm's layout");
+        Wide w;
+        Fp2MulxAsm<F::kLimbs>::sqr_wide(w.c0.data(), a.c0.mont().data(), F::Params::kModulus.data());
+        return w;
+      }
+    }
+#endif
+    return square_wide_generic(a);
+  }
+  /// square_wide from the base field's kernels (the reference the asm is tested against).
+  ZK_INLINE static constexpr Wide square_wide_generic(const Fp2& a) {
     return {F::mul_wide(F::add_unreduced(a.c0, a.c1), (a.c0 - a.c1).mont()),
             F::mul_wide(F::add_unreduced(a.c0, a.c0), a.c1.mont())};
   }
   /// Two reductions instead of three Montgomery products.
-  ZK_INLINE friend constexpr Fp2 operator*(const Fp2& a, const Fp2& b) { return mul_wide(a, b).reduce(); }
+  ZK_INLINE friend constexpr Fp2 operator*(const Fp2& a, const Fp2& b) {
+#ifdef ZK_HAVE_FP2_MULX_ASM
+    if constexpr (kAsm) {
+      if (!std::is_constant_evaluated() && cpu::kHasMulxAdx) [[likely]] {
+        static_assert(sizeof(Fp2) == 16 * F::kLimbs, "the asm's layout");
+        std::array<typename F::Repr, 2> r;
+        Fp2MulxAsm<F::kLimbs>::mul(r[0].data(), a.c0.mont().data(), b.c0.mont().data(), F::Params::kModulus.data(),
+                                   F::Params::kInv);
+        return {F::from_mont(r[0]), F::from_mont(r[1])};
+      }
+    }
+#endif
+    return mul_wide_generic(a, b).reduce();
+  }
   /// w * (c + u) for a small c, wide: (c w0 - w1) + (c w1 + w0) u.
   template <std::uint64_t C>
   static constexpr Wide mul_wide_by_small_plus_u(const Wide& w) {
@@ -78,6 +125,20 @@ struct Fp2 {
   constexpr Fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
   /// Complex squaring: (c0 + c1)(c0 - c1) + 2 c0 c1 u, 2 base multiplications.
   ZK_INLINE constexpr Fp2 square() const {
+#ifdef ZK_HAVE_FP2_MULX_ASM
+    if constexpr (kAsm) {
+      if (!std::is_constant_evaluated() && cpu::kHasMulxAdx) [[likely]] {
+        static_assert(sizeof(Fp2) == 16 * F::kLimbs, "the asm's layout");
+        std::array<typename F::Repr, 2> r;
+        Fp2MulxAsm<F::kLimbs>::sqr(r[0].data(), c0.mont().data(), F::Params::kModulus.data(), F::Params::kInv);
+        return {F::from_mont(r[0]), F::from_mont(r[1])};
+      }
+    }
+#endif
+    return square_generic();
+  }
+  /// square() from the base field's products (the reference the asm is tested against).
+  constexpr Fp2 square_generic() const {
     const F t = c0 * c1;
     return {(c0 + c1) * (c0 - c1), t.dbl()};
   }

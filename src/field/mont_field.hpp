@@ -372,6 +372,13 @@ class MontField {
 #ifdef ZK_HAVE_MULX_ASM
     if constexpr (kLimbs == 4 || kLimbs == 6) {
       if (!std::is_constant_evaluated() && cpu::kHasMulxAdx) [[likely]] {
+#ifdef ZK_HAVE_FP2_MULX_ASM
+        if constexpr (kLimbs == 6) {
+          MontField r;
+          zk_redc_384(r.v_.data(), t.data(), P::kModulus.data(), P::kInv);
+          return r;
+        }
+#endif
         return from_mont(mont_redc_mulx<kLimbs>(t, P::kModulus, P::kInv));
       }
     }
@@ -389,25 +396,31 @@ class MontField {
     add_limbs(s, a.v_, b.v_);
     return s;
   }
-  /// a - b mod p*R for a, b < p*R (p added to the high half on a borrow): below p*R.
+  /// a - b mod p*R for a, b < p*R (p added to the high half on a borrow): below p*R. p R has a zero
+  /// low half, so only the high half is corrected.
   static constexpr Wide wide_sub(const Wide& a, const Wide& b) {
     Wide d{};
     const std::uint64_t borrow = sub_limbs(d, a, b);
-    Wide p_or_zero{};
+    std::uint64_t carry = 0;
 #pragma GCC unroll 16
-    for (std::size_t i = 0; i < kLimbs; ++i) p_or_zero[kLimbs + i] = P::kModulus[i] & (0 - borrow);
-    add_limbs(d, d, p_or_zero);
+    for (std::size_t i = 0; i < kLimbs; ++i) {
+      carry = add_carry(d[kLimbs + i], P::kModulus[i] & (0 - borrow), carry, d[kLimbs + i]);
+    }
     return d;
   }
-  /// a + b mod p*R for a, b < p*R: below p*R.
+  /// a + b mod p*R for a, b < p*R: below p*R. The low half is the sum's; the high half is corrected
+  /// by p once.
   static constexpr Wide wide_add(const Wide& a, const Wide& b) {
-    Wide sum{}, d{};
+    Wide sum{};
     add_limbs(sum, a, b);  // < 2pR < 2^(128N - 1): no carry out
-    Wide pr{};
+    Repr hi{}, d{};
 #pragma GCC unroll 16
-    for (std::size_t i = 0; i < kLimbs; ++i) pr[kLimbs + i] = P::kModulus[i];
-    const std::uint64_t borrow = sub_limbs(d, sum, pr);
-    return select_limbs(0 - borrow, sum, d);
+    for (std::size_t i = 0; i < kLimbs; ++i) hi[i] = sum[kLimbs + i];
+    const std::uint64_t borrow = sub_limbs(d, hi, P::kModulus);
+    const Repr r = select_limbs(0 - borrow, hi, d);
+#pragma GCC unroll 16
+    for (std::size_t i = 0; i < kLimbs; ++i) sum[kLimbs + i] = r[i];
+    return sum;
   }
   /// a - b for a >= b (no reduction: callers know the difference is non-negative).
   static constexpr Wide wide_sub_nonnegative(const Wide& a, const Wide& b) {

@@ -313,6 +313,64 @@ template <std::size_t N>
   return reduce_once_branchless(u, p);
 }
 
+#if defined(__ELF__)
+// The Fq2 routines of field/asm/fp2_mulx.S (contracts there); BMI2 and ADX.
+#define ZK_HAVE_FP2_MULX_ASM 1
+extern "C" {
+void zk_fp2_mul_wide_384(std::uint64_t out[24], const std::uint64_t a[12], const std::uint64_t b[12],
+                         const std::uint64_t p[6]);
+void zk_fp2_mul_384(std::uint64_t out[12], const std::uint64_t a[12], const std::uint64_t b[12],
+                    const std::uint64_t p[6], std::uint64_t n0);
+void zk_fp2_sqr_wide_384(std::uint64_t out[24], const std::uint64_t a[12], const std::uint64_t p[6]);
+void zk_fp2_sqr_384(std::uint64_t out[12], const std::uint64_t a[12], const std::uint64_t p[6], std::uint64_t n0);
+void zk_mul_384(std::uint64_t out[12], const std::uint64_t a[6], const std::uint64_t b[6]);
+void zk_redc_384(std::uint64_t out[6], const std::uint64_t t[12], const std::uint64_t p[6], std::uint64_t n0);
+void zk_fp2_mul_wide_256(std::uint64_t out[16], const std::uint64_t a[8], const std::uint64_t b[8],
+                         const std::uint64_t p[4]);
+void zk_fp2_mul_256(std::uint64_t out[8], const std::uint64_t a[8], const std::uint64_t b[8], const std::uint64_t p[4],
+                    std::uint64_t n0);
+void zk_fp2_sqr_wide_256(std::uint64_t out[16], const std::uint64_t a[8], const std::uint64_t p[4]);
+void zk_fp2_sqr_256(std::uint64_t out[8], const std::uint64_t a[8], const std::uint64_t p[4], std::uint64_t n0);
+}
+
+/// The Fq2 routines by the base field's limb count: an Fq2 as 2N consecutive words (c0, c1), a wide
+/// one as 4N.
+template <std::size_t N>
+struct Fp2MulxAsm;
+template <>
+struct Fp2MulxAsm<6> {
+  static void mul_wide(std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* p) {
+    zk_fp2_mul_wide_384(out, a, b, p);
+  }
+  static void mul(std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* p,
+                  std::uint64_t n0) {
+    zk_fp2_mul_384(out, a, b, p, n0);
+  }
+  static void sqr_wide(std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* p) {
+    zk_fp2_sqr_wide_384(out, a, p);
+  }
+  static void sqr(std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* p, std::uint64_t n0) {
+    zk_fp2_sqr_384(out, a, p, n0);
+  }
+};
+template <>
+struct Fp2MulxAsm<4> {
+  static void mul_wide(std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* p) {
+    zk_fp2_mul_wide_256(out, a, b, p);
+  }
+  static void mul(std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* p,
+                  std::uint64_t n0) {
+    zk_fp2_mul_256(out, a, b, p, n0);
+  }
+  static void sqr_wide(std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* p) {
+    zk_fp2_sqr_wide_256(out, a, p);
+  }
+  static void sqr(std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* p, std::uint64_t n0) {
+    zk_fp2_sqr_256(out, a, p, n0);
+  }
+};
+#endif
+
 #undef ZK_MX_FIRST_STEP
 #undef ZK_MX_FIRST_LAST
 #undef ZK_MX_STEP

@@ -1,7 +1,7 @@
 #!/bin/sh
 # A fleet on one PostgreSQL queue (issue 21, docs/cluster.md): three daemons share a real
 # PostgreSQL 15 started here (as an unprivileged user, on a unix socket in a temporary directory).
-#   1. 24 jobs accepted by daemon A; daemon B killed with SIGKILL while it holds claims, and a client
+#   1. 48 jobs accepted by daemon A; daemon B killed with SIGKILL while it holds claims, and a client
 #      awaiting on B at that moment reconnects to C: every job completes once, on another daemon;
 #   2. B restarted: it rejoins the queue (a new machine in the status) and proves new work;
 #   3. the database restarted under load: the daemons reconnect, the jobs complete.
@@ -75,8 +75,9 @@ start a
 start b
 start c
 
-# 1. 24 jobs through A; B killed while it holds claims.
-client submit "$(addr a)" "$SHAPE" 1 24 "$D/ids" || fail "submit"
+# 1. 48 jobs through A; B killed while it holds claims. Enough jobs that the queue is still full
+# when B dies (~1 s after its first claim, the clients' start-up included), however fast a job is.
+client submit "$(addr a)" "$SHAPE" 1 48 "$D/ids" || fail "submit"
 i=0
 while [ "$(client claims "$(addr b)")" -lt 1 ]; do
   i=$((i + 1)); [ $i -gt 600 ] && fail "daemon b never claimed a job"; sleep 0.05
@@ -95,17 +96,17 @@ wait "$PID_b" 2> /dev/null
 wait "$AWAIT_B" && fail "an await on the killed daemon cannot have succeeded"
 grep -q "UNAVAILABLE" "$D/await_b.out" || fail "the await on the killed daemon must end UNAVAILABLE: $(tail -3 "$D/await_b.out")"
 [ "$(client await "$(addr c)" "$D/last" "$D/out")" = "1" ] || fail "the awaiting client must get its result from C"
-[ "$(client await "$(addr c)" "$D/ids" "$D/out")" = "24" ] || fail "all 24 jobs must complete after B died"
+[ "$(client await "$(addr c)" "$D/ids" "$D/out")" = "48" ] || fail "all 48 jobs must complete after B died"
 grep -q "lease ran out\|attempt 2" "$D/a.log" "$D/c.log" || fail "A or C must have taken over B's claims"
 
 # 2. B restarted: a new machine in the fleet, proving new work.
 start b
-client submit "$(addr b)" "$SHAPE" 25 6 "$D/ids2" || fail "submit 2"
+client submit "$(addr b)" "$SHAPE" 49 6 "$D/ids2" || fail "submit 2"
 [ "$(client await "$(addr a)" "$D/ids2" "$D/out")" = "6" ] || fail "6 more jobs"
 [ "$(client machines "$(addr a)")" -ge 3 ] || fail "the fleet must show at least 3 machines"
 
 # 3. The database restarted under load.
-client submit "$(addr c)" "$SHAPE" 31 8 "$D/ids3" || fail "submit 3"
+client submit "$(addr c)" "$SHAPE" 55 8 "$D/ids3" || fail "submit 3"
 as_pg "$PGBIN/pg_ctl" -D "$D/pg/data" -m fast -w stop > /dev/null || fail "postgres stop"
 sleep 1
 pg_start
@@ -113,9 +114,9 @@ pg_start
 
 # Counts: every job done once, none failed, the store agrees.
 client counts "$(addr a)" > "$D/counts"
-grep -q "^done 38 failed 0 queued 0 running 0$" "$D/counts" || fail "store counts: $(cat "$D/counts")"
+grep -q "^done 62 failed 0 queued 0 running 0$" "$D/counts" || fail "store counts: $(cat "$D/counts")"
 cat "$D/ids" "$D/ids2" "$D/ids3" | while read -r seed job; do
   "$Z" verify --vk "$D/keys/synthetic-$SHAPE.vk" --proof "$D/out/$seed.bin" --public "$D/out/$seed.json" > /dev/null \
     || { echo "FAIL: job $job (seed $seed) does not verify"; exit 1; }
 done || exit 1
-echo "fleet ok: 38 jobs over 3 daemons on PostgreSQL, across a SIGKILL, a rejoin and a database restart"
+echo "fleet ok: 62 jobs over 3 daemons on PostgreSQL, across a SIGKILL, a rejoin and a database restart"

@@ -203,6 +203,11 @@ TYPED_TEST(PrimeFieldTest, WideProductsReducedOnceEqualMontgomeryProducts) {
   xs.push_back(F::from_mont(pm1));
   xs.push_back(F::from_mont(pm1));
   xs.push_back(F::zero());
+  // The largest input redc takes, p R - 1 (its high half p - 1, its low half all ones).
+  typename F::Wide top{};
+  for (std::size_t k = 0; k < F::kLimbs; ++k) top[k] = ~std::uint64_t{0};
+  for (std::size_t k = 0; k < F::kLimbs; ++k) top[F::kLimbs + k] = pm1[k];
+  ASSERT_EQ(F::redc(top), F::redc_portable(top));
   for (std::size_t i = 0; i + 3 < xs.size(); ++i) {
     const F a = xs[i], b = xs[i + 1], c = xs[i + 2], d = xs[i + 3];
     const auto ab = F::mul_wide(a.mont(), b.mont()), cd = F::mul_wide(c.mont(), d.mont());

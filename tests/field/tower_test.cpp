@@ -215,6 +215,44 @@ TEST(Fq2, LazyProductEqualsTheEagerOne) {
   check_lazy_fq2_product<BnFq2>();
 }
 
+// The Fq2 products of 4- and 6-limb fields run in field/asm/fp2_mulx.S where the CPU has MULX/ADX;
+// the asm keeps the generic code's representations, so the two agree word for word, wide values
+// included. The extremes: coefficients p - 1 (the largest sums and products), zero, one. Under
+// ZKPIPE_NO_ASM=1 (portable_path_field_suite) both sides take the generic path.
+template <class Fq2>
+void check_fq2_kernels_equal_generic() {
+  using F = typename Fq2::Base;
+  Rng rng = test::rng(19);
+  typename F::Repr pm1 = F::Params::kModulus;
+  pm1[0] -= 1;
+  const F top = F::from_mont(pm1);
+  std::vector<Fq2> xs{{top, top}, {top, F::zero()}, {F::zero(), top}, {F::one(), top}, Fq2::one(), Fq2::zero()};
+  for (int i = 0; i < 1000; ++i) xs.push_back(Fq2::random(rng));
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const Fq2& a = xs[i];
+    for (const Fq2& b : {xs[(i * 31 + 7) % xs.size()], xs[i % 6]}) {
+      const auto w = Fq2::mul_wide(a, b);
+      const auto g = Fq2::mul_wide_generic(a, b);
+      ASSERT_EQ(w.c0, g.c0) << i;
+      ASSERT_EQ(w.c1, g.c1) << i;
+      ASSERT_EQ(a * b, g.reduce()) << i;
+      ASSERT_EQ(a * b, a.mul_eager(b)) << i;
+    }
+    const auto s = Fq2::square_wide(a);
+    const auto sg = Fq2::square_wide_generic(a);
+    ASSERT_EQ(s.c0, sg.c0) << i;
+    ASSERT_EQ(s.c1, sg.c1) << i;
+    ASSERT_EQ(a.square(), a.square_generic()) << i;
+    ASSERT_EQ(a.square(), a.mul_eager(a)) << i;
+    ASSERT_EQ(s.reduce(), a.mul_eager(a)) << i;
+  }
+}
+
+TEST(Fq2, AsmKernelsEqualTheGenericOnes) {
+  check_fq2_kernels_equal_generic<BlsFq2>();
+  check_fq2_kernels_equal_generic<BnFq2>();
+}
+
 TEST(Fq2, SqrtOfSquaresRoundTrips) {
   check_fq2_sqrt<BlsFq2>();
   check_fq2_sqrt<BnFq2>();
