@@ -87,6 +87,7 @@ BENCHMARK(BM_square<Bls12_381Fq>)->Name("bls12_381/fq_square");
 BENCHMARK(BM_add<Bls12_381Fq>)->Name("bls12_381/fq_add");
 BENCHMARK(BM_inverse<Bls12_381Fq>)->Name("bls12_381/fq_inverse");
 BENCHMARK(BM_mul<Fp2<Bls12_381Fq>>)->Name("bls12_381/fq2_mul");
+BENCHMARK(BM_square<Fp2<Bls12_381Fq>>)->Name("bls12_381/fq2_square");
 BENCHMARK(BM_mul<BlsFq12>)->Name("bls12_381/fq12_mul");
 BENCHMARK(BM_square<BlsFq12>)->Name("bls12_381/fq12_square");
 BENCHMARK(BM_mul<Bn254Fr>)->Name("bn254/fr_mul");
@@ -96,6 +97,8 @@ BENCHMARK(BM_inverse<Bn254Fr>)->Name("bn254/fr_inverse");
 BENCHMARK(BM_mul<Bn254Fq>)->Name("bn254/fq_mul");
 BENCHMARK(BM_square<Bn254Fq>)->Name("bn254/fq_square");
 BENCHMARK(BM_inverse<Bn254Fq>)->Name("bn254/fq_inverse");
+BENCHMARK(BM_mul<Fp2<Bn254Fq>>)->Name("bn254/fq2_mul");
+BENCHMARK(BM_square<Fp2<Bn254Fq>>)->Name("bn254/fq2_square");
 BENCHMARK(BM_mul<BnFq12>)->Name("bn254/fq12_mul");
 
 }  // namespace

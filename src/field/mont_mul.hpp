@@ -322,8 +322,6 @@ void zk_fp2_mul_wide_384(std::uint64_t out[24], const std::uint64_t a[12], const
 void zk_fp2_mul_384(std::uint64_t out[12], const std::uint64_t a[12], const std::uint64_t b[12],
                     const std::uint64_t p[6], std::uint64_t n0);
 void zk_fp2_sqr_wide_384(std::uint64_t out[24], const std::uint64_t a[12], const std::uint64_t p[6]);
-void zk_fp2_sqr_384(std::uint64_t out[12], const std::uint64_t a[12], const std::uint64_t p[6], std::uint64_t n0);
-void zk_mul_384(std::uint64_t out[12], const std::uint64_t a[6], const std::uint64_t b[6]);
 void zk_redc_384(std::uint64_t out[6], const std::uint64_t t[12], const std::uint64_t p[6], std::uint64_t n0);
 void zk_fp2_mul_wide_256(std::uint64_t out[16], const std::uint64_t a[8], const std::uint64_t b[8],
                          const std::uint64_t p[4]);
@@ -334,7 +332,7 @@ void zk_fp2_sqr_256(std::uint64_t out[8], const std::uint64_t a[8], const std::u
 }
 
 /// The Fq2 routines by the base field's limb count: an Fq2 as 2N consecutive words (c0, c1), a wide
-/// one as 4N.
+/// one as 4N. The reduced square only for N = 4 (Fp2::square says why).
 template <std::size_t N>
 struct Fp2MulxAsm;
 template <>
@@ -348,9 +346,6 @@ struct Fp2MulxAsm<6> {
   }
   static void sqr_wide(std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* p) {
     zk_fp2_sqr_wide_384(out, a, p);
-  }
-  static void sqr(std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* p, std::uint64_t n0) {
-    zk_fp2_sqr_384(out, a, p, n0);
   }
 };
 template <>

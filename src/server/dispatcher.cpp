@@ -280,17 +280,20 @@ void Dispatcher::claim_round() {
       std::lock_guard lock(m_);
       req.validated = validated_.erase(c.id) != 0;
       claimed_.insert(c.id);  // before submit: the recorder may see the job end at once
+      submitting_.insert(c.id);  // until submit returns, the engine not knowing it is no news
     }
     auto id = engine_.submit(std::move(req));
+    const bool taken = id.ok() || id.status().code() == StatusCode::kAlreadyExists;  // ours already: renewed
+    {
+      std::lock_guard lock(m_);
+      submitting_.erase(c.id);
+      if (!taken) claimed_.erase(c.id);
+    }
     if (id.ok()) {
       spdlog::info("job {} started: {} {}", c.id, c.circuit, c.shape);
       continue;
     }
-    if (id.status().code() == StatusCode::kAlreadyExists) continue;  // ours already (a renewed claim)
-    {
-      std::lock_guard lock(m_);
-      claimed_.erase(c.id);
-    }
+    if (taken) continue;
     const bool too_big = id.status().code() == StatusCode::kResourceExhausted &&
                          id.status().message().find("whole memory budget") != std::string::npos;
     if (id.status().code() == StatusCode::kUnavailable ||
@@ -329,6 +332,17 @@ void Dispatcher::record_round(bool final) {
   for (const std::uint64_t id : ids) {
     auto r = engine_.await(id, std::chrono::milliseconds(0), true);
     if (!r.ok() && r.status().code() == StatusCode::kDeadlineExceeded) continue;  // still running
+    if (!r.ok()) {
+      // Unknown to the engine. A claim whose submit is under way is not there yet: giving it back
+      // now would queue it again while it runs here, and it would be proved twice. Once submit has
+      // returned (checked under the lock claim_round updates), a job it took is in the engine.
+      {
+        std::lock_guard lock(m_);
+        if (submitting_.count(id) != 0 || claimed_.count(id) == 0) continue;
+      }
+      r = engine_.await(id, std::chrono::milliseconds(0), true);
+      if (!r.ok() && r.status().code() == StatusCode::kDeadlineExceeded) continue;
+    }
     bool done_with = true;
     if (!r.ok()) {
       // The engine does not know it (it never took it, or forgot it): give the claim back.

@@ -93,6 +93,7 @@ class Dispatcher {
 
   std::mutex m_;
   std::set<std::uint64_t> claimed_;    // in the engine under our claim, outcome not yet written
+  std::set<std::uint64_t> submitting_;  // claimed_ ids whose engine_.submit has not returned yet
   std::set<std::uint64_t> validated_;  // accepted here and validated: the engine need not again
   std::map<std::uint64_t, std::chrono::steady_clock::time_point> skip_;  // cannot take here, until
   std::map<std::uint64_t, std::chrono::steady_clock::time_point> looked_;  // poll: last store lookup

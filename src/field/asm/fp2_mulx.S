@@ -1,9 +1,9 @@
-// Fq2 products for 6-limb (384-bit) and 4-limb (256-bit) moduli on x86-64 with BMI2 (MULX) and ADX (ADCX/ADOX): the
-// whole Karatsuba product in one routine, so the three 768-bit products, their combination and the
-// two Montgomery reductions run without the compiler's spills between separate asm statements
-// (field/fp2.hpp holds the C++ of the same method and the tests compare the two).
+// Fq2 products for 6-limb (384-bit) and 4-limb (256-bit) moduli on x86-64 with BMI2 (MULX) and ADX
+// (ADCX/ADOX): the whole Karatsuba product in one routine, so the three double-width products,
+// their combination and the two Montgomery reductions run without the compiler's spills between
+// separate asm statements (field/fp2.hpp holds the C++ of the same method; the tests compare them).
 //
-// Layout: an Fq2 element is 12 little-endian words (c0 then c1, each a Montgomery representation);
+// 6 limbs. Layout: an Fq2 element is 12 little-endian words (c0 then c1, each a Montgomery representation);
 // a wide Fq2 element is 24 words (c0 then c1, each 12 words). The modulus p must be below 2^382
 // (p < R/4 with R = 2^384, as Fp2 asserts): then every sum below stays in its words.
 //
@@ -18,15 +18,13 @@
 //   void zk_fp2_sqr_wide_384(uint64_t out[24], const uint64_t a[12], const uint64_t p[6]);
 //     out.c0 = (a0 + a1)(a0 - a1 mod p), out.c1 = (a0 + a0) a1: below 2 p^2 each; a's coefficients
 //     below p.
-//   void zk_fp2_sqr_384(uint64_t out[12], const uint64_t a[12], const uint64_t p[6], uint64_t n0);
-//     out = a^2, each coefficient reduced.
-//   void zk_mul_384(uint64_t out[12], const uint64_t a[6], const uint64_t b[6]);
-//     out = a b, the whole 768-bit product.
 //   void zk_redc_384(uint64_t out[6], const uint64_t t[12], const uint64_t p[6], uint64_t n0);
 //     out = t / R mod p, below p, for t < p R.
 //
-// The _256 twins (zk_fp2_mul_wide_256, zk_fp2_mul_256, zk_fp2_sqr_wide_256, zk_fp2_sqr_256) have
-// the same contracts for 4-limb moduli below 2^254 (R = 2^256): 8 words per Fq2, 16 per wide one.
+// The _256 twins (zk_fp2_mul_wide_256, zk_fp2_mul_256, zk_fp2_sqr_wide_256) have the same contracts
+// for 4-limb moduli below 2^254 (R = 2^256): 8 words per Fq2, 16 per wide one, and
+//   void zk_fp2_sqr_256(uint64_t out[8], const uint64_t a[8], const uint64_t p[4], uint64_t n0);
+//     out = a^2, each coefficient reduced (for 6 limbs, two fused Montgomery products are faster).
 //
 // Callers check cpu::kHasMulxAdx first.
 
@@ -498,41 +496,6 @@ zk_fp2_sqr_wide_384:
         ZK_POP_CALLEE_SAVED
         ret
         .size   zk_fp2_sqr_wide_384, .-zk_fp2_sqr_wide_384
-
-        .globl  zk_fp2_sqr_384
-        .p2align 5
-        .type   zk_fp2_sqr_384, @function
-zk_fp2_sqr_384:
-        ZK_PUSH_CALLEE_SAVED
-        // Frame: the body's 152 bytes, the wide square at 152 (192 bytes), out at 344, n0 at 352.
-        subq    $360, %rsp
-        movq    %rdi, 344(%rsp)
-        movq    %rcx, 352(%rsp)
-        leaq    152(%rsp), %rdi
-        movq    %rdx, %rcx
-        ZK_FP2_SQR_WIDE_BODY
-        movq    352(%rsp), %rbx
-        movq    344(%rsp), %rdi
-        leaq    152(%rsp), %rsi
-        call    zk_redc_384_local
-        leaq    248(%rsp), %rsi
-        addq    $48, %rdi
-        call    zk_redc_384_local
-        addq    $360, %rsp
-        ZK_POP_CALLEE_SAVED
-        ret
-        .size   zk_fp2_sqr_384, .-zk_fp2_sqr_384
-
-        .globl  zk_mul_384
-        .p2align 5
-        .type   zk_mul_384, @function
-zk_mul_384:
-        ZK_PUSH_CALLEE_SAVED
-        movq    %rdx, %rbp
-        call    zk_mul_384_local
-        ZK_POP_CALLEE_SAVED
-        ret
-        .size   zk_mul_384, .-zk_mul_384
 
         .globl  zk_redc_384
         .p2align 5
