@@ -1,20 +1,14 @@
 #include "base/cpu.hpp"
 
-#include <cstdlib>
-#include <cstring>
-
 #if defined(__x86_64__)
 #include <cpuid.h>
 #endif
 
+#include "base/env.hpp"
+
 namespace zk::cpu {
 
 namespace {
-
-bool env_set(const char* name) {
-  const char* v = std::getenv(name);
-  return v != nullptr && std::strcmp(v, "0") != 0 && v[0] != '\0';
-}
 
 /// CPUID.(EAX=7,ECX=0):EBX, the extended feature flags (0 where the leaf or CPUID is missing).
 unsigned leaf7_ebx() {
@@ -29,7 +23,7 @@ unsigned leaf7_ebx() {
 }
 
 bool detect_mulx_adx() {
-  if (env_set("ZKPIPE_NO_ASM")) return false;
+  if (base::env_flag("ZKPIPE_NO_ASM")) return false;
   constexpr unsigned kBmi2 = 1u << 8;  // leaf 7 EBX bit 8
   constexpr unsigned kAdx = 1u << 19;  // leaf 7 EBX bit 19
   const unsigned ebx = leaf7_ebx();
@@ -37,7 +31,7 @@ bool detect_mulx_adx() {
 }
 
 bool detect_avx512_ifma() {
-  if (env_set("ZKPIPE_NO_ASM") || env_set("ZKPIPE_NO_IFMA")) return false;
+  if (base::env_flag("ZKPIPE_NO_ASM") || base::env_flag("ZKPIPE_NO_IFMA")) return false;
 #if defined(__x86_64__)
   constexpr unsigned kAvx512f = 1u << 16;     // leaf 7 EBX bit 16
   constexpr unsigned kAvx512Ifma = 1u << 21;  // leaf 7 EBX bit 21

@@ -1,11 +1,12 @@
 #include "base/uninit_vector.hpp"
 
 #include <cstdlib>
-#include <string_view>
 
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
+
+#include "base/env.hpp"
 
 namespace zk::base {
 namespace {
@@ -13,10 +14,7 @@ namespace {
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
 
 bool advise_huge_pages() {
-  static const bool on = [] {
-    const char* v = std::getenv("ZKPIPE_NO_HUGEPAGES");
-    return v == nullptr || *v == '\0' || std::string_view(v) == "0";
-  }();
+  static const bool on = !env_flag("ZKPIPE_NO_HUGEPAGES");
   return on;
 }
 

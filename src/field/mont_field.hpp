@@ -370,17 +370,15 @@ class MontField {
   }
   static constexpr MontField redc(const Wide& t) {
 #ifdef ZK_HAVE_MULX_ASM
-    if constexpr (kLimbs == 4 || kLimbs == 6) {
-      if (!std::is_constant_evaluated() && cpu::kHasMulxAdx) [[likely]] {
+    if (!std::is_constant_evaluated() && cpu::kHasMulxAdx) [[likely]] {
+      if constexpr (kLimbs == 4) return from_mont(mont_redc_mulx4(t, P::kModulus, P::kInv));
 #ifdef ZK_HAVE_FP2_MULX_ASM
-        if constexpr (kLimbs == 6) {
-          MontField r;
-          zk_redc_384(r.v_.data(), t.data(), P::kModulus.data(), P::kInv);
-          return r;
-        }
-#endif
-        return from_mont(mont_redc_mulx<kLimbs>(t, P::kModulus, P::kInv));
+      if constexpr (kLimbs == 6) {
+        MontField r;
+        zk_redc_384(r.v_.data(), t.data(), P::kModulus.data(), P::kInv);
+        return r;
       }
+#endif
     }
 #endif
     return from_mont(mont_redc_portable<kLimbs>(t, P::kModulus, P::kInv));

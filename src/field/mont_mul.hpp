@@ -274,42 +274,23 @@ template <std::size_t N>
   return out;
 }
 
-/// MULX/ADX Montgomery reduction of a 2N-limb t < p*R (mont_redc_portable's method): the reduction
-/// steps of mont_mul_mulx on the low half, then the high half added and one conditional subtraction.
-template <std::size_t N>
-[[gnu::always_inline]] inline Limbs<N> mont_redc_mulx(const Limbs<2 * N>& t, const Limbs<N>& p, std::uint64_t inv) {
-  static_assert(N == 4 || N == 6);
-  std::uint64_t t0 = t[0], t1 = t[1], t2 = t[2], t3 = t[3], t4 = 0, t5 = 0, hi;
-  if constexpr (N == 6) t4 = t[4], t5 = t[5];
+/// MULX/ADX Montgomery reduction of an 8-limb t < p*R (mont_redc_portable's method): the reduction
+/// steps of mont_mul_mulx4 on the low half, then the high half added and one conditional subtraction.
+/// (6 limbs: zk_redc_384 of field/asm/fp2_mulx.S.)
+[[gnu::always_inline]] inline Limbs<4> mont_redc_mulx4(const Limbs<8>& t, const Limbs<4>& p, std::uint64_t inv) {
+  std::uint64_t t0 = t[0], t1 = t[1], t2 = t[2], t3 = t[3], hi;
   const std::uint64_t* pp = p.data();
   const std::uint64_t zero = 0;
-#pragma GCC unroll 8
-  for (std::size_t i = 0; i < N; ++i) {
-    if constexpr (N == 4) {
-      __asm__(ZK_MX_RED_BEGIN ZK_MX_RED_STEP("8", "t0", "t1") ZK_MX_RED_STEP("16", "t1", "t2")
-                  ZK_MX_RED_STEP("24", "t2", "t3") ZK_MX_RED_END("t3")
-              : [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [hi] "=&r"(hi)
-              : [p] "r"(pp), [inv] "rm"(inv), [A] "r"(zero), "m"(p)
-              : "rax", "rdx", "cc");
-    } else {
-      __asm__(ZK_MX_RED_BEGIN ZK_MX_RED_STEP("8", "t0", "t1") ZK_MX_RED_STEP("16", "t1", "t2")
-                  ZK_MX_RED_STEP("24", "t2", "t3") ZK_MX_RED_STEP("32", "t3", "t4") ZK_MX_RED_STEP("40", "t4", "t5")
-                      ZK_MX_RED_END("t5")
-              : [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [t4] "+r"(t4), [t5] "+r"(t5), [hi] "=&r"(hi)
-              : [p] "r"(pp), [inv] "m"(inv), [A] "r"(zero), "m"(p)
-              : "rax", "rdx", "cc");
-    }
+#pragma GCC unroll 4
+  for (std::size_t i = 0; i < 4; ++i) {
+    __asm__(ZK_MX_RED_BEGIN ZK_MX_RED_STEP("8", "t0", "t1") ZK_MX_RED_STEP("16", "t1", "t2")
+                ZK_MX_RED_STEP("24", "t2", "t3") ZK_MX_RED_END("t3")
+            : [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3), [hi] "=&r"(hi)
+            : [p] "r"(pp), [inv] "rm"(inv), [A] "r"(zero), "m"(p)
+            : "rax", "rdx", "cc");
   }
-  Limbs<N> u;
-  Limbs<N> high;
-  if constexpr (N == 4) {
-    u = {t0, t1, t2, t3};
-    high = {t[4], t[5], t[6], t[7]};
-  } else {
-    u = {t0, t1, t2, t3, t4, t5};
-    high = {t[6], t[7], t[8], t[9], t[10], t[11]};
-  }
-  add_limbs(u, u, high);
+  Limbs<4> u{t0, t1, t2, t3};
+  add_limbs(u, u, Limbs<4>{t[4], t[5], t[6], t[7]});
   return reduce_once_branchless(u, p);
 }
 
@@ -337,32 +318,16 @@ template <std::size_t N>
 struct Fp2MulxAsm;
 template <>
 struct Fp2MulxAsm<6> {
-  static void mul_wide(std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* p) {
-    zk_fp2_mul_wide_384(out, a, b, p);
-  }
-  static void mul(std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* p,
-                  std::uint64_t n0) {
-    zk_fp2_mul_384(out, a, b, p, n0);
-  }
-  static void sqr_wide(std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* p) {
-    zk_fp2_sqr_wide_384(out, a, p);
-  }
+  static constexpr auto mul_wide = &zk_fp2_mul_wide_384;
+  static constexpr auto mul = &zk_fp2_mul_384;
+  static constexpr auto sqr_wide = &zk_fp2_sqr_wide_384;
 };
 template <>
 struct Fp2MulxAsm<4> {
-  static void mul_wide(std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* p) {
-    zk_fp2_mul_wide_256(out, a, b, p);
-  }
-  static void mul(std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* p,
-                  std::uint64_t n0) {
-    zk_fp2_mul_256(out, a, b, p, n0);
-  }
-  static void sqr_wide(std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* p) {
-    zk_fp2_sqr_wide_256(out, a, p);
-  }
-  static void sqr(std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* p, std::uint64_t n0) {
-    zk_fp2_sqr_256(out, a, p, n0);
-  }
+  static constexpr auto mul_wide = &zk_fp2_mul_wide_256;
+  static constexpr auto mul = &zk_fp2_mul_256;
+  static constexpr auto sqr_wide = &zk_fp2_sqr_wide_256;
+  static constexpr auto sqr = &zk_fp2_sqr_256;
 };
 #endif
 

@@ -153,15 +153,22 @@ void check_fq2_sqrt() {
   EXPECT_EQ(Fq2::zero().sqrt()->square(), Fq2::zero());
 }
 
+/// The extremes (coefficients p - 1, the largest sums and products; zero; one) and n random elements.
 template <class Fq2>
-void check_lazy_fq2_product() {
+std::vector<Fq2> fq2_samples(std::uint64_t seed, int n) {
   using F = typename Fq2::Base;
-  Rng rng = test::rng(16);
+  Rng rng = test::rng(seed);
   typename F::Repr pm1 = F::Params::kModulus;
   pm1[0] -= 1;
   const F top = F::from_mont(pm1);
   std::vector<Fq2> xs{{top, top}, {top, F::zero()}, {F::zero(), top}, Fq2::one(), Fq2::zero(), {top, F::one()}};
-  for (int i = 0; i < 500; ++i) xs.push_back(Fq2::random(rng));
+  for (int i = 0; i < n; ++i) xs.push_back(Fq2::random(rng));
+  return xs;
+}
+
+template <class Fq2>
+void check_lazy_fq2_product() {
+  const auto xs = fq2_samples<Fq2>(16, 500);
   for (const Fq2& a : xs) {
     for (std::size_t k = 0; k < 6; ++k) {
       const Fq2& b = xs[(k * 97 + 13) % xs.size()];
@@ -217,17 +224,11 @@ TEST(Fq2, LazyProductEqualsTheEagerOne) {
 
 // The Fq2 products of 4- and 6-limb fields run in field/asm/fp2_mulx.S where the CPU has MULX/ADX;
 // the asm keeps the generic code's representations, so the two agree word for word, wide values
-// included. The extremes: coefficients p - 1 (the largest sums and products), zero, one. Under
+// included, on fq2_samples' extremes and random elements. Under
 // ZKPIPE_NO_ASM=1 (portable_path_field_suite) both sides take the generic path.
 template <class Fq2>
 void check_fq2_kernels_equal_generic() {
-  using F = typename Fq2::Base;
-  Rng rng = test::rng(19);
-  typename F::Repr pm1 = F::Params::kModulus;
-  pm1[0] -= 1;
-  const F top = F::from_mont(pm1);
-  std::vector<Fq2> xs{{top, top}, {top, F::zero()}, {F::zero(), top}, {F::one(), top}, Fq2::one(), Fq2::zero()};
-  for (int i = 0; i < 1000; ++i) xs.push_back(Fq2::random(rng));
+  const auto xs = fq2_samples<Fq2>(19, 1000);
   for (std::size_t i = 0; i < xs.size(); ++i) {
     const Fq2& a = xs[i];
     for (const Fq2& b : {xs[(i * 31 + 7) % xs.size()], xs[i % 6]}) {
