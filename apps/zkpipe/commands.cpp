@@ -402,13 +402,15 @@ int run_setup(const SetupArgs& a) {
 /// Frees a vector's storage (clear() keeps it).
 template <class V>
 void release(V& v) {
-  V().swap(v);
+  V empty;
+  std::swap(v, empty);
 }
 
 template <class E>
 int prove_zkey(const ProveArgs& a, const std::string& proof_path, const std::string& public_path) {
   const auto t0 = Clock::now();
-  auto zk = groth16::snarkjs::read_zkey_file<E>(a.zkey);
+  // One proof: the MSM bases are read where they lie in the mapped file (no copy, no zeroed pages).
+  auto zk = groth16::snarkjs::read_zkey_file<E>(a.zkey, groth16::snarkjs::ZkeyPoints::kMapped);
   if (!zk.ok()) return fail(zk.status().message(), a.json);
   const double load_ms = ms_since(t0);
   const auto tw = Clock::now();

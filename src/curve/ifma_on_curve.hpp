@@ -14,16 +14,16 @@ namespace zk::curve {
 
 #ifdef ZK_HAVE_IFMA
 
-/// Adds to `suspects` the indices i < n of the points pts[i] for which y^2 = x^3 + b fails, plus the
-/// last n % 8, which are not checked. The identity (x = y = 0 with its flag) fails the equation too:
-/// suspects are to be re-checked with Affine::is_on_curve.
+/// Adds to `suspects` the indices i < n of the points pts[i] (a zkey's layout, at any alignment:
+/// gathers need none) for which y^2 = x^3 + b fails, plus the last n % 8, which are not checked. The
+/// identity (x = y = 0) fails the equation too: suspects are to be re-checked one by one.
 template <CurveConfig C>
-[[gnu::target("avx512f,avx512ifma")]] void off_curve_suspects(const Affine<C>* pts, std::size_t n,
+[[gnu::target("avx512f,avx512ifma")]] void off_curve_suspects(const PackedAffine<C>* pts, std::size_t n,
                                                               std::vector<std::size_t>& suspects) {
   namespace v = field::ifma;
   using Fq = typename C::Field;
-  static_assert(sizeof(Affine<C>) % 8 == 0 && offsetof(Affine<C>, y) == sizeof(Fq));
-  constexpr long long kStride = sizeof(Affine<C>) / 8, kY = sizeof(Fq) / 8;  // in 64-bit words
+  static_assert(sizeof(PackedAffine<C>) == 2 * sizeof(Fq) && sizeof(Fq) % 8 == 0);
+  constexpr long long kStride = sizeof(PackedAffine<C>) / 8, kY = sizeof(Fq) / 8;  // in 64-bit words
   const v::Modulus md = v::modulus<Fq>();
   const v::Lanes b = v::broadcast(C::kB);
   long long wx[8], wy[8];

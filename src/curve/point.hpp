@@ -3,6 +3,7 @@
 // Points of a short Weierstrass curve y^2 = x^3 + b (a = 0 on every zkpipe curve) in three
 // coordinate systems, generic over a group config C (see bls12_381.hpp, bn254.hpp):
 //   Affine<C>    (x, y) plus an infinity flag: storage, serialization, MSM bases.
+//   PackedAffine<C> (x, y) with the identity as (0, 0), unaligned: a mapped .zkey's MSM bases.
 //   Jacobian<C>  (X, Y, Z) with x = X/Z^2, y = Y/Z^3; Z = 0 is infinity: general arithmetic.
 //   Xyzz<C>      (X, Y, ZZ, ZZZ) with x = X/ZZ, y = Y/ZZZ, ZZ^3 = ZZZ^2; ZZ = 0 is infinity: the
 //                cheapest mixed addition (MSM buckets).
@@ -12,6 +13,8 @@
 // explicitly around them.
 
 #include <concepts>
+#include <cstdint>
+#include <cstring>
 #include <span>
 #include <vector>
 
@@ -53,6 +56,46 @@ struct Affine {
     return a.x == b.x && a.y == b.y;
   }
   Jacobian<C> to_jacobian() const { return Jacobian<C>::from_affine(*this); }
+};
+
+/// An affine point as circom's .zkey stores it: x then y, each the field's in-memory Montgomery
+/// words, and the identity as x = y = 0 (never on a zkpipe curve: b != 0). No flag and no alignment
+/// (alignof 1), so the points of a mapped file are used where they lie, whatever their offset in it
+/// (the MSM's bases, msm/pippenger.hpp). The coordinates are read by copy: a reader that did not make
+/// the bytes checks them first (below the modulus, on the curve: groth16/snarkjs.cpp).
+template <CurveConfig C>
+struct PackedAffine {
+  using Field = typename C::Field;
+  unsigned char bytes[2 * sizeof(Field)];
+
+  static PackedAffine from_affine(const Affine<C>& p) {
+    PackedAffine out{};
+    if (!p.infinity) {
+      std::memcpy(out.bytes, &p.x, sizeof(Field));
+      std::memcpy(out.bytes + sizeof(Field), &p.y, sizeof(Field));
+    }
+    return out;
+  }
+  Field x() const {
+    Field f;
+    std::memcpy(&f, bytes, sizeof(Field));
+    return f;
+  }
+  Field y() const {
+    Field f;
+    std::memcpy(&f, bytes + sizeof(Field), sizeof(Field));
+    return f;
+  }
+  bool is_identity() const {
+    std::uint64_t acc = 0;
+    for (std::size_t i = 0; i < sizeof(bytes); i += 8) {
+      std::uint64_t w;
+      std::memcpy(&w, bytes + i, 8);
+      acc |= w;
+    }
+    return acc == 0;
+  }
+  Affine<C> to_affine() const { return is_identity() ? Affine<C>::identity() : Affine<C>::from_xy(x(), y()); }
 };
 
 template <CurveConfig C>

@@ -49,11 +49,15 @@ Result<std::uint64_t> ZkeyWorkload<E>::zkey_file_bytes(const std::string& path) 
 
 template <class E>
 Result<LoadedParams> ZkeyWorkload<E>::load_zkey_file(const std::string& path) {
-  auto zk = sj::read_zkey_file<E>(path);
+  // Copied, not mapped: a daemon's key lives for hours, and a zkey rewritten in place meanwhile
+  // must not change (or, truncated, fault) the points under its proofs.
+  auto zk = sj::read_zkey_file<E>(path, sj::ZkeyPoints::kCopied);
   if (!zk.ok()) return zk.status();
-  const std::uint64_t held =
-      (zk->a.size() + zk->b1.size() + zk->c.size() + zk->h.size() + zk->vk.ic.size()) * sizeof(typename E::G1Affine) +
-      zk->b2.size() * sizeof(typename E::G2Affine) + zk->coefs.size() * sizeof(typename sj::Zkey<E>::Coef) + 4096;
+  using Key = sj::Zkey<E>;
+  const std::uint64_t held = (zk->a.size() + zk->b1.size() + zk->c.size() + zk->h.size()) * sizeof(typename Key::G1Point) +
+                             zk->vk.ic.size() * sizeof(typename E::G1Affine) +
+                             zk->b2.size() * sizeof(typename Key::G2Point) +
+                             zk->coefs.size() * sizeof(typename Key::Coef) + 4096;
   return LoadedParams{std::make_shared<const sj::Zkey<E>>(std::move(*zk)), held};
 }
 

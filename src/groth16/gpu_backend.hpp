@@ -16,6 +16,7 @@
 #include <span>
 #include <vector>
 
+#include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
 #include "gpu/gate.hpp"
@@ -84,6 +85,24 @@ class DeviceBackend {
     const gpu::DeviceCopy resident = resident_bases(bases);
     return ops_.template msm<C>(bases, scalars, resident.get());
   }
+  /// A zkey's bases (curve::PackedAffine): the kernels read Affine<C>, so they are converted on the
+  /// host for every call and upload with it (not kept resident: the cache holds Affine copies by
+  /// host address). PARTIAL: a device-side reader of the packed layout would remove both costs.
+  template <class C, class F>
+  Result<curve::Jacobian<C>> quotient_and_h(const ntt::Domain<F>& d, base::UninitVector<F>& a, base::UninitVector<F>& b,
+                                            bool odd_coset, std::span<const curve::PackedAffine<C>> h_bases,
+                                            ProveTimings& t) const {
+    if (h_bases.size() > a.size()) return Status::invalid_argument("quotient: more H bases than values");
+    if (a.size() != b.size()) return Status::invalid_argument("quotient: a and b have different lengths");
+    const auto affine = unpack(h_bases);  // never looked up in the cache: its address is this call's
+    return ops_.template quotient_and_h<C>(d, a, b, odd_coset, std::span<const curve::Affine<C>>(affine), nullptr, t);
+  }
+  template <class C>
+  Result<curve::Jacobian<C>> msm(std::span<const curve::PackedAffine<C>> bases,
+                                 std::span<const typename C::Scalar> scalars) const {
+    const auto affine = unpack(bases);
+    return ops_.template msm<C>(std::span<const curve::Affine<C>>(affine), scalars, nullptr);
+  }
   /// An MSM's input over the witness, made dense on the CPU before the turn: the kernels take dense
   /// scalars (identity bases allowed).
   template <class C>
@@ -138,6 +157,14 @@ class DeviceBackend {
       }
     });
     return g;
+  }
+  template <class C>
+  static base::UninitVector<curve::Affine<C>> unpack(std::span<const curve::PackedAffine<C>> packed) {
+    base::UninitVector<curve::Affine<C>> out(packed.size());
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, packed.size(), 4096), [&](const auto& r) {
+      for (std::size_t i = r.begin(); i != r.end(); ++i) out[i] = packed[i].to_affine();
+    });
+    return out;
   }
   /// The bases' device copy when a cache is set and has room (empty otherwise: they upload as usual).
   /// The caller holds it until its MSM is done, even if the cache evicts it meanwhile.

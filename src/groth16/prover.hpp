@@ -133,10 +133,10 @@ struct CpuBackend {
   /// (zero-padded to the domain) with c = a o b formed here, b and c freed as soon as it is done,
   /// then the H MSM over a's first h_bases.size() values. Sets t.quotient and t.msm_h. (One call, so
   /// a device backend can keep the quotient where the MSM reads it and form c there.)
-  template <class C, class F>
+  /// (Bases: curve::Affine<C>, or a zkey's curve::PackedAffine<C>, here and in msm.)
+  template <class C, class F, class Base>
   Result<curve::Jacobian<C>> quotient_and_h(const ntt::Domain<F>& d, base::UninitVector<F>& a, base::UninitVector<F>& b,
-                                            bool odd_coset, std::span<const curve::Affine<C>> h_bases,
-                                            ProveTimings& t) const {
+                                            bool odd_coset, std::span<const Base> h_bases, ProveTimings& t) const {
     if (h_bases.size() > a.size()) return Status::invalid_argument("quotient: more H bases than values");
     if (a.size() != b.size()) return Status::invalid_argument("quotient: a and b have different lengths");
     detail::Stopwatch w;
@@ -152,9 +152,8 @@ struct CpuBackend {
     t.msm_h = w.lap();
     return r;
   }
-  template <class C>
-  Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases,
-                                 std::span<const typename C::Scalar> scalars) const {
+  template <class C, class Base>
+  Result<curve::Jacobian<C>> msm(std::span<const Base> bases, std::span<const typename C::Scalar> scalars) const {
     return msm::msm<C>(bases, scalars);
   }
 };

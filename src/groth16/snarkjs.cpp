@@ -143,64 +143,85 @@ struct PageHooks {
   std::function<void(std::span<const std::uint8_t>)> load, release;
 };
 
+/// Whether one of a section's points is the identity (all zero) or a point of its curve with both
+/// coordinates below q (check_curve = false leaves the curve equation to the caller).
+template <class E, class Point>
+bool packed_point_ok(const Point& p, bool check_curve) {
+  using Fq = typename Curve<E>::Fq;
+  constexpr bool kG2 = sizeof(Point) == 4 * Curve<E>::kN8q;
+  if (p.is_identity()) return true;
+  for (std::size_t k = 0; k < (kG2 ? 4 : 2); ++k) {
+    const auto limbs = le_limbs<Fq>(std::span(p.bytes + k * Curve<E>::kN8q, Curve<E>::kN8q));
+    if (field::cmp_limbs(limbs, Fq::Params::kModulus) >= 0) return false;
+  }
+  return !check_curve || p.to_affine().is_on_curve();
+}
+
+/// A section of `count` MSM bases (zkey layout: curve::PackedAffine), checked in parallel (the first
+/// bad point, lowest index, is reported). With `mapping` (the file the section lies in) the key
+/// views them there, their pages populated a block at a time; without, they are copied into the key
+/// (and `pages.release` drops each copied block of a mapped file).
 template <class E, bool kG2>
 auto read_points(std::span<const std::uint8_t> sec, std::size_t count, const std::string& what,
-                 const PageHooks& pages = {})
-    -> Result<base::UninitVector<std::conditional_t<kG2, typename E::G2Affine, typename E::G1Affine>>> {
+                 const PageHooks& pages = {}, const std::shared_ptr<const MappedFile>& mapping = nullptr)
+    -> Result<KeyPoints<std::conditional_t<kG2, typename Zkey<E>::G2Point, typename Zkey<E>::G1Point>>> {
+  using Point = std::conditional_t<kG2, typename Zkey<E>::G2Point, typename Zkey<E>::G1Point>;
   constexpr std::size_t size = (kG2 ? 4 : 2) * Curve<E>::kN8q;
+  static_assert(sizeof(Point) == size && alignof(Point) == 1, "the zkey's point layout");
+  static_assert(std::endian::native == std::endian::little, "zkey points are used in place: little-endian words");
   if (count > sec.size() / size || sec.size() != count * size) {
     return Status::invalid_argument(what + ": section holds " + std::to_string(sec.size()) + " bytes, expected " +
                                     std::to_string(count) + " points of " + std::to_string(size) + " bytes");
   }
-  // Decoded and checked in parallel; the first bad point (lowest index) is reported.
-  base::UninitVector<std::conditional_t<kG2, typename E::G2Affine, typename E::G1Affine>> out(count);
+  const auto* in_file = reinterpret_cast<const Point*>(sec.data());
+  KeyPoints<Point> out;
+  Point* copy = nullptr;
+  if (mapping != nullptr) {
+    out = KeyPoints<Point>(mapping, static_cast<std::uint64_t>(sec.data() - mapping->bytes().data()), count);
+  } else {
+    std::vector<Point> owned(count);
+    copy = owned.data();
+    out = KeyPoints<Point>(std::move(owned));
+  }
   std::atomic<std::size_t> first_bad{count};
-  // BN254's G1 (4-limb Fq) on an IFMA CPU: the curve equation eight points at a time after decoding.
+  // BN254's G1 (4-limb Fq) on an IFMA CPU: the curve equation eight points at a time.
   bool batch_check = false;
   if constexpr (!kG2 && Curve<E>::Fq::kLimbs == 4) batch_check = field::ifma::available();
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
     const auto block = sec.subspan(r.begin() * size, (r.end() - r.begin()) * size);
     if (pages.load) pages.load(block);
+    if (copy != nullptr) std::memcpy(copy + r.begin(), in_file + r.begin(), block.size());
+    const Point* pts = out.data();
     auto bad = [&](std::size_t i) {
       std::size_t cur = first_bad.load();
       while (i < cur && !first_bad.compare_exchange_weak(cur, i)) {
       }
     };
-    std::size_t decoded = r.begin();  // points r.begin() .. decoded - 1 decoded
-    for (; decoded != r.end(); ++decoded) {
-      const std::size_t i = decoded;
-      auto p = [&] {
-        if constexpr (kG2) {
-          return g2_at<E>(sec.subspan(i * size, size));
-        } else {
-          return g1_at<E>(sec.subspan(i * size, size), /*check_curve=*/!batch_check);
-        }
-      }();
-      if (!p.ok()) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+      if (!packed_point_ok<E>(pts[i], /*check_curve=*/!batch_check)) {
         bad(i);
-        break;
+        return;
       }
-      out[i] = *p;
     }
 #ifdef ZK_HAVE_IFMA
     if constexpr (!kG2 && Curve<E>::Fq::kLimbs == 4) {
-      if (batch_check) {  // the decoded prefix, so that a lower off-curve index still wins
+      if (batch_check) {
         std::vector<std::size_t> suspects;
-        curve::off_curve_suspects(out.data() + r.begin(), decoded - r.begin(), suspects);
+        curve::off_curve_suspects(pts + r.begin(), r.end() - r.begin(), suspects);
         for (const std::size_t k : suspects) {
-          if (!out[r.begin() + k].is_on_curve()) {
+          if (!pts[r.begin() + k].to_affine().is_on_curve()) {
             bad(r.begin() + k);
-            break;
+            return;
           }
         }
       }
     }
 #endif
-    if (decoded != r.end()) return;
-    if (pages.release) pages.release(block);
+    if (copy != nullptr && pages.release) pages.release(block);
   });
   if (const std::size_t i = first_bad.load(); i < count) {
-    auto p = kG2 ? g2_at<E>(sec.subspan(i * size, size)).status() : g1_at<E>(sec.subspan(i * size, size)).status();
+    const auto b = sec.subspan(i * size, size);
+    auto p = kG2 ? g2_at<E>(b).status() : g1_at<E>(b).status();
     return Status::invalid_argument(what + "[" + std::to_string(i) + "]: " + p.message());
   }
   return out;
@@ -331,8 +352,10 @@ Result<std::string> detect_curve(std::span<const std::uint8_t> bytes) {
 }
 
 namespace {
+/// mapping: the file the sections lie in, when the MSM bases are to stay there (read_points).
 template <class E>
-Result<Zkey<E>> parse_zkey(const SectionFn& section, const PageHooks& pages = {}) {
+Result<Zkey<E>> parse_zkey(const SectionFn& section, const PageHooks& pages = {},
+                           const std::shared_ptr<const MappedFile>& mapping = nullptr) {
   using Fr = typename E::Fr;
   {
     auto proto = section(1);
@@ -386,9 +409,20 @@ Result<Zkey<E>> parse_zkey(const SectionFn& section, const PageHooks& pages = {}
   }
   auto sec = section(3);
   if (!sec.ok()) return sec.status();
-  auto ic = read_points<E, false>(*sec, zk.n_public + 1, "zkey IC");
-  if (!ic.ok()) return ic.status();
-  zk.vk.ic.assign(ic->begin(), ic->end());
+  {
+    constexpr std::size_t size = 2 * Curve<E>::kN8q;
+    const std::size_t count = std::size_t{zk.n_public} + 1;
+    if (count > sec->size() / size || sec->size() != count * size) {
+      return Status::invalid_argument("zkey IC: section holds " + std::to_string(sec->size()) + " bytes, expected " +
+                                      std::to_string(count) + " points of " + std::to_string(size) + " bytes");
+    }
+    zk.vk.ic.resize(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      auto p = g1_at<E>(sec->subspan(i * size, size));
+      if (!p.ok()) return Status::invalid_argument("zkey IC[" + std::to_string(i) + "]: " + p.status().message());
+      zk.vk.ic[i] = *p;
+    }
+  }
   {
     sec = section(4);
     if (!sec.ok()) return sec.status();
@@ -427,10 +461,10 @@ Result<Zkey<E>> parse_zkey(const SectionFn& section, const PageHooks& pages = {}
       return Status::invalid_argument("zkey: coefficient " + std::to_string(i) + " is out of range");
   }
   auto g1s = [&](std::uint32_t type, std::size_t count, const char* what,
-                 base::UninitVector<typename E::G1Affine>& out) -> Status {
+                 KeyPoints<typename Zkey<E>::G1Point>& out) -> Status {
     auto b = section(type);
     if (!b.ok()) return b.status();
-    auto p = read_points<E, false>(*b, count, what, pages);
+    auto p = read_points<E, false>(*b, count, what, pages, mapping);
     if (!p.ok()) return p.status();
     out = std::move(*p);
     return {};
@@ -440,7 +474,7 @@ Result<Zkey<E>> parse_zkey(const SectionFn& section, const PageHooks& pages = {}
   {
     auto b = section(7);
     if (!b.ok()) return b.status();
-    auto p = read_points<E, true>(*b, zk.n_vars, "zkey B2", pages);
+    auto p = read_points<E, true>(*b, zk.n_vars, "zkey B2", pages, mapping);
     if (!p.ok()) return p.status();
     zk.b2 = std::move(*p);
   }
@@ -498,11 +532,12 @@ Result<Zkey<E>> read_zkey(std::span<const std::uint8_t> bytes) {
 }
 
 template <class E>
-Result<Zkey<E>> read_zkey_file(const std::string& path) {
-  // Mapped, not read: the sections are decoded straight from the page cache (no read buffer, no
-  // copy), in parallel, and every decoded range is dropped from the process at once, so the peak is
-  // the decoded key plus the pages in flight. The checks are read_zkey's: the container's section
-  // table against the file's size, every count against its section, every point on its curve.
+Result<Zkey<E>> read_zkey_file(const std::string& path, ZkeyPoints points) {
+  // Mapped, not read: the sections are decoded straight from the page cache (no read buffer), in
+  // parallel. kCopied drops every copied range from the process at once, so the peak is the key
+  // plus the pages in flight; kMapped keeps the MSM bases' pages mapped, the key's own. The checks
+  // are read_zkey's: the container's section table against the file's size, every count against
+  // its section, every point on its curve.
   auto file = MappedFile::open(path);
   if (!file.ok()) return Status(file.status().code(), path + ": " + file.status().message());
   const auto bytes = (*file)->bytes();
@@ -520,15 +555,16 @@ Result<Zkey<E>> read_zkey_file(const std::string& path) {
                 },
                 [&](std::span<const std::uint8_t> b) {
                   (*file)->release(static_cast<std::uint64_t>(b.data() - bytes.data()), b.size());
-                }});
+                }},
+      points == ZkeyPoints::kMapped ? *file : nullptr);
   if (!zk.ok()) return Status(zk.status().code(), path + ": " + zk.status().message());
   return zk;
 }
 
 std::uint64_t zkey_memory_bytes(std::uint64_t file_bytes) {
-  // Per byte on disk at most 72/64 in memory (BN254 G1; BLS12-381 G1 is 104/96, coefficients
-  // 44/44), plus vectors' slack.
-  return file_bytes / 64 * 72 + (1 << 20);
+  // Points take in memory what they take on disk (curve::PackedAffine); a coefficient's 44-byte
+  // record becomes 48 bytes (Zkey::Coef); plus vectors' slack.
+  return file_bytes / 44 * 48 + (1 << 20);
 }
 
 template <class E>
@@ -819,7 +855,7 @@ Result<VerifyingKey<E>> verifying_key_from_json(std::string_view text) {
   template Result<Rows<E>> evaluate_rows<E>(const Zkey<E>&, std::span<const E::Fr>);                      \
   template Proof<E> prove_finish<E>(const Zkey<E>&, std::span<const E::Fr>, const PendingZkeyProof<E>&,   \
                                     ProveTimings*);                                                       \
-  template Result<Zkey<E>> read_zkey_file<E>(const std::string&);                                         \
+  template Result<Zkey<E>> read_zkey_file<E>(const std::string&, ZkeyPoints);                                         \
   template std::string proof_to_json<E>(const Proof<E>&);                                                 \
   template Result<Proof<E>> proof_from_json<E>(std::string_view);                                         \
   template std::string public_to_json<E>(std::span<const E::Fr>);                                         \

@@ -17,6 +17,8 @@
 
 #include "base/status.hpp"
 #include "base/uninit_vector.hpp"
+#include "curve/point.hpp"
+#include "groth16/key_points.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
@@ -53,8 +55,12 @@ struct Zkey {
   // Filled in parallel by the reader (UninitVector: the pages are first touched there, not by a
   // serial zero fill).
   base::UninitVector<Coef> coefs;
-  base::UninitVector<typename E::G1Affine> a, b1, c, h;  // c: private signals n_public+1 .. n_vars-1
-  base::UninitVector<typename E::G2Affine> b2;
+  // The MSM bases in the file's own layout: read_zkey_file(kMapped) leaves them in the mapped file
+  // (no decoded copy, no zeroed pages), the other readers and setup_zkey own them.
+  using G1Point = curve::PackedAffine<typename E::G1Config>;
+  using G2Point = curve::PackedAffine<typename E::G2Config>;
+  KeyPoints<G1Point> a, b1, c, h;  // c: private signals n_public+1 .. n_vars-1
+  KeyPoints<G2Point> b2;
 };
 
 /// A circom .r1cs: wires (0 = ONE, then outputs, public inputs, private inputs, internals) and
@@ -80,12 +86,19 @@ Result<R1csFile<E>> read_r1cs(std::span<const std::uint8_t> bytes);
 
 template <class E>
 Result<Zkey<E>> read_zkey(std::span<const std::uint8_t> bytes);
-/// The same from a file, one section in memory at a time (peak: the key plus its largest section),
-/// points decoded and checked on all threads of the caller's arena.
+/// Where read_zkey_file leaves the MSM bases (sections 5-9), checked either way (every coordinate
+/// below q, every point on its curve or the identity), on all threads of the caller's arena:
+///  - kMapped: in the mapped file, used where they lie. Nothing is copied and no page is zeroed; the
+///    pages are the page cache's, shared and reclaimable. For one-shot provers (`zkpipe prove`).
+///    The file must not be truncated or rewritten in place while the key lives (a replaced file,
+///    renamed over it, is fine): its pages would change under the prover, or vanish (SIGBUS).
+///  - kCopied: copied into the process's memory, the file's pages dropped as they are read (peak: the
+///    key plus the pages in flight). For the daemon, whose keys live for hours.
+enum class ZkeyPoints { kMapped, kCopied };
 template <class E>
-Result<Zkey<E>> read_zkey_file(const std::string& path);
-/// Bytes a Zkey read from a file of `file_bytes` holds in memory (an upper bound: in-memory points
-/// carry an infinity flag, 72 B per BN254 G1 point against 64 B on disk).
+Result<Zkey<E>> read_zkey_file(const std::string& path, ZkeyPoints points = ZkeyPoints::kCopied);
+/// Bytes a Zkey read from a file of `file_bytes` holds in memory (an upper bound: the file's size,
+/// the coefficients' 44-byte records growing to 48 in memory, plus slack).
 std::uint64_t zkey_memory_bytes(std::uint64_t file_bytes);
 template <class E>
 Result<std::vector<typename E::Fr>> read_wtns(std::span<const std::uint8_t> bytes);
@@ -131,7 +144,8 @@ Result<PendingZkeyProof<E>> prove_start(const Zkey<E>& zk, std::span<const typen
   auto domain = ntt::Domain<Fr>::create(log_n, ntt::DomainConfig::snarkjs(), Backend::kHostTwiddles);
   if (!domain.ok()) return domain.status();
   Status failed;
-  auto msm1 = [&](std::span<const typename E::G1Affine> bases, std::span<const Fr> k) {
+  using G1Point = typename Zkey<E>::G1Point;
+  auto msm1 = [&](std::span<const G1Point> bases, std::span<const Fr> k) {
     auto x = backend.template msm<G1C>(bases, k);
     if (!x.ok()) {
       if (failed.ok()) failed = x.status();
@@ -144,7 +158,7 @@ Result<PendingZkeyProof<E>> prove_start(const Zkey<E>& zk, std::span<const typen
   {
     [[maybe_unused]] auto turn = backend.exclusive();  // device work only (prover.hpp)
     auto h_sum = backend.template quotient_and_h<G1C>(*domain, rows.a, rows.b, /*odd_coset=*/true,
-                                                      std::span<const typename E::G1Affine>(zk.h), t);
+                                                      std::span<const G1Point>(zk.h), t);
     base::UninitVector<Fr>().swap(rows.a);
     base::UninitVector<Fr>().swap(rows.b);
     if (!h_sum.ok()) return h_sum.status();

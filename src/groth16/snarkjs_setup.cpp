@@ -35,6 +35,7 @@ struct Sizes<Bn254> {
 class Writer {
  public:
   void u32(std::uint64_t v) { uint(v, 4); }
+  void raw(const unsigned char* p, std::size_t n) { out_.insert(out_.end(), p, p + n); }
   void u64(std::uint64_t v) { uint(v, 8); }
   void uint(std::uint64_t v, int n) {
     for (int i = 0; i < n; ++i) out_.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
@@ -155,7 +156,12 @@ Result<Zkey<E>> setup_zkey(const R1csFile<E>& r1cs, const Trapdoor<E>& t) {
   zk.vk.delta_g1 = g1.mul(t.delta).to_affine();
   zk.vk.delta_g2 = g2.mul(t.delta).to_affine();
   zk.vk.ic = g1.mul_many(ic);
-  auto put = [](auto& out, const auto& points) { out.assign(points.begin(), points.end()); };
+  auto put = [](auto& out, const auto& points) {
+    using Packed = std::remove_cvref_t<decltype(out[0])>;
+    std::vector<Packed> packed(points.size());
+    for (std::size_t i = 0; i < points.size(); ++i) packed[i] = Packed::from_affine(points[i]);
+    out = std::move(packed);
+  };
   put(zk.a, g1.mul_many(u));
   put(zk.b1, g1.mul_many(v));
   put(zk.b2, g2.mul_many(v));
@@ -207,19 +213,17 @@ std::vector<std::uint8_t> write_zkey(const Zkey<E>& zk) {
     w.limbs(stored.mont(), n8r);
   }
   w.end_section();
-  for (auto [sec, pts] : {std::pair{5u, &zk.a}, std::pair{6u, &zk.b1}}) {
+  // The key's points are already in the file's layout (curve::PackedAffine).
+  auto put_points = [&](std::uint32_t sec, const auto& pts) {
     w.begin_section(sec);
-    for (const auto& p : *pts) put_g1<E>(w, p);
+    for (const auto& p : pts) w.raw(p.bytes, sizeof(p.bytes));
     w.end_section();
-  }
-  w.begin_section(7);
-  for (const auto& p : zk.b2) put_g2<E>(w, p);
-  w.end_section();
-  for (auto [sec, pts] : {std::pair{8u, &zk.c}, std::pair{9u, &zk.h}}) {
-    w.begin_section(sec);
-    for (const auto& p : *pts) put_g1<E>(w, p);
-    w.end_section();
-  }
+  };
+  put_points(5, zk.a);
+  put_points(6, zk.b1);
+  put_points(7, zk.b2);
+  put_points(8, zk.c);
+  put_points(9, zk.h);
   // Section 10 (the phase-2 contributions): an all-zero circuit hash and no contributions. snarkjs's
   // prover and `zkey export verificationkey` do not read it; `zkey verify` fails, as it must for a
   // key that did not come from a ceremony.

@@ -27,6 +27,35 @@
 
 namespace zk::msm {
 
+/// An MSM base's coordinates, whichever layout it has: Affine<C> (read in place) or PackedAffine<C>
+/// (a mapped zkey's, copied out). Only points that are not the identity are added to buckets.
+namespace detail {
+template <curve::CurveConfig C>
+const typename C::Field& base_x(const curve::Affine<C>& p) {
+  return p.x;
+}
+template <curve::CurveConfig C>
+typename C::Field base_x(const curve::PackedAffine<C>& p) {
+  return p.x();
+}
+template <curve::CurveConfig C>
+const typename C::Field& base_y(const curve::Affine<C>& p) {
+  return p.y;
+}
+template <curve::CurveConfig C>
+typename C::Field base_y(const curve::PackedAffine<C>& p) {
+  return p.y();
+}
+template <curve::CurveConfig C>
+const curve::Affine<C>& base_affine(const curve::Affine<C>& p) {
+  return p;
+}
+template <curve::CurveConfig C>
+curve::Affine<C> base_affine(const curve::PackedAffine<C>& p) {
+  return p.to_affine();
+}
+}  // namespace detail
+
 template <curve::CurveConfig C>
 class XyzzBuckets {
  public:
@@ -35,7 +64,9 @@ class XyzzBuckets {
 
   explicit XyzzBuckets(std::size_t count) : buckets_(count, Xyzz::identity()) {}
 
-  void add(std::uint32_t bucket, const Affine& p, bool negate) {
+  template <class Base>
+  void add(std::uint32_t bucket, const Base& base, bool negate) {
+    const auto& p = detail::base_affine(base);
     Xyzz& b = buckets_[bucket];
     b = b.add_mixed(negate ? p.neg() : p);
   }
@@ -57,7 +88,9 @@ class XyzzBuckets {
   std::vector<Xyzz> buckets_;
 };
 
-template <curve::CurveConfig C>
+/// Base: the layout of the points added (Affine<C> or PackedAffine<C>); the pending additions
+/// point at them, so they must stay put until finish().
+template <curve::CurveConfig C, class Base = curve::Affine<C>>
 class AffineBuckets {
  public:
   using Affine = curve::Affine<C>;
@@ -70,7 +103,7 @@ class AffineBuckets {
     prefix_.resize(batch);
   }
 
-  void add(std::uint32_t bucket, const Affine& p, bool negate) {
+  void add(std::uint32_t bucket, const Base& p, bool negate) {
     enqueue({bucket, negate, &p});
     while (batch_.size() >= batch_limit_) flush_and_requeue();
   }
@@ -152,7 +185,7 @@ class AffineBuckets {
   struct Pending {
     std::uint32_t bucket;
     bool negate;
-    const Affine* point;
+    const Base* point;
   };
 
   void enqueue(const Pending& e) {
@@ -166,11 +199,13 @@ class AffineBuckets {
     }
     Affine& b = buckets_[e.bucket];
     if (b.infinity) {
-      b = e.negate ? e.point->neg() : *e.point;
+      const auto& p = detail::base_affine(*e.point);
+      b = e.negate ? p.neg() : p;
       return;
     }
-    if (b.x == e.point->x) {  // doubling or cancellation: exact slow path (repeated bases only)
-      curve::Jacobian<C> sum = curve::Jacobian<C>::from_affine(b).add_mixed(e.negate ? e.point->neg() : *e.point);
+    if (b.x == detail::base_x(*e.point)) {  // doubling or cancellation: exact slow path (repeated bases only)
+      const auto& p = detail::base_affine(*e.point);
+      curve::Jacobian<C> sum = curve::Jacobian<C>::from_affine(b).add_mixed(e.negate ? p.neg() : p);
       b = sum.to_affine();
       return;
     }
@@ -180,7 +215,8 @@ class AffineBuckets {
 
   void spill(const Pending& e) {
     if (overflow_.empty()) overflow_.assign(buckets_.size(), Xyzz::identity());
-    overflow_[e.bucket] = overflow_[e.bucket].add_mixed(e.negate ? e.point->neg() : *e.point);
+    const auto& p = detail::base_affine(*e.point);
+    overflow_[e.bucket] = overflow_[e.bucket].add_mixed(e.negate ? p.neg() : p);
   }
 
   void flush_and_requeue() {
@@ -220,18 +256,19 @@ class AffineBuckets {
     Field acc = Field::one();
     for (std::size_t k = 0; k < m; ++k) {
       prefix_[k] = acc;
-      acc = acc * (batch_[k].point->x - buckets_[batch_[k].bucket].x);
+      acc = acc * (detail::base_x(*batch_[k].point) - buckets_[batch_[k].bucket].x);
     }
     Field inv = invert(acc);
     for (std::size_t k = m; k-- > 0;) {
       const Pending& e = batch_[k];
       Affine& b = buckets_[e.bucket];
-      const Field dx = e.point->x - b.x;
+      const Field px = detail::base_x(*e.point), pyy = detail::base_y(*e.point);
+      const Field dx = px - b.x;
       const Field dx_inv = inv * prefix_[k];
       inv = inv * dx;
-      const Field py = e.negate ? -e.point->y : e.point->y;
+      const Field py = e.negate ? -pyy : pyy;
       const Field lambda = (py - b.y) * dx_inv;
-      const Field x3 = lambda.square() - b.x - e.point->x;
+      const Field x3 = lambda.square() - b.x - px;
       b.y = lambda * (b.x - x3) - b.y;
       b.x = x3;
       busy_[e.bucket] = 0;
@@ -248,17 +285,19 @@ class AffineBuckets {
     Repr acc = Field::one().mont();
     for (std::size_t k = 0; k < m; ++k) {
       prefix_[k] = Field::from_mont(acc);  // lazy: below 2p
-      acc = Field::mul_lazy_both(acc, Field::sub_plus_p(batch_[k].point->x, buckets_[batch_[k].bucket].x));
+      acc = Field::mul_lazy_both(acc, Field::sub_plus_p(detail::base_x(*batch_[k].point), buckets_[batch_[k].bucket].x));
     }
     Repr inv = invert(Field::from_lazy(acc)).mont();
     for (std::size_t k = m; k-- > 0;) {
       const Pending& e = batch_[k];
       Affine& b = buckets_[e.bucket];
+      const auto& px = detail::base_x(*e.point);
+      const auto& pyy = detail::base_y(*e.point);
       const Repr dx_inv = Field::mul_lazy_both(inv, prefix_[k].mont());
-      inv = Field::mul_lazy_both(inv, Field::sub_plus_p(e.point->x, b.x));
-      const Field py = e.negate ? -e.point->y : e.point->y;
+      inv = Field::mul_lazy_both(inv, Field::sub_plus_p(px, b.x));
+      const Field py = e.negate ? -pyy : pyy;
       const Repr lambda = Field::mul_lazy_both(Field::sub_plus_p(py, b.y), dx_inv);
-      const Repr sum_x = Field::add_unreduced(b.x, e.point->x);
+      const Repr sum_x = Field::add_unreduced(b.x, px);
       const Field x3 = Field::from_lazy(Field::sub_lazy(Field::mul_lazy_both(lambda, lambda), sum_x));
       const Repr y3 = Field::mul_lazy_both(lambda, Field::sub_plus_p(b.x, x3));
       b.y = Field::from_lazy(Field::sub_lazy(y3, b.y.mont()));

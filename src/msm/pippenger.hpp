@@ -282,8 +282,24 @@ class ScalarIndex {
   std::vector<std::size_t> prefix_;
 };
 
-template <curve::CurveConfig C, class Buckets, bool kGlv>
-curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, const ScalarSource<typename C::Scalar>& scalars,
+/// phi(P) in the bases' own layout (the identity stays the identity).
+template <curve::CurveConfig C>
+curve::Affine<C> glv_base(const curve::Affine<C>& p) {
+  return curve::glv_endomorphism(p);
+}
+template <curve::CurveConfig C>
+curve::PackedAffine<C> glv_base(const curve::PackedAffine<C>& p) {
+  return curve::PackedAffine<C>::from_affine(curve::glv_endomorphism(p.to_affine()));
+}
+
+template <class Buckets>
+inline constexpr bool kBatchAffine = false;
+template <curve::CurveConfig C, class Base>
+inline constexpr bool kBatchAffine<AffineBuckets<C, Base>> = true;
+
+/// Base: curve::Affine<C> or curve::PackedAffine<C>.
+template <curve::CurveConfig C, class Buckets, bool kGlv, class Base>
+curve::Jacobian<C> run(std::span<const Base> bases, const ScalarSource<typename C::Scalar>& scalars,
                        const ScalarIndex& index, const MsmPlan& plan) {
   using Jacobian = curve::Jacobian<C>;
   const std::size_t n = bases.size();
@@ -303,7 +319,7 @@ curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, const ScalarSour
   tasks.reserve(std::size_t{windows} * splits);
   for (std::size_t t = 0; t < std::size_t{windows} * splits; ++t) {
     const bool is_top = t / splits == windows - 1;
-    if constexpr (std::is_same_v<Buckets, AffineBuckets<C>>) {
+    if constexpr (kBatchAffine<Buckets>) {
       tasks.emplace_back(is_top ? top_bucket_count : bucket_count, is_top ? top_batch : plan.batch_size);
     } else {
       tasks.emplace_back(is_top ? top_bucket_count : bucket_count);
@@ -315,7 +331,7 @@ curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, const ScalarSour
   // of their own instead, each over a slice of the chunk, adding round-robin into a spread of
   // batch-affine sub-buckets that are summed at the end.
   const std::size_t unit_tasks = plan.unit_tasks, spread = 2 * kUnitBatch;
-  std::vector<AffineBuckets<C>> ones;
+  std::vector<AffineBuckets<C, Base>> ones;
   ones.reserve(unit_tasks);
   for (std::size_t u = 0; u < unit_tasks; ++u) ones.emplace_back(spread, kUnitBatch);
   std::vector<std::size_t> ones_next(unit_tasks, 0);
@@ -323,7 +339,7 @@ curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, const ScalarSour
   // phi[j] = phi(bases[start + j])).
   constexpr std::size_t kFan = kGlv ? 2 : 1;
   std::vector<std::int32_t> digits(std::min(chunk, n) * kFan * windows);
-  std::vector<curve::Affine<C>> phi(kGlv ? std::min(chunk, n) : 0);
+  std::vector<Base> phi(kGlv ? std::min(chunk, n) : 0);
 
   for (std::size_t start = 0; start < n; start += chunk) {
     const std::size_t len = std::min(chunk, n - start), stride = kFan * len;
@@ -341,7 +357,7 @@ curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, const ScalarSour
           signed_digits(split.k1, c, windows, out, stride, split.neg1);
           if (!field::is_zero_limbs(split.k2)) {
             signed_digits(split.k2, c, windows, out + len, stride, split.neg2);
-            phi[j - start] = curve::glv_endomorphism(bases[j]);
+            if constexpr (curve::HasGlv<C>) phi[j - start] = glv_base(bases[j]);
           }
         } else {
           signed_digits(k, c, windows, out, stride);
@@ -359,8 +375,8 @@ curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, const ScalarSour
                             for (std::size_t j = begin; j < end; ++j) {
                               const std::int32_t v = digits[j];
                               if (v != 1 && v != -1) continue;
-                              const curve::Affine<C>& p = !kGlv || j < len ? bases[start + j] : phi[j - len];
-                              if (p.infinity) continue;
+                              const Base& p = !kGlv || j < len ? bases[start + j] : phi[j - len];
+                              if (p.is_identity()) continue;
                               ones[u].add(static_cast<std::uint32_t>(ones_next[u]++ % spread), p, v < 0);
                             }
                             if (kGlv && start + chunk < n) ones[u].finish();
@@ -373,8 +389,8 @@ curve::Jacobian<C> run(std::span<const curve::Affine<C>> bases, const ScalarSour
                           for (std::size_t j = begin; j < end; ++j) {
                             const std::int32_t v = d[j];
                             if (v == 0) continue;
-                            const curve::Affine<C>& p = !kGlv || j < len ? bases[start + j] : phi[j - len];
-                            if (p.infinity) continue;
+                            const Base& p = !kGlv || j < len ? bases[start + j] : phi[j - len];
+                            if (p.is_identity()) continue;
                             if (unit_tasks != 0 && w == 0 && (v == 1 || v == -1)) continue;  // a unit task's
                             buckets.add(static_cast<std::uint32_t>((v < 0 ? -v : v) - 1), p, v < 0);
                           }
@@ -445,32 +461,53 @@ ScalarCensus census_of(const ScalarSource<F>& scalars, const ScalarIndex& index,
       [](ScalarCensus a, const ScalarCensus& b) { return ScalarCensus{a.heavy + b.heavy, a.units + b.units}; });
 }
 
-template <curve::CurveConfig C>
-curve::Jacobian<C> dispatch(std::span<const curve::Affine<C>> bases, const ScalarSource<typename C::Scalar>& scalars,
+template <curve::CurveConfig C, class Base>
+curve::Jacobian<C> dispatch(std::span<const Base> bases, const ScalarSource<typename C::Scalar>& scalars,
                             const ScalarIndex& index, const MsmConfig& config) {
   const ScalarCensus census = census_of(scalars, index, bases.size());
   const MsmPlan plan = make_plan<C>(bases.size(), config, tbb::this_task_arena::max_concurrency(), &census);
+  using Batched = AffineBuckets<C, Base>;
   if constexpr (curve::HasGlv<C>) {
     if (plan.glv) {
-      return plan.batch_affine ? run<C, AffineBuckets<C>, true>(bases, scalars, index, plan)
-                               : run<C, XyzzBuckets<C>, true>(bases, scalars, index, plan);
+      return plan.batch_affine ? run<C, Batched, true, Base>(bases, scalars, index, plan)
+                               : run<C, XyzzBuckets<C>, true, Base>(bases, scalars, index, plan);
     }
   }
-  return plan.batch_affine ? run<C, AffineBuckets<C>, false>(bases, scalars, index, plan)
-                           : run<C, XyzzBuckets<C>, false>(bases, scalars, index, plan);
+  return plan.batch_affine ? run<C, Batched, false, Base>(bases, scalars, index, plan)
+                           : run<C, XyzzBuckets<C>, false, Base>(bases, scalars, index, plan);
 }
 
+}  // namespace detail
+
+namespace detail {
+template <curve::CurveConfig C, class Base>
+Result<curve::Jacobian<C>> msm_checked(std::span<const Base> bases, const ScalarSource<typename C::Scalar>& scalars,
+                                       const MsmConfig& config) {
+  if (bases.size() != scalars.size()) {
+    return Status::invalid_argument("msm: " + std::to_string(bases.size()) + " bases but " +
+                                    std::to_string(scalars.size()) + " scalars");
+  }
+  return dispatch<C, Base>(bases, scalars, ScalarIndex(), config);
+}
 }  // namespace detail
 
 /// sum_i scalars[i] bases[i] over either kind of scalars (the overloads below build the source).
 template <curve::CurveConfig C>
 Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases, const ScalarSource<typename C::Scalar>& scalars,
                                const MsmConfig& config = {}) {
-  if (bases.size() != scalars.size()) {
-    return Status::invalid_argument("msm: " + std::to_string(bases.size()) + " bases but " +
-                                    std::to_string(scalars.size()) + " scalars");
-  }
-  return detail::dispatch<C>(bases, scalars, detail::ScalarIndex(), config);
+  return detail::msm_checked<C>(bases, scalars, config);
+}
+
+/// The same over bases as a mapped .zkey holds them (read where they lie: no decoded copy).
+template <curve::CurveConfig C>
+Result<curve::Jacobian<C>> msm(std::span<const curve::PackedAffine<C>> bases,
+                               const ScalarSource<typename C::Scalar>& scalars, const MsmConfig& config = {}) {
+  return detail::msm_checked<C>(bases, scalars, config);
+}
+template <curve::CurveConfig C>
+Result<curve::Jacobian<C>> msm(std::span<const curve::PackedAffine<C>> bases,
+                               std::span<const typename C::Scalar> scalars, const MsmConfig& config = {}) {
+  return detail::msm_checked<C>(bases, ScalarSource(scalars), config);
 }
 
 /// msm_filtered (below) over either kind of scalars.
@@ -486,7 +523,7 @@ Result<curve::Jacobian<C>> msm_filtered(std::span<const curve::Affine<C>> bases,
     return Status::invalid_argument("msm: density has " + std::to_string(density.popcount()) + " set bits but " +
                                     std::to_string(bases.size()) + " bases were given");
   }
-  return detail::dispatch<C>(bases, scalars, detail::ScalarIndex(&density), config);
+  return detail::dispatch<C, curve::Affine<C>>(bases, scalars, detail::ScalarIndex(&density), config);
 }
 
 /// sum_i scalars[i] bases[i]. Identity bases are allowed (they contribute nothing).
