@@ -24,6 +24,7 @@
 
 #include "curve/point.hpp"
 #include "msm/digits.hpp"
+#include "msm/ifma_batch_add.hpp"
 
 namespace zk::msm {
 
@@ -178,7 +179,7 @@ class AffineBuckets {
   /// Buckets that are only ever added to round-robin over twice the batch (the unit digits' spread)
   /// never meet a busy bucket, so their queue and overflow stay unallocated.
   static std::size_t bytes_without_overflow(std::size_t count, std::size_t batch) {
-    return count * (sizeof(Affine) + 1) + batch * (3 * sizeof(Pending) + sizeof(Field));
+    return count * (sizeof(Affine) + 1) + batch * (3 * sizeof(Pending) + sizeof(Field) + 40);
   }
 
  private:
@@ -240,10 +241,37 @@ class AffineBuckets {
   }
   [[gnu::flatten]] void flush_flat() { flush_body(); }
 
+  // BN254's G1 on an AVX-512 IFMA CPU: the batch eight additions at a time (msm/ifma_batch_add.hpp),
+  // from 16 pending additions on (below that the lanes' inversion is most of the work).
+  static constexpr bool kIfmaBatches = [] {
+    if constexpr (requires { Field::kLimbs; }) {
+      return Field::kLimbs == 4 && Field::kQuarterModulus;
+    } else {
+      return false;
+    }
+  }();
+  static constexpr std::size_t kIfmaMinBatch = 16;
+#ifdef ZK_HAVE_IFMA
+  [[gnu::noinline]] void flush_ifma() {
+    if constexpr (kIfmaBatches) {
+      static_assert(offsetof(Affine, x) == 0 && offsetof(Affine, y) == sizeof(Field), "x, y where the lanes read them");
+      ifma_batch::add_batch<Field>(batch_.data(), batch_.size(), reinterpret_cast<unsigned char*>(buckets_.data()),
+                                   sizeof(Affine), lanes_);
+      for (const Pending& e : batch_) busy_[e.bucket] = 0;
+      batch_.clear();
+    }
+  }
+#endif
+
   // lambda_k = (y_k - y_bucket) / (x_k - x_bucket) for the whole batch with one inversion.
   [[gnu::always_inline]] void flush_body() {
     const std::size_t m = batch_.size();
     if (m == 0) return;
+#ifdef ZK_HAVE_IFMA
+    if constexpr (kIfmaBatches) {
+      if (m >= kIfmaMinBatch && field::ifma::available()) return flush_ifma();
+    }
+#endif
     if (prefix_.size() < m) prefix_.resize(m);
     if constexpr (field::kLazyProducts<Field>) {  // both G1 base fields
       flush_lazy(m);
@@ -312,6 +340,7 @@ class AffineBuckets {
   std::vector<std::uint8_t> busy_;
   std::vector<Pending> batch_, queue_, waiting_;
   std::vector<Field> prefix_;
+  std::vector<long long> lanes_;  // flush_ifma's prefix products, 40 words per group of eight
   std::size_t batch_limit_;
 };
 
