@@ -89,6 +89,7 @@ void BM_msm(benchmark::State& state) {
   const MsmPlan plan = make_plan<C>(in.bases.size(), config, static_cast<int>(state.range(1)));
   state.counters["c"] = plan.window_bits;
   state.counters["glv"] = plan.glv ? 1 : 0;
+  state.counters["affine"] = plan.batch_affine ? 1 : 0;
   state.counters["scratch_MiB"] = static_cast<double>(scratch_bytes<C>(plan)) / (1 << 20);
 }
 BENCHMARK(BM_msm<curve::Bls12_381G1>)
@@ -109,6 +110,11 @@ BENCHMARK(BM_msm<curve::Bls12_381G1, Endomorphism::kOff>)
 BENCHMARK(BM_msm<curve::Bn254G1>)
     ->Name("bn_g1_msm")
     ->ArgsProduct({{4, 6, 8, 10, 12, 14, 16, 18}, {1, 2}, {0}, {0}})
+    ->ArgsProduct({{10}, {1}, {6, 7, 8, 9, 10}, {0}})
+    ->ArgsProduct({{12}, {1}, {8, 9, 10, 11, 12}, {0}})
+    ->ArgsProduct({{14}, {1}, {10, 11, 12, 13, 14}, {0}})
+    ->ArgsProduct({{16}, {1}, {11, 12, 13, 14, 15, 16}, {0}})
+    ->ArgsProduct({{18}, {1}, {13, 14, 15, 16, 17}, {0}})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_msm<curve::Bn254G1, Endomorphism::kOff>)

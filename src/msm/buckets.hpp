@@ -89,6 +89,17 @@ class XyzzBuckets {
   std::vector<Xyzz> buckets_;
 };
 
+/// Whether group C's batch-affine additions run eight at a time where the CPU has AVX-512 IFMA
+/// (field::ifma::available()): a 4-limb base field with 4p < 2^256, i.e. BN254's G1.
+template <curve::CurveConfig C>
+inline constexpr bool kIfmaBatchAdditions = [] {
+  if constexpr (requires { C::Field::kLimbs; }) {
+    return C::Field::kLimbs == 4 && C::Field::kQuarterModulus;
+  } else {
+    return false;
+  }
+}();
+
 /// Base: the layout of the points added (Affine<C> or PackedAffine<C>); the pending additions
 /// point at them, so they must stay put until finish().
 template <curve::CurveConfig C, class Base = curve::Affine<C>>
@@ -243,13 +254,7 @@ class AffineBuckets {
 
   // BN254's G1 on an AVX-512 IFMA CPU: the batch eight additions at a time (msm/ifma_batch_add.hpp),
   // from 16 pending additions on (below that the lanes' inversion is most of the work).
-  static constexpr bool kIfmaBatches = [] {
-    if constexpr (requires { Field::kLimbs; }) {
-      return Field::kLimbs == 4 && Field::kQuarterModulus;
-    } else {
-      return false;
-    }
-  }();
+  static constexpr bool kIfmaBatches = kIfmaBatchAdditions<C>;
   static constexpr std::size_t kIfmaMinBatch = 16;
 #ifdef ZK_HAVE_IFMA
   [[gnu::noinline]] void flush_ifma() {

@@ -116,6 +116,19 @@ WindowCosts window_costs() {
     costs.per_bucket = 3.7;         // 2.44-2.62 us
     costs.affine_per_bucket = 1.9;  // 1.23-1.38 us
   }
+  if constexpr (kIfmaBatchAdditions<C>) {
+    // BN254 G1's batches on IFMA (buckets.hpp): the affine addition 2.6x cheaper, the rest scalar.
+    // `bench_msm --costs=bn-g1`, AMD EPYC (Zen 5) guest 2026-12-05: affine additions 46-48 ns (c 12-17,
+    // batch 1024), XYZZ 174-240 ns, the serial reduction 464-479 ns and the segmented one 291-310 ns
+    // per bucket, the inversion 1.1 us plus 21 products per batch for the lanes.
+    if (field::ifma::available()) {
+      costs.inversion = 30;
+      costs.conflict = 0.3;
+      costs.xyzz_add = 4.0;
+      costs.per_bucket = 10;
+      costs.affine_per_bucket = 6.2;
+    }
+  }
   return costs;
 }
 
