@@ -90,11 +90,13 @@ class XyzzBuckets {
 };
 
 /// Whether group C's batch-affine additions run eight at a time where the CPU has AVX-512 IFMA
-/// (field::ifma::available()): a 4-limb base field with 4p < 2^256, i.e. BN254's G1.
+/// (field::ifma::available()): a 4-limb base field with 4p < 2^256 or its Fq2, i.e. BN254's G1 and G2.
 template <curve::CurveConfig C>
 inline constexpr bool kIfmaBatchAdditions = [] {
   if constexpr (requires { C::Field::kLimbs; }) {
     return C::Field::kLimbs == 4 && C::Field::kQuarterModulus;
+  } else if constexpr (requires { typename C::Field::Base; }) {
+    return C::Field::Base::kLimbs == 4 && C::Field::Base::kQuarterModulus;
   } else {
     return false;
   }
@@ -190,7 +192,7 @@ class AffineBuckets {
   /// Buckets that are only ever added to round-robin over twice the batch (the unit digits' spread)
   /// never meet a busy bucket, so their queue and overflow stay unallocated.
   static std::size_t bytes_without_overflow(std::size_t count, std::size_t batch) {
-    return count * (sizeof(Affine) + 1) + batch * (3 * sizeof(Pending) + sizeof(Field) + 40);
+    return count * (sizeof(Affine) + 1) + batch * (3 * sizeof(Pending) + sizeof(Field) + 10 * sizeof(Field) / 8);
   }
 
  private:
@@ -260,8 +262,12 @@ class AffineBuckets {
   [[gnu::noinline]] void flush_ifma() {
     if constexpr (kIfmaBatches) {
       static_assert(offsetof(Affine, x) == 0 && offsetof(Affine, y) == sizeof(Field), "x, y where the lanes read them");
-      ifma_batch::add_batch<Field>(batch_.data(), batch_.size(), reinterpret_cast<unsigned char*>(buckets_.data()),
-                                   sizeof(Affine), lanes_);
+      auto* buckets = reinterpret_cast<unsigned char*>(buckets_.data());
+      if constexpr (requires { typename Field::Base; }) {
+        ifma_batch::add_batch_fq2<Field>(batch_.data(), batch_.size(), buckets, sizeof(Affine), lanes_);
+      } else {
+        ifma_batch::add_batch<Field>(batch_.data(), batch_.size(), buckets, sizeof(Affine), lanes_);
+      }
       for (const Pending& e : batch_) busy_[e.bucket] = 0;
       batch_.clear();
     }
@@ -345,7 +351,7 @@ class AffineBuckets {
   std::vector<std::uint8_t> busy_;
   std::vector<Pending> batch_, queue_, waiting_;
   std::vector<Field> prefix_;
-  std::vector<long long> lanes_;  // flush_ifma's prefix products, 40 words per group of eight
+  std::vector<long long> lanes_;  // flush_ifma's prefix products, 40 words per group of eight (Fq2: 80)
   std::size_t batch_limit_;
 };
 

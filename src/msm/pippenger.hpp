@@ -116,7 +116,7 @@ WindowCosts window_costs() {
     costs.per_bucket = 3.7;         // 2.44-2.62 us
     costs.affine_per_bucket = 1.9;  // 1.23-1.38 us
   }
-  if constexpr (kIfmaBatchAdditions<C>) {
+  if constexpr (kIfmaBatchAdditions<C> && requires { C::Field::kLimbs; }) {
     // BN254 G1's batches on IFMA (buckets.hpp): the affine addition 2.6x cheaper, the rest scalar.
     // `bench_msm --costs=bn-g1`, AMD EPYC (Zen 5) guest 2026-12-05: affine additions 46-48 ns (c 12-17,
     // batch 1024), XYZZ 174-240 ns, the serial reduction 464-479 ns and the segmented one 291-310 ns
@@ -127,6 +127,19 @@ WindowCosts window_costs() {
       costs.xyzz_add = 4.0;
       costs.per_bucket = 10;
       costs.affine_per_bucket = 6.2;
+    }
+  }
+  if constexpr (kIfmaBatchAdditions<C> && !requires { C::Field::kLimbs; }) {
+    // BN254 G2's batches on IFMA (`bench_msm --costs=bn-g2`, the same machine and day): affine
+    // additions 126-145 ns against ~300 ns scalar (c 12-17), XYZZ 410-570 ns, the serial reduction
+    // 1.06-1.19 us and the segmented one 0.58-0.63 us per bucket, the inversion 1.1 us plus 21 Fq2
+    // products per batch.
+    if (field::ifma::available()) {
+      costs.inversion = 17;
+      costs.conflict = 0.1;
+      costs.xyzz_add = 3.2;
+      costs.per_bucket = 8.1;
+      costs.affine_per_bucket = 4.5;
     }
   }
   return costs;
