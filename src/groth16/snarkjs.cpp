@@ -173,7 +173,6 @@ auto read_points(std::span<const std::uint8_t> sec, std::size_t count, const std
     return Status::invalid_argument(what + ": section holds " + std::to_string(sec.size()) + " bytes, expected " +
                                     std::to_string(count) + " points of " + std::to_string(size) + " bytes");
   }
-  const auto* in_file = reinterpret_cast<const Point*>(sec.data());
   KeyPoints<Point> out;
   Point* copy = nullptr;
   if (mapping != nullptr) {
@@ -190,7 +189,7 @@ auto read_points(std::span<const std::uint8_t> sec, std::size_t count, const std
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
     const auto block = sec.subspan(r.begin() * size, (r.end() - r.begin()) * size);
     if (pages.load) pages.load(block);
-    if (copy != nullptr) std::memcpy(copy + r.begin(), in_file + r.begin(), block.size());
+    if (copy != nullptr) std::memcpy(copy + r.begin(), block.data(), block.size());
     const Point* pts = out.data();
     auto bad = [&](std::size_t i) {
       std::size_t cur = first_bad.load();
@@ -410,18 +409,10 @@ Result<Zkey<E>> parse_zkey(const SectionFn& section, const PageHooks& pages = {}
   auto sec = section(3);
   if (!sec.ok()) return sec.status();
   {
-    constexpr std::size_t size = 2 * Curve<E>::kN8q;
-    const std::size_t count = std::size_t{zk.n_public} + 1;
-    if (count > sec->size() / size || sec->size() != count * size) {
-      return Status::invalid_argument("zkey IC: section holds " + std::to_string(sec->size()) + " bytes, expected " +
-                                      std::to_string(count) + " points of " + std::to_string(size) + " bytes");
-    }
-    zk.vk.ic.resize(count);
-    for (std::size_t i = 0; i < count; ++i) {
-      auto p = g1_at<E>(sec->subspan(i * size, size));
-      if (!p.ok()) return Status::invalid_argument("zkey IC[" + std::to_string(i) + "]: " + p.status().message());
-      zk.vk.ic[i] = *p;
-    }
+    auto ic = read_points<E, false>(*sec, std::size_t{zk.n_public} + 1, "zkey IC");
+    if (!ic.ok()) return ic.status();
+    zk.vk.ic.reserve(ic->size());
+    for (const auto& p : *ic) zk.vk.ic.push_back(p.to_affine());
   }
   {
     sec = section(4);
