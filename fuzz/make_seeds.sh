@@ -23,3 +23,7 @@ mkdir -p "$S/filecoin_post_input"
 "$Z" gen-vanilla --kind window-post --sectors 2 --data-seed 1 --out "$S/filecoin_post_input/window-2kib.json" > /dev/null
 "$Z" gen-vanilla --kind winning-post --data-seed 2 --out "$S/filecoin_post_input/winning-2kib.json" > /dev/null
 cp "$(dirname "$0")/../zkpipe.example.toml" "$S/config/example.toml"
+# verify's PoSt arguments: byte 0 the registered proof, byte 1 the partition (0xff none), then sectors.
+mkdir -p "$S/post_verify_args"
+printf '\n\37740:%064d\n41:%064d\n42:%064d\n' 0 0 0 > "$S/post_verify_args/three_sectors"
+printf '\0\0-18446744073709551615:%064d\n 1:%064d\n+1:%064d\n1:%064d\n' 0 0 0 0 > "$S/post_verify_args/lenient_numbers"

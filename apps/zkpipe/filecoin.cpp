@@ -257,30 +257,19 @@ int verify_partitions(const FilecoinVerifyArgs& a, const fc::SectorSize& size, s
 
 namespace {
 
-/// WindowPoSt / WinningPoSt: the proofs of consecutive partitions from --partition on.
-/// `--sector NUMBER:COMM_R` values (comm_r as hex or a sealed CID).
+/// WindowPoSt / WinningPoSt: `--sector NUMBER:COMM_R` values (comm_r as hex or a sealed CID).
 Result<std::vector<fc::PoStSector>> parse_post_sectors(const std::vector<std::string>& values) {
   std::vector<fc::PoStSector> sectors;
   for (const auto& s : values) {
-    const auto colon = s.find(':');
-    fc::PoStSector ps;
-    try {
-      std::size_t used = 0;
-      ps.id = std::stoull(s.substr(0, colon), &used);
-      if (used != colon || colon == 0) throw std::invalid_argument("number");
-    } catch (...) {
-      return Status::invalid_argument("--sector '" + bounded_message(s, 80) + "': expected NUMBER:COMM_R_HEX");
-    }
-    auto comm_r =
-        fc::parse_commitment(colon == std::string::npos ? "" : s.substr(colon + 1), fc::CommitmentKind::kSealed);
-    if (!comm_r.ok())
-      return Status::invalid_argument("--sector '" + bounded_message(s, 80) + "': " + comm_r.status().message());
-    ps.comm_r = *comm_r;
-    sectors.push_back(ps);
+    auto ps = fc::parse_post_sector(s);
+    if (!ps.ok()) return Status::invalid_argument("--sector '" + bounded_message(s, 80) + "': " + ps.status().message());
+    sectors.push_back(*ps);
   }
   return sectors;
 }
 
+/// The proof file must hold exactly the partitions the sectors make (WindowPoSt: ceil(sectors /
+/// sectors per partition), or the one partition --partition names; WinningPoSt: one).
 int verify_post(const FilecoinVerifyArgs& a) {
   const bool winning = a.kind == "winning-post";
   if (a.registered_proof < 0) {
@@ -290,6 +279,9 @@ int verify_post(const FilecoinVerifyArgs& a) {
   auto proof = fc::find_registered_post_proof(std::to_string(a.registered_proof));
   if (!proof.ok()) return fail("--registered-proof: " + proof.status().message(), a.json);
   if (proof->winning != winning) return fail(proof->name + " is not a " + a.kind + " proof", a.json);
+  if (winning && a.partition_given && a.partition != 0) {
+    return fail("--partition: a WinningPoSt has one partition (0)", a.json);
+  }
   if (!a.sector_size.empty()) {
     auto size = fc::find_sector_size(a.sector_size);
     if (!size.ok()) return fail(size.status().message(), a.json);
@@ -299,9 +291,11 @@ int verify_post(const FilecoinVerifyArgs& a) {
   if (!randomness.ok()) return fail(randomness.status().message(), a.json);
   auto parsed = parse_post_sectors(a.sectors);
   if (!parsed.ok()) return fail(parsed.status().message(), a.json);
-  const std::vector<fc::PoStSector>& sectors = *parsed;
-  if (sectors.empty())
+  if (parsed->empty())
     return fail("--kind " + a.kind + " needs --sector NUMBER:COMM_R_HEX (repeat for each sector)", a.json);
+  auto parts = fc::post_partitions(*proof, *randomness, *parsed,
+                                   a.partition_given ? std::optional<std::size_t>(a.partition) : std::nullopt);
+  if (!parts.ok()) return fail(parts.status().message(), a.json);
   auto vk = read_vk(a.vk);
   if (!vk.ok()) return fail(vk.status().message(), a.json);
   const std::size_t inputs = 1 + std::size_t{proof->sector_count} * (1 + proof->challenge_count);
@@ -314,16 +308,26 @@ int verify_post(const FilecoinVerifyArgs& a) {
   if (!bytes.ok()) return fail(bytes.status().message(), a.json);
   auto proofs = groth16::read_proofs<groth16::Bls12_381>(*bytes);
   if (!proofs.ok()) return fail(a.proof + ": " + proofs.status().message(), a.json);
+  if (proofs->size() != parts->size()) {
+    const std::string need =
+        a.partition_given ? "partition " + std::to_string(a.partition) + " alone (--partition): 1 proof"
+                          : std::to_string(parsed->size()) + " sector(s) at " +
+                                std::to_string(winning ? 1 : proof->sector_count) + " per partition: " +
+                                std::to_string(parts->size()) + " proof(s), one per partition";
+    return fail(a.proof + " holds " + std::to_string(proofs->size()) + " proof(s); " + proof->name + " over " + need,
+                a.json);
+  }
   const auto pvk = groth16::prepare_verifying_key(*vk);
   std::vector<bool> valid;
   for (std::size_t k = 0; k < proofs->size(); ++k) {
-    auto in = fc::fallback_post_public_inputs(*proof, *randomness, sectors, a.partition + k);
-    if (!in.ok()) return fail(in.status().message(), a.json);
-    auto ok = groth16::verify(pvk, (*proofs)[k], *in);
-    if (!ok.ok()) return fail("partition " + std::to_string(a.partition + k) + ": " + ok.status().message(), a.json);
+    const fc::PoStPartition& p = (*parts)[k];
+    auto ok = groth16::verify(pvk, (*proofs)[k], p.inputs);
+    if (!ok.ok()) return fail("partition " + std::to_string(p.index) + ": " + ok.status().message(), a.json);
     valid.push_back(*ok);
   }
-  return report_verification(valid, proof->name + ", ", a.json);
+  const std::string what = proof->name + ", " + std::to_string(parsed->size()) + " sector" +
+                           (parsed->size() == 1 ? "" : "s") + ", ";
+  return report_verification(valid, what, a.json, parts->front().index);
 }
 
 }  // namespace

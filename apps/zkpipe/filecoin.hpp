@@ -22,10 +22,12 @@ int run_circuit_info(const CircuitInfoArgs& a);
 struct FilecoinVerifyArgs {
   std::string kind, sector_size, vk, proof;
   std::string c1;  // the public values from a C1 file instead of the options below
-  // window-post / winning-post: the randomness, the sectors ("NUMBER:COMM_R_HEX"), the first partition
+  // window-post / winning-post: the randomness, the sectors ("NUMBER:COMM_R_HEX"); with
+  // partition_given, the proof file holds that one partition (else every partition the sectors make)
   std::string randomness;
   std::vector<std::string> sectors;
   std::size_t partition = 0;
+  bool partition_given = false;
   std::string comm_r_old, comm_d_new, comm_r_new;  // snap-update (hex or CIDs; --registered-proof 0-4)
   std::string prover_id, ticket, seed, comm_d, comm_r, porep_id;  // 32-byte hex (commitments: Filecoin's byte order)
   std::uint64_t sector_number = 0;

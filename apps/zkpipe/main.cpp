@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "base/decimal.hpp"
 #include "base/file.hpp"
 #include "bench.hpp"
 #include "commands.hpp"
@@ -29,6 +30,27 @@ void add_tls_client_options(CLI::App* c, zk::app::ClientArgs& client) {
                 "connect with TLS, trusting this PEM CA (the one that signed the daemon's certificate)");
   c->add_option("--tls-cert", client.tls_cert, "mutual TLS: this client's PEM certificate (with --tls-key)");
   c->add_option("--tls-key", client.tls_key, "mutual TLS: this client's PEM private key");
+}
+
+/// Every integer option of every command is read strictly (base/decimal.hpp): digits only (a '-'
+/// first for signed options), no spaces, no '+', no "0x", in range — CLI11 alone reads " 1" and "+1"
+/// as 1.
+void strict_integers(CLI::App* app) {
+  auto check = [](bool may_be_negative) {
+    return CLI::Validator(
+        [may_be_negative](std::string& text) -> std::string {
+          std::string_view digits = text;
+          if (may_be_negative && digits.size() > 1 && digits.front() == '-') digits.remove_prefix(1);
+          auto v = zk::base::parse_decimal_u64(digits);
+          return v.ok() ? std::string() : v.status().message();
+        },
+        "", may_be_negative ? "strict integer" : "strict unsigned integer");
+  };
+  for (CLI::Option* o : app->get_options()) {
+    const std::string type = o->get_type_name();
+    if (type == "UINT" || type == "INT") o->check(check(type == "INT"));
+  }
+  for (CLI::App* sub : app->get_subcommands({})) strict_integers(sub);
 }
 
 }  // namespace
@@ -164,8 +186,8 @@ int main(int argc, char** argv) {
   verify->add_option("--randomness", fc_verify.randomness, "window-post / winning-post: 32-byte randomness, hex");
   verify->add_option("--sector", fc_verify.sectors,
                      "window-post / winning-post: NUMBER:COMM_R (hex or CID), once per sector in order");
-  verify->add_option("--partition", fc_verify.partition, "window-post: the partition of the first proof in --proof")
-      ->capture_default_str();
+  verify->add_option("--partition", fc_verify.partition,
+                     "window-post: --proof holds this one partition (default: every partition the sectors make)");
 
   zk::app::CircuitInfoArgs info_args;
   auto* circuit_info = app.add_subcommand("circuit-info", "the size of one partition of a Filecoin circuit");
@@ -379,6 +401,7 @@ int main(int argc, char** argv) {
   plan->add_option("--proofs", plan_args.proofs, "proofs simulated")->capture_default_str();
   plan->add_flag("--json", plan_args.json, "machine-readable output");
 
+  strict_integers(&app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -480,6 +503,7 @@ int main(int argc, char** argv) {
   if (*cancel) return zk::app::run_cancel(client, cancel_job);
   if (*verify && !fc_verify.kind.empty()) {
     fc_verify.vk = verify_args.vk, fc_verify.proof = verify_args.proof, fc_verify.json = verify_args.json;
+    fc_verify.partition_given = verify->count("--partition") > 0;
     return zk::app::run_verify_filecoin(fc_verify);
   }
   if (*verify) return zk::app::run_verify(verify_args);

@@ -22,6 +22,7 @@
 #include "engine/ledger.hpp"
 #include "groth16/io.hpp"
 #include "groth16/snarkjs.hpp"
+#include "base/decimal.hpp"
 #include "server/config.hpp"
 #include "server/daemon.hpp"
 #include "server/tls.hpp"
@@ -145,6 +146,13 @@ int run_serve(const ServeArgs& a) {
   if (!a.log_level.empty()) cfg.log_level = a.log_level;
   if (!a.log_format.empty()) cfg.log_format = a.log_format;
   if (Status s = server::configure_logging(cfg.log_level, cfg.log_format); !s.ok()) return fail(s.message(), false);
+  if (const char* n = std::getenv("ZKPIPE_TEST_FAIL_SYNTHESES"); n != nullptr && *n != '\0') {
+    auto v = base::parse_decimal_u64(n, UINT32_MAX);
+    if (!v.ok()) return fail("ZKPIPE_TEST_FAIL_SYNTHESES: " + v.status().message(), false);
+    cfg.engine.test_fail_syntheses = static_cast<std::uint32_t>(*v);
+    spdlog::warn("ZKPIPE_TEST_FAIL_SYNTHESES={}: the first {} partition syntheses fail on purpose (a test hook)", *v,
+                 *v);
+  }
   // SIGINT/SIGTERM are taken by one thread (sigwait); every other thread, the engine's and gRPC's
   // included, inherits the blocked mask from here.
   sigset_t set;

@@ -33,6 +33,11 @@ struct EngineConfig {
   std::uint64_t max_input_bytes = 0;
   /// Record a span per stage and worker for chrome_trace_json() (Perfetto / chrome://tracing).
   bool trace = false;
+  /// A fault hook for tests, never set in production: the first this-many partition syntheses
+  /// after start fail on purpose (their jobs fail with a message that says so). `zkpipe serve` takes
+  /// it from $ZKPIPE_TEST_FAIL_SYNTHESES, so that tests can fail a job through the wire protocols
+  /// (a client's retry after a failure: issue 41).
+  std::uint32_t test_fail_syntheses = 0;
 };
 
 }  // namespace zk::engine

@@ -362,14 +362,13 @@ Result<std::uint64_t> Engine::submit(JobRequest req) {
   if (stopping_) return Status::unavailable("the engine is shutting down");
   forget_expired();
   const std::uint64_t input_cap = this->input_cap();
-  if (!req.request_id.empty()) {
-    if (auto it = by_request_id_.find(req.request_id); it != by_request_id_.end()) {
+  // The same request id and payload name the job queued, running or done; after it failed or was
+  // cancelled, a retry is a new job (as the job store: issue 41); another payload is another job.
+  const std::string request_key = req.request_id.empty() ? std::string() : req.request_id + '\0' + std::to_string(digest);
+  if (!request_key.empty()) {
+    if (auto it = by_request_id_.find(request_key); it != by_request_id_.end()) {
       auto j = jobs_.find(it->second);
-      if (j != jobs_.end()) {
-        if (j->second->digest != digest) {
-          return Status::already_exists("request id '" + req.request_id + "' is already used by job " +
-                                        std::to_string(it->second) + " with a different payload");
-        }
+      if (j != jobs_.end() && j->second->state != JobState::kFailed && j->second->state != JobState::kCancelled) {
         return it->second;
       }
     }
@@ -398,7 +397,7 @@ Result<std::uint64_t> Engine::submit(JobRequest req) {
   job->remaining = req.partitions;
   job->submitted = Clock::now();
   for (std::size_t k = 0; k < req.partitions; ++k) queue_.insert({-req.priority, job->seq, k, job->id});
-  if (!req.request_id.empty()) by_request_id_[req.request_id] = job->id;
+  if (!request_key.empty()) by_request_id_[request_key] = job->id;
   held_input_bytes_ += req.input.size();
   job->req = std::move(req);
   jobs_[job->id] = job;
@@ -504,13 +503,20 @@ void Engine::set_worker(const std::string& name, const Task* t) {
   w.since = Clock::now();
 }
 
+void Engine::forget_request_id(const Job& j) {
+  if (j.req.request_id.empty()) return;
+  // A retry may have taken the key since (this job failed): only this job's entry goes.
+  auto it = by_request_id_.find(j.req.request_id + '\0' + std::to_string(j.digest));
+  if (it != by_request_id_.end() && it->second == j.id) by_request_id_.erase(it);
+}
+
 void Engine::forget_expired() {
   const auto now = Clock::now();
   std::vector<std::pair<Clock::time_point, std::uint64_t>> kept;  // finished jobs still here
   for (auto it = jobs_.begin(); it != jobs_.end();) {
     const Job& j = *it->second;
     if (j.dead && j.in_flight == 0 && now - j.finished > config_.result_ttl) {
-      if (!j.req.request_id.empty()) by_request_id_.erase(j.req.request_id);
+      forget_request_id(j);
       it = jobs_.erase(it);
     } else {
       if (j.dead && j.in_flight == 0) kept.emplace_back(j.finished, it->first);
@@ -523,7 +529,7 @@ void Engine::forget_expired() {
   std::nth_element(kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(drop - 1), kept.end());
   for (std::size_t i = 0; i < drop; ++i) {
     auto it = jobs_.find(kept[i].second);
-    if (!it->second->req.request_id.empty()) by_request_id_.erase(it->second->req.request_id);
+    forget_request_id(*it->second);
     jobs_.erase(it);
   }
 }
@@ -532,7 +538,7 @@ bool Engine::forget(std::uint64_t id) {
   std::lock_guard lock(m_);
   auto it = jobs_.find(id);
   if (it == jobs_.end() || !it->second->dead || it->second->in_flight != 0) return false;
-  if (!it->second->req.request_id.empty()) by_request_id_.erase(it->second->req.request_id);
+  forget_request_id(*it->second);
   jobs_.erase(it);
   return true;
 }
@@ -660,7 +666,14 @@ void Engine::synthesis_loop(std::string name) {
     task->held[BufferClass::kAbc] = static_cast<std::int64_t>(task->abc_reserved);
     ledger_.record(Event::kSynthStart, task->held, counts_of(task->held, +1), std::nullopt, Stage::kSynthesizing);
     set_worker(name, task.get());
-    auto s = guarded("synthesis", [&] { return job.workload->synthesize(job.req, task->partition); });
+    auto s = guarded("synthesis", [&] {
+      using Synthesized = decltype(job.workload->synthesize(job.req, task->partition));
+      if (config_.test_fail_syntheses > 0 && faults_injected_.fetch_add(1) < config_.test_fail_syntheses) {
+        return Synthesized(Status::unavailable("a fault injected for tests failed this synthesis "
+                                               "(ZKPIPE_TEST_FAIL_SYNTHESES)"));
+      }
+      return job.workload->synthesize(job.req, task->partition);
+    });
     set_worker(name, nullptr);
     const auto now = Clock::now();
     span(name, "synthesis", *task, task->mark, now);
@@ -813,7 +826,7 @@ void Engine::finalizer_loop(std::string name) {
       drop_task(std::move(task), Stage::kFinalizing);
       continue;
     }
-    if (config_.self_verify) {
+    if (config_.self_verify || job.workload->always_verify()) {
       const auto v0 = Clock::now();
       auto ok = guarded("self-verification", [&] { return job.workload->verify(job.req, task->partition, *proof); });
       task->t.verify_ms = ms_between(v0, Clock::now());

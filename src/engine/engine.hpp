@@ -199,7 +199,8 @@ class Engine {
   std::atomic<bool> stopping_{false};
   std::uint64_t next_seq_ = 0, held_input_bytes_ = 0;
   std::map<std::uint64_t, std::shared_ptr<Job>> jobs_;
-  std::map<std::string, std::uint64_t> by_request_id_;
+  std::map<std::string, std::uint64_t> by_request_id_;  // request id '\0' payload digest -> its latest job
+  void forget_request_id(const Job& j);
   struct QueueKey {
     int neg_priority;
     std::uint64_t seq;
@@ -209,6 +210,7 @@ class Engine {
   };
   std::set<QueueKey> queue_;
   std::size_t synth_idle_ = 0;
+  std::atomic<std::uint32_t> faults_injected_{0};  // of config_.test_fail_syntheses
   std::atomic<std::size_t> admitted_{0};  // partitions holding a reservation (their tasks alive)
   std::mutex evictors_m_;
   std::map<std::uint64_t, std::function<bool(const std::string&)>> evictors_;

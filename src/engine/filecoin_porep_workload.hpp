@@ -31,6 +31,7 @@ class FilecoinPorepWorkload : public Groth16Workload<groth16::Bls12_381> {
   std::size_t partitions_of(const JobRequest& job) override;
   Result<std::unique_ptr<Synthesized>> synthesize(const JobRequest& job, std::size_t partition) override;
   Result<std::vector<Fr>> public_inputs(const JobRequest& job, std::size_t partition) const override;
+  bool always_verify() const override { return true; }  // a PoRep proof goes on chain
 
   const circuits::filecoin::SectorSize& sector_size() const { return size_; }
 

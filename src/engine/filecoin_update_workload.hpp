@@ -29,6 +29,7 @@ class FilecoinUpdateWorkload : public Groth16Workload<groth16::Bls12_381> {
   Status validate(const JobRequest& job) override;
   Result<std::unique_ptr<Synthesized>> synthesize(const JobRequest& job, std::size_t partition) override;
   Result<std::vector<Fr>> public_inputs(const JobRequest& job, std::size_t partition) const override;
+  bool always_verify() const override { return true; }  // a SnapDeals proof goes on chain
 
   /// The parsed and checked input of a job (from the small cache, or parsed and checked now).
   Result<std::shared_ptr<const circuits::filecoin::UpdateInput>> input(const JobRequest& job) const;

@@ -19,7 +19,7 @@ struct JobRequest {
   std::string shape;                // shape or params id, meaning defined by the workload
   std::vector<std::uint8_t> input;  // kind-specific input bytes
   int priority = 0;                 // higher runs first
-  std::string request_id;           // idempotency key; empty: every submit is a new job
+  std::string request_id;           // with the payload, the idempotency key (a failed job: a retry); empty: every submit is new
   std::size_t partitions = 1;
   /// The job's id when it was given one before (by the job store); 0: the engine draws one.
   std::uint64_t id = 0;
@@ -69,6 +69,10 @@ class Workload {
   virtual Result<std::unique_ptr<Pending>> prove_start(std::unique_ptr<Synthesized> s) = 0;
   /// The CPU half; returns the proof bytes of the partition.
   virtual Result<std::vector<std::uint8_t>> prove_finish(std::unique_ptr<Pending> p) = 0;
+  /// True when this kind's proofs are checked before any answer whatever EngineConfig::self_verify
+  /// says: a PoRep or SnapDeals proof goes on chain (and Curio, retrying a failed sector, submits
+  /// what it is given), so a wrong one costs the sector.
+  virtual bool always_verify() const { return false; }
   /// Checks a finished partition's proof (EngineConfig::self_verify). The default cannot verify.
   virtual Result<bool> verify(const JobRequest& /*job*/, std::size_t /*partition*/,
                               const std::vector<std::uint8_t>& /*proof*/) {

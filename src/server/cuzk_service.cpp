@@ -109,6 +109,14 @@ Result<std::pair<std::string, std::string>> cuzk_circuit(const std::string& circ
   return Status::invalid_argument("unknown circuit_id '" + bounded_message(circuit_id, 32) + "' (known: " + known + ")");
 }
 
+/// Curio always sends the sector size: 0 or one that is not the registered proof's is refused,
+/// both values named.
+Status check_sector_size(const cz::SubmitProofRequest& req, const std::string& proof, std::uint64_t bytes) {
+  if (req.sector_size() == bytes) return {};
+  return Status::invalid_argument("sector_size " + std::to_string(req.sector_size()) + " is not " + proof + "'s (" +
+                                  std::to_string(bytes) + ")" + (req.sector_size() == 0 ? ": it is required" : ""));
+}
+
 Result<CuzkJob> cuzk_job(const cz::SubmitProofRequest& req) {
   CuzkJob j;
   j.request.request_id = req.request_id();
@@ -117,10 +125,7 @@ Result<CuzkJob> cuzk_job(const cz::SubmitProofRequest& req) {
     case cz::POREP_SEAL_COMMIT: {
       auto proof = fc::find_registered_seal_proof(std::to_string(req.registered_proof()));
       if (!proof.ok()) return Status::invalid_argument("registered_proof: " + proof.status().message());
-      if (req.sector_size() != 0 && req.sector_size() != proof->size.bytes) {
-        return Status::invalid_argument("sector_size " + std::to_string(req.sector_size()) + " is not " + proof->name +
-                                        "'s (" + std::to_string(proof->size.bytes) + ")");
-      }
+      if (Status st = check_sector_size(req, proof->name, proof->size.bytes); !st.ok()) return st;
       if (req.vanilla_proof().empty()) return Status::invalid_argument("vanilla_proof (the C1 output) is empty");
       j.circuit = "porep";
       j.shape = proof->size.name;
@@ -137,10 +142,7 @@ Result<CuzkJob> cuzk_job(const cz::SubmitProofRequest& req) {
         return Status::invalid_argument("registered_proof " + std::to_string(req.registered_proof()) + " (" +
                                         proof->name + ") is not a " + (winning ? "WinningPoSt" : "WindowPoSt") + " proof");
       }
-      if (req.sector_size() != 0 && req.sector_size() != proof->size.bytes) {
-        return Status::invalid_argument("sector_size " + std::to_string(req.sector_size()) + " is not " + proof->name +
-                                        "'s (" + std::to_string(proof->size.bytes) + ")");
-      }
+      if (Status st = check_sector_size(req, proof->name, proof->size.bytes); !st.ok()) return st;
       if (req.randomness().size() != 32) {
         return Status::invalid_argument("randomness must be 32 bytes, not " + std::to_string(req.randomness().size()));
       }
@@ -169,10 +171,6 @@ Result<CuzkJob> cuzk_job(const cz::SubmitProofRequest& req) {
     case cz::SNAP_DEALS_UPDATE: {
       auto proof = fc::find_registered_update_proof(std::to_string(req.registered_proof()));
       if (!proof.ok()) return Status::invalid_argument("registered_proof: " + proof.status().message());
-      if (req.sector_size() != 0 && req.sector_size() != proof->size.bytes) {
-        return Status::invalid_argument("sector_size " + std::to_string(req.sector_size()) + " is not " + proof->name +
-                                        "'s (" + std::to_string(proof->size.bytes) + ")");
-      }
       const std::pair<const char*, const std::string*> comms[] = {
           {"comm_r_old", &req.comm_r_old()}, {"comm_d_new", &req.comm_d_new()}, {"comm_r_new", &req.comm_r_new()}};
       for (const auto& [name, bytes] : comms) {
@@ -180,6 +178,7 @@ Result<CuzkJob> cuzk_job(const cz::SubmitProofRequest& req) {
           return Status::invalid_argument(std::string(name) + " must be 32 bytes, not " + std::to_string(bytes->size()));
         }
       }
+      if (Status st = check_sector_size(req, proof->name, proof->size.bytes); !st.ok()) return st;
       auto shape = fc::update_shape(proof->size.bytes);
       if (!shape.ok()) return shape.status();
       if (static_cast<std::size_t>(req.vanilla_proofs().size()) != shape->partitions) {

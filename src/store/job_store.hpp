@@ -48,7 +48,10 @@ struct StoreLimits {
 /// A job as accepted: what the client asked for, by the names the client used (each daemon
 /// resolves (circuit, shape) with its own keys when it claims the job).
 struct NewJob {
-  std::string request_id;  // idempotency key over the fleet; empty: every accept is a new job
+  // With the payload, the idempotency key over the fleet: the same request id and payload name the
+  // job queued, running or proved; after it failed or was cancelled, a new attempt (Curio retries a
+  // failed task under the same id). Empty: every accept is a new job.
+  std::string request_id;
   std::string circuit, shape;
   int priority = 0;  // larger first
   std::uint32_t partitions = 1;
@@ -57,7 +60,7 @@ struct NewJob {
 
 struct Accepted {
   std::uint64_t id = 0;
-  bool existed = false;  // the request id was seen before with the same payload: that job's id
+  bool existed = false;  // the request id and payload name a live or proved job: that job's id
 };
 
 struct ClaimedJob {
@@ -116,8 +119,9 @@ class JobStore {
   virtual const StoreLimits& limits() const = 0;
 
   /// Records a new job durably before returning. The same request id with the same payload returns
-  /// the first job (existed); with another payload: ALREADY_EXISTS. RESOURCE_EXHAUSTED past the
-  /// limits.
+  /// the job queued, running or done under them (existed) — one job however many daemons accept it
+  /// at once; a failed or cancelled one is kept (its outcome until its TTL) and a new job made; the
+  /// same request id with another payload is another job. RESOURCE_EXHAUSTED past the limits.
   virtual Result<Accepted> accept(const NewJob& job) = 0;
 
   /// Renews this daemon's heartbeat and the leases of every claim it holds (until now + lease).

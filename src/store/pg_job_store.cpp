@@ -22,7 +22,7 @@ using pg::Rows;
 using pg::Session;
 using pg::Tx;
 
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;
 
 /// The key of the advisory lock held while the schema is created or migrated: "zkpipe" in ASCII,
 /// then 0x0001. Advisory locks are per database, so this only serializes daemons sharing one.
@@ -83,6 +83,20 @@ CREATE TABLE zkpipe_machines (
 INSERT INTO zkpipe_meta (schema_version) VALUES (1);
 )sql";
 
+// Schema v2 (issue 41): a request id names one *live* job per payload. Curio retries a failed task
+// with the same request id, so a failed or cancelled job no longer holds its request id: the
+// column's UNIQUE constraint becomes a unique index over (request_id, digest) of the jobs that are
+// not failed or cancelled. A retry after a failure is a new job (the old one and its reason stay
+// until their TTL); the same id with another payload is a new job too; two daemons accepting the
+// same retry at once still make one (the second insert meets the index and reads the first's row).
+constexpr const char* kSchemaV2 = R"sql(
+ALTER TABLE zkpipe_jobs DROP CONSTRAINT IF EXISTS zkpipe_jobs_request_id_key;
+CREATE UNIQUE INDEX zkpipe_jobs_live_request ON zkpipe_jobs (request_id, digest)
+  WHERE request_id IS NOT NULL AND state NOT IN ('failed', 'cancelled');
+CREATE INDEX zkpipe_jobs_by_request ON zkpipe_jobs (request_id) WHERE request_id IS NOT NULL;
+UPDATE zkpipe_meta SET schema_version = 2;
+)sql";
+
 Status notify(Session& s, bool enabled) {
   if (!enabled) return {};
   // Delivered to the listeners when the transaction commits, once however many are sent.
@@ -115,8 +129,14 @@ Status migrate_schema(Session& s, const std::string& where, bool lock) {
   }
   if (version == 0) {
     if (Status st = s.script(kSchemaV1, "creating the schema"); !st.ok()) return st;
+    version = 1;
   }
-  // Later versions: one step per version here, each in this transaction.
+  // One step per later version, each in this transaction.
+  if (version == 1) {
+    if (Status st = s.script(kSchemaV2, "migrating the schema to version 2 (retries under a request id)"); !st.ok()) {
+      return st;
+    }
+  }
   return tx.commit();
 }
 
@@ -316,20 +336,16 @@ Result<Accepted> PgJobStore::accept(const NewJob& job) {
       Tx tx(s);
       if (Status st = tx.begin(); !st.ok()) return st;
       if (!job.request_id.empty()) {
+        // The same request id and payload name the job queued, running or proved (a retry after a
+        // failure or a cancel finds none of those: a new attempt); another payload is another job.
         auto q = s.exec(
-            "SELECT id, digest, finished_at IS NOT NULL AND finished_at < clock_timestamp() - $2 * interval '1 second' "
-            "FROM zkpipe_jobs WHERE request_id = $1",
-            Params().text(job.request_id).f64(static_cast<double>(ttl_s)), "looking up the request id");
+            "SELECT id, finished_at IS NOT NULL AND finished_at < clock_timestamp() - $3 * interval '1 second' "
+            "FROM zkpipe_jobs WHERE request_id = $1 AND digest = $2 AND state NOT IN ('failed', 'cancelled')",
+            Params().text(job.request_id).text(digest).f64(static_cast<double>(ttl_s)), "looking up the request id");
         if (!q.ok()) return q.status();
         if (q->size() == 1) {
           const std::int64_t id = q->i64(0, 0);
-          if (!q->boolean(0, 2)) {
-            if (q->text(0, 1) != digest) {
-              return Status::already_exists("request id '" + job.request_id + "' is already used by job " +
-                                            std::to_string(id) + " with a different payload");
-            }
-            return Accepted{static_cast<std::uint64_t>(id), true};
-          }
+          if (!q->boolean(0, 1)) return Accepted{static_cast<std::uint64_t>(id), true};
           // Its result is past the TTL: forgotten, the request id is free again.
           auto d = s.exec("DELETE FROM zkpipe_jobs WHERE id = $1", Params().i64(id), "forgetting an expired job");
           if (!d.ok()) return d.status();

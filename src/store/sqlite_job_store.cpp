@@ -15,7 +15,7 @@
 namespace zk::store {
 namespace {
 
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;
 
 // Schema v1. Times are milliseconds since the Unix epoch. An input is stored once per content
 // hash; a job drops its reference when it finishes, and expire() deletes inputs nobody references.
@@ -56,6 +56,47 @@ CREATE TABLE machines (
   owner TEXT PRIMARY KEY,
   heartbeat_at INTEGER NOT NULL
 );
+)sql";
+
+// Schema v2 (issue 41; PgJobStore's kSchemaV2 says why): request_id loses its UNIQUE constraint,
+// which SQLite can only drop by rebuilding the table; a unique index over the live jobs' (request_id,
+// digest) takes its place.
+constexpr const char* kSchemaV2 = R"sql(
+CREATE TABLE jobs_v2 (
+  id INTEGER PRIMARY KEY,
+  seq INTEGER NOT NULL,
+  request_id TEXT,
+  digest TEXT NOT NULL,
+  circuit TEXT NOT NULL,
+  shape TEXT NOT NULL,
+  priority INTEGER NOT NULL,
+  partitions INTEGER NOT NULL,
+  input_hash TEXT,
+  input_size INTEGER NOT NULL,
+  state TEXT NOT NULL,
+  owner TEXT,
+  lease_until INTEGER,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  attempt_errors TEXT NOT NULL DEFAULT '[]',
+  accepted_at INTEGER NOT NULL,
+  finished_at INTEGER,
+  proof BLOB,
+  error TEXT,
+  curve TEXT,
+  public_inputs TEXT,
+  timings TEXT,
+  total_ms REAL,
+  finished_by TEXT
+);
+INSERT INTO jobs_v2 SELECT id, seq, request_id, digest, circuit, shape, priority, partitions, input_hash, input_size,
+  state, owner, lease_until, attempts, attempt_errors, accepted_at, finished_at, proof, error, curve, public_inputs,
+  timings, total_ms, finished_by FROM jobs;
+DROP TABLE jobs;
+ALTER TABLE jobs_v2 RENAME TO jobs;
+CREATE INDEX jobs_by_state ON jobs (state, priority DESC, seq);
+CREATE UNIQUE INDEX jobs_live_request ON jobs (request_id, digest)
+  WHERE request_id IS NOT NULL AND state NOT IN ('failed', 'cancelled');
+CREATE INDEX jobs_by_request ON jobs (request_id) WHERE request_id IS NOT NULL;
 )sql";
 
 std::int64_t now_ms() {
@@ -230,8 +271,13 @@ Status SqliteJobStore::migrate() {
   if (version == 0) {
     if (Status st = exec(kSchemaV1); !st.ok()) return st;
     if (Status st = exec("PRAGMA user_version = 1"); !st.ok()) return st;
+    version = 1;
   }
-  // Later versions: one step per version here, each in this transaction.
+  // One step per later version, each in this transaction.
+  if (version == 1) {
+    if (Status st = exec(kSchemaV2); !st.ok()) return st;
+    if (Status st = exec("PRAGMA user_version = 2"); !st.ok()) return st;
+  }
   return tx.commit();
 }
 
@@ -299,17 +345,15 @@ Result<Accepted> SqliteJobStore::accept(const NewJob& job) {
   if (!tx.ok()) return Status::io_error("job store " + path_ + ": cannot begin: " + sqlite3_errmsg(db_));
   const std::int64_t now = now_ms();
   if (!job.request_id.empty()) {
-    Stmt q(db_, "SELECT id, digest, state, finished_at FROM jobs WHERE request_id = ?1");
-    q.bind(1, job.request_id);
+    // The same request id and payload name the job queued, running or proved (a retry after a
+    // failure or a cancel finds none of those: a new attempt); another payload is another job.
+    Stmt q(db_,
+           "SELECT id, finished_at FROM jobs WHERE request_id = ?1 AND digest = ?2 "
+           "AND state NOT IN ('failed', 'cancelled')");
+    q.bind(1, job.request_id).bind(2, digest);
     if (q.step() == SQLITE_ROW) {
-      const bool expired = !q.null(3) && q.i64(3) + std::int64_t{limits_.result_ttl.count()} * 1000 < now;
-      if (!expired) {
-        if (q.text(1) != digest) {
-          return Status::already_exists("request id '" + job.request_id + "' is already used by job " +
-                                        std::to_string(q.i64(0)) + " with a different payload");
-        }
-        return Accepted{static_cast<std::uint64_t>(q.i64(0)), true};
-      }
+      const bool expired = !q.null(1) && q.i64(1) + std::int64_t{limits_.result_ttl.count()} * 1000 < now;
+      if (!expired) return Accepted{static_cast<std::uint64_t>(q.i64(0)), true};
       // Its result is past the TTL: forgotten, the request id is free again.
       Stmt d(db_, "DELETE FROM jobs WHERE id = ?1");
       d.bind(1, q.i64(0));

@@ -7,6 +7,11 @@ grpcio with stubs generated from proto/cuzk/v1/proving.proto, against `zkpipe se
       randomness, Go registered-proof numbers); the proofs go to OUT_DIR/{window,winning}.bin for
       `zkpipe verify`. Then GetStatus (queues, totals, loaded keys by cuzk circuit id),
       PreloadSRS / EvictSRS, a TIMEOUT answer, cancel, and malformed requests.
+  curio_client.py STUB_DIR ADDRESS retry WINDOW_JSON OTHER_WINDOW_JSON WINNING_JSON OUT_DIR
+      Curio's retries under one request id, through Prove, against a daemon started with
+      ZKPIPE_TEST_FAIL_SYNTHESES=1: FAILED (the injected fault), retried -> COMPLETED (a new job),
+      again -> the same job; a cancelled WinningPoSt retried -> COMPLETED; another payload under the
+      used id -> a new job, COMPLETED. Proofs to OUT_DIR/retry-{window,winning,other}.bin.
   curio_client.py STUB_DIR ADDRESS porep C1_WRAPPED SECTOR_SIZE OUT [REGISTERED_PROOF (default 5)]
       PoRep C2 with cuzk's wrapper payload, through Prove.
   curio_client.py STUB_DIR ADDRESS snap UPDATE_JSON OUT
@@ -143,6 +148,9 @@ if mode == "post":
     bad = post_request(window_json, pb.WINDOW_POST_PARTITION, pb.HIGH, "bad-3")
     bad.vanilla_proofs[0] = bad.vanilla_proofs[0][:100]
     expect_error(lambda: stub.SubmitProof(bad, timeout=30), grpc.StatusCode.INVALID_ARGUMENT, "vanilla_proofs[0]")
+    bad = post_request(window_json, pb.WINDOW_POST_PARTITION, pb.HIGH, "bad-4")
+    bad.sector_size = 0  # Curio always sends it (issue 47)
+    expect_error(lambda: stub.SubmitProof(bad, timeout=30), grpc.StatusCode.INVALID_ARGUMENT, "sector_size 0")
     expect_error(lambda: stub.SubmitProof(pb.SubmitProofRequest(proof_kind=pb.SNAP_DEALS_UPDATE), timeout=30),
                  grpc.StatusCode.INVALID_ARGUMENT, "comm_r_old")
     expect_error(lambda: stub.SubmitProof(pb.SubmitProofRequest(), timeout=30),
@@ -153,6 +161,46 @@ if mode == "post":
                  grpc.StatusCode.INVALID_ARGUMENT, "job_id")
     assert stub.GetStatus(pb.GetStatusRequest(), timeout=30).uptime_seconds >= 0
     print("curio client (post): ok")
+elif mode == "retry":
+    # Curio retries a failed task under the same request id, through Prove only (issue 41). The
+    # daemon runs with ZKPIPE_TEST_FAIL_SYNTHESES=1: its first partition synthesis fails.
+    window_json, other_json, winning_json, out_dir = sys.argv[4:8]
+    rid = "wdpost-1000-0-" + json.load(open(window_json))["randomness"][:16]
+    req = post_request(window_json, pb.WINDOW_POST_PARTITION, pb.HIGH, rid)
+    first = stub.Prove(pb.ProveRequest(submit=req), timeout=600).result
+    assert first.status == pb.AwaitProofResponse.FAILED, first
+    assert "fault injected for tests" in first.error_message, first.error_message
+    second = stub.Prove(pb.ProveRequest(submit=req), timeout=600).result
+    assert second.status == pb.AwaitProofResponse.COMPLETED, second
+    assert second.job_id != first.job_id, "a retry after a failure must be a new attempt"
+    assert len(second.proof) == 192
+    open(out_dir + "/retry-window.bin", "wb").write(second.proof)
+    third = stub.Prove(pb.ProveRequest(submit=req), timeout=600).result
+    assert third.status == pb.AwaitProofResponse.COMPLETED and third.job_id == second.job_id, \
+        "a proved request is answered with its job, not proved again: %s / %s" % (third.job_id, second.job_id)
+    assert third.proof == second.proof
+    # Cancelled, then retried with the same request id and payload: proved.
+    win = post_request(winning_json, pb.WINNING_POST, pb.CRITICAL, "winpost-1000-retry")
+    job = stub.SubmitProof(win, timeout=60).job_id
+    assert stub.CancelProof(pb.CancelProofRequest(job_id=job), timeout=60).was_running
+    done = stub.AwaitProof(pb.AwaitProofRequest(job_id=job, timeout_ms=600000), timeout=600)
+    assert done.status == pb.AwaitProofResponse.CANCELLED, done
+    again = stub.Prove(pb.ProveRequest(submit=win), timeout=600).result
+    assert again.status == pb.AwaitProofResponse.COMPLETED, again
+    assert again.job_id != job
+    open(out_dir + "/retry-winning.bin", "wb").write(again.proof)
+    # Another payload under a used request id (new randomness for the same partition): a new job.
+    other = post_request(other_json, pb.WINDOW_POST_PARTITION, pb.HIGH, rid)
+    o = stub.Prove(pb.ProveRequest(submit=other), timeout=600).result
+    assert o.status == pb.AwaitProofResponse.COMPLETED, o
+    assert o.job_id not in (first.job_id, second.job_id)
+    open(out_dir + "/retry-other.bin", "wb").write(o.proof)
+    # The failed and cancelled attempts keep their outcomes.
+    assert stub.AwaitProof(pb.AwaitProofRequest(job_id=first.job_id, timeout_ms=1000), timeout=30).status == \
+        pb.AwaitProofResponse.FAILED
+    assert stub.AwaitProof(pb.AwaitProofRequest(job_id=job, timeout_ms=1000), timeout=30).status == \
+        pb.AwaitProofResponse.CANCELLED
+    print("curio client (retry): ok")
 elif mode == "porep":
     c1_wrapped, sector_size, out = sys.argv[4], int(sys.argv[5]), sys.argv[6]
     registered = int(sys.argv[7]) if len(sys.argv) > 7 and not sys.argv[7].startswith("--") else 5

@@ -3,6 +3,8 @@ generated from proto/zkpipe/v1/proving.proto).
 
   durable_client.py STUBS submit ADDR SHAPE FIRST COUNT IDS   submits COUNT one-partition synthetic
       jobs (seeds FIRST.., request ids "durable-<seed>") without waiting; appends "seed id" lines to IDS
+  durable_client.py STUBS retry ADDR OTHER_ADDR SHAPE SEED IDS  a job cancelled while queued, then its
+      request sent to both daemons at once: one new attempt (the same job id); appends "seed id" to IDS
   durable_client.py STUBS completed ADDR                      prints the daemon's completed-job total
   durable_client.py STUBS claims|machines|counts ADDR         from the job store in the status: this
       daemon's claims; the machines heartbeating; "done D failed F queued Q running R"
@@ -41,6 +43,35 @@ elif mode == "resubmit":
         seed, job = map(int, line.split())
         r = stub.SubmitProof(request(shape, seed), timeout=60)
         assert r.job_id == job, "request id durable-%d named job %d, now %d" % (seed, job, r.job_id)
+elif mode == "retry":
+    # Curio's retry in a fleet (issue 41): a job cancelled while queued, then its request (same id,
+    # same payload) sent to two daemons at once: one new attempt, the same job id from both, proved.
+    other, shape, seed, ids_path = sys.argv[4], sys.argv[5], int(sys.argv[6]), sys.argv[7]
+    import threading
+    first = stub.SubmitProof(request(shape, seed), timeout=60).job_id
+    assert stub.CancelProof(proving_pb2.CancelProofRequest(job_id=first), timeout=60).was_active, \
+        "the job must still be queued when cancelled (the queue ahead of it was full)"
+    r = stub.AwaitProof(proving_pb2.AwaitProofRequest(job_id=first, timeout_ms=60000), timeout=90)
+    assert r.status == proving_pb2.JOB_STATUS_CANCELLED, r
+    stub_b = proving_pb2_grpc.ProvingEngineStub(grpc.insecure_channel(other))
+    got, go = {}, threading.Barrier(2)
+
+    def send(name, s):
+        go.wait()
+        got[name] = s.SubmitProof(request(shape, seed), timeout=60).job_id
+
+    threads = [threading.Thread(target=send, args=(n, s)) for n, s in (("a", stub), ("b", stub_b))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert got["a"] == got["b"], "two daemons started two attempts: %s" % got
+    assert got["a"] != first, "the retry of a cancelled job must be a new attempt"
+    # The cancelled attempt keeps its outcome.
+    r = stub.AwaitProof(proving_pb2.AwaitProofRequest(job_id=first, timeout_ms=1000), timeout=30)
+    assert r.status == proving_pb2.JOB_STATUS_CANCELLED, r
+    with open(ids_path, "a") as f:
+        f.write("%d %d\n" % (seed, got["a"]))
 elif mode == "completed":
     print(stub.GetStatus(proving_pb2.GetStatusRequest(), timeout=30).totals.completed)
 elif mode == "claims":

@@ -76,6 +76,17 @@ grep -q "^valid" "$D/out" || fail "valid"
     --seed "$(field "$D/gen.json" seed)" --comm-d "$(field "$D/gen.json" comm_d)" \
     --comm-r "$(field "$D/gen.json" comm_r)" > /dev/null
 [ $? -eq 1 ] || fail "another sector number must not verify"
+# Every public value changed alone, a partition added: never valid (issue 47).
+python3 "$(dirname "$0")/verify_properties.py" "$Z" verify --kind porep --sector-size 2KiB --vk "$STEM.vk" \
+    --proof "$D/proof.bin" --registered-proof 5 --prover-id "$(field "$D/gen.json" prover_id)" --sector-number 7 \
+    --ticket "$(field "$D/gen.json" ticket)" --seed "$(field "$D/gen.json" seed)" \
+    --comm-d "$(field "$D/gen.json" comm_d)" --comm-r "$(field "$D/gen.json" comm_r)" > "$D/props" \
+    || fail "porep properties: $(cat "$D/props")"
+"$Z" verify --kind porep --sector-size 2KiB --vk "$STEM.vk" --proof "$D/proof.bin" --registered-proof 5 \
+    --prover-id "$(field "$D/gen.json" prover_id)" --sector-number " 7" --ticket "$(field "$D/gen.json" ticket)" \
+    --seed "$(field "$D/gen.json" seed)" --comm-d "$(field "$D/gen.json" comm_d)" \
+    --comm-r "$(field "$D/gen.json" comm_r)" > /dev/null 2>&1
+[ $? -eq 2 ] || fail "--sector-number ' 7' must be refused"
 
 # A tampered C1 is refused before proving, naming what is wrong.
 python3 - "$D/c1.json" "$D/bad-seed.json" "$D/bad-path.json" <<'PY' || fail "tampering"

@@ -40,6 +40,50 @@ OTHER=$(echo "$S" | sed 's/--sector 41:/--sector 42:/')
 "$Z" verify --kind window-post --registered-proof 10 --vk "$WVK" --proof "$D/w.bin" --randomness "$R" $OTHER > /dev/null
 [ $? -eq 1 ] || fail "another sector number must not verify"
 
+# A WindowPoSt of 3 sectors is 2 partitions (2 sectors per partition at 2 KiB): partition 1 holds
+# sector 42 alone. verify derives the partitions from the sectors named and needs one proof for
+# each; every public value changed alone, sectors appended / repeated / dropped / reordered, a
+# partition added or removed: never valid (issue 47).
+"$Z" gen-vanilla --kind window-post --sectors 1 --first-sector 42 --partition 1 --randomness "$R" --data-seed 5 \
+    --out "$D/w1.json" --json > "$D/gen1.json" || fail "gen-vanilla partition 1"
+S1=$(py "import json,sys; print(' '.join('--sector %d:%s' % (s['number'], s['comm_r']) for s in json.load(open(sys.argv[1]))['sectors']))" "$D/gen1.json")
+"$Z" prove --kind window-post --post-input "$D/w1.json" --params-dir "$D/params" --out "$D/w1.bin" > "$D/out" \
+    || fail "prove partition 1: $(cat "$D/out")"
+cat "$D/w.bin" "$D/w1.bin" > "$D/w01.bin"
+# shellcheck disable=SC2086
+"$Z" verify --kind window-post --registered-proof 10 --vk "$WVK" --proof "$D/w01.bin" --randomness "$R" $S $S1 > "$D/out" \
+    || fail "2 partitions from 3 sectors: $(cat "$D/out")"
+grep -q "^valid (StackedDrgWindow2KiBV1_2, 3 sectors, 2 partitions)" "$D/out" || fail "the count: $(cat "$D/out")"
+# shellcheck disable=SC2086
+"$Z" verify --kind window-post --registered-proof 10 --vk "$WVK" --proof "$D/w.bin" --randomness "$R" $S $S1 > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "holds 1 proof(s).*2 proof(s), one per partition" "$D/err" \
+    || fail "one proof for 3 sectors must be refused: $(cat "$D/err")"
+# shellcheck disable=SC2086
+"$Z" verify --kind window-post --registered-proof 10 --vk "$WVK" --proof "$D/w1.bin" --randomness "$R" $S $S1 --partition 1 \
+    > "$D/out" || fail "partition 1 alone: $(cat "$D/out")"
+grep -q "partition 1 only" "$D/out" || fail "partition 1 alone must say so: $(cat "$D/out")"
+# shellcheck disable=SC2086
+"$Z" verify --kind window-post --registered-proof 10 --vk "$WVK" --proof "$D/w.bin" --randomness "$R" $S $S1 --partition 1 \
+    > "$D/out"
+[ $? -eq 1 ] && grep -q "INVALID: partition 1 does not verify" "$D/out" || fail "partition 0's proof as 1: $(cat "$D/out")"
+# shellcheck disable=SC2086
+"$Z" verify --kind window-post --registered-proof 10 --vk "$WVK" --proof "$D/w1.bin" --randomness "$R" $S $S1 --partition 2 \
+    > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "partition 2 does not exist" "$D/err" || fail "--partition 2 of 2: $(cat "$D/err")"
+for bad in "-18446744073709551615" " 40" "+40" "40 " "0x28" "18446744073709551616" ""; do
+  "$Z" verify --kind window-post --registered-proof 10 --vk "$WVK" --proof "$D/w.bin" --randomness "$R" \
+      --sector "$bad:${S#*:}" > /dev/null 2> "$D/err"
+  [ $? -eq 2 ] && grep -q "sector number" "$D/err" || fail "sector number '$bad' must be refused: $(cat "$D/err")"
+done
+"$Z" verify --kind window-post --registered-proof " 10" --vk "$WVK" --proof "$D/w.bin" --randomness "$R" $S > /dev/null 2>&1
+[ $? -eq 2 ] || fail "--registered-proof ' 10' must be refused"
+"$Z" verify --kind window-post --registered-proof 10 --vk "$WVK" --proof "$D/w1.bin" --randomness "$R" $S $S1 --partition +1 \
+    > /dev/null 2>&1
+[ $? -eq 2 ] || fail "--partition +1 must be refused"
+# shellcheck disable=SC2086
+python3 "$(dirname "$0")/verify_properties.py" "$Z" verify --kind window-post --registered-proof 10 --vk "$WVK" \
+    --proof "$D/w01.bin" --randomness "$R" $S $S1 > "$D/props" || fail "window-post properties: $(cat "$D/props")"
+
 # The same partition from raw bincode vanilla proofs (what Curio holds), one file per sector.
 py "import json,sys,base64
 d=json.load(open(sys.argv[1]))
@@ -86,6 +130,9 @@ S=$(py "import json,sys; print(' '.join('--sector %d:%s' % (s['number'], s['comm
 # shellcheck disable=SC2086
 "$Z" verify --kind winning-post --registered-proof 0 --vk "$NVK" --proof "$D/n.bin" --randomness "$R" $S > /dev/null \
     || fail "verify winning-post from the public values"
+# shellcheck disable=SC2086
+python3 "$(dirname "$0")/verify_properties.py" "$Z" verify --kind winning-post --registered-proof 0 --vk "$NVK" \
+    --proof "$D/n.bin" --randomness "$R" $S > "$D/props" || fail "winning-post properties: $(cat "$D/props")"
 
 # Through the daemon: both kinds, one request each, proofs checked here again.
 SOCK="$D/zk.sock"

@@ -36,6 +36,9 @@ OLD=$(get comm_r_old); DNEW=$(get comm_d_new); NEW=$(get comm_r_new)
 "$Z" verify --kind snap-update --registered-proof 0 --vk "$VK" --proof "$D/u.bin" --comm-r-old "$OLD" \
     --comm-d-new "$DNEW" --comm-r-new "$OLD" > /dev/null
 [ $? -eq 1 ] || fail "another comm_r_new must not verify"
+python3 "$(dirname "$0")/verify_properties.py" "$Z" verify --kind snap-update --registered-proof 0 --vk "$VK" \
+    --proof "$D/u.bin" --comm-r-old "$OLD" --comm-d-new "$DNEW" --comm-r-new "$NEW" > "$D/props" \
+    || fail "snap-update properties: $(cat "$D/props")"
 
 # A flipped byte in the partition proof: refused before proving, the field named; check names
 # what the circuit refuses.

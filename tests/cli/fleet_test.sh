@@ -4,7 +4,8 @@
 #   1. 48 jobs accepted by daemon A; daemon B killed with SIGKILL while it holds claims, and a client
 #      awaiting on B at that moment reconnects to C: every job completes once, on another daemon;
 #   2. B restarted: it rejoins the queue (a new machine in the status) and proves new work;
-#   3. the database restarted under load: the daemons reconnect, the jobs complete.
+#   3. the database restarted under load: the daemons reconnect, the jobs complete;
+#   4. a cancelled job's retry sent to two daemons at once: one new attempt (issue 41).
 # Counts checked: submitted = completed, none failed, ids distinct, every proof verified.
 # Usage: fleet_test.sh path/to/zkpipe repo-root
 set -u
@@ -112,11 +113,17 @@ sleep 1
 pg_start
 [ "$(client await "$(addr b)" "$D/ids3" "$D/out")" = "8" ] || fail "8 jobs across a database restart"
 
-# Counts: every job done once, none failed, the store agrees.
+# 4. Curio's retry (issue 41): a job cancelled while 30 jobs fill the queue ahead of it, then its
+# request sent to A and B at the same moment: one new attempt, proved.
+client submit "$(addr c)" "$SHAPE" 63 30 "$D/ids4" || fail "submit 4"
+client retry "$(addr a)" "$(addr b)" "$SHAPE" 100 "$D/ids4" || fail "the retry of a cancelled job"
+[ "$(client await "$(addr c)" "$D/ids4" "$D/out")" = "31" ] || fail "30 jobs and the retried one"
+
+# Counts: every job done once, none failed, the store agrees (the cancelled attempt kept).
 client counts "$(addr a)" > "$D/counts"
-grep -q "^done 62 failed 0 queued 0 running 0$" "$D/counts" || fail "store counts: $(cat "$D/counts")"
-cat "$D/ids" "$D/ids2" "$D/ids3" | while read -r seed job; do
+grep -q "^done 93 failed 0 queued 0 running 0$" "$D/counts" || fail "store counts: $(cat "$D/counts")"
+cat "$D/ids" "$D/ids2" "$D/ids3" "$D/ids4" | while read -r seed job; do
   "$Z" verify --vk "$D/keys/synthetic-$SHAPE.vk" --proof "$D/out/$seed.bin" --public "$D/out/$seed.json" > /dev/null \
     || { echo "FAIL: job $job (seed $seed) does not verify"; exit 1; }
 done || exit 1
-echo "fleet ok: 62 jobs over 3 daemons on PostgreSQL, across a SIGKILL, a rejoin and a database restart"
+echo "fleet ok: 93 jobs over 3 daemons on PostgreSQL, across a SIGKILL, a rejoin, a database restart and a retry"

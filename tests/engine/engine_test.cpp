@@ -420,6 +420,41 @@ TEST(Engine, HigherPriorityJobsAreSynthesizedFirst) {
   for (std::size_t i = start + 5; i < 10; ++i) EXPECT_EQ(order[i], static_cast<int>(i - 5)) << i;
 }
 
+TEST(Engine, ARetryOfAFailedJobUnderItsRequestIdIsProvedAgain) {
+  // The fault hook fails the first synthesis; Curio's retry (same request id and payload) is a new
+  // attempt that is proved; a submit of a proved request is answered with that job.
+  auto w = std::make_shared<FakeWorkload>(FakeWorkload::Options{});
+  Engine e({.budget_bytes = 100000, .test_fail_syntheses = 1}, {{"fake", w}});
+  auto first = e.submit(fake_job(1, 0, "porep-1000-7"));
+  ASSERT_TRUE(first.ok());
+  auto r1 = e.await(*first, 10s);
+  ASSERT_TRUE(r1.ok());
+  EXPECT_EQ(r1->state, JobState::kFailed);
+  EXPECT_NE(r1->error.find("a fault injected for tests"), std::string::npos) << r1->error;
+  auto retry = e.submit(fake_job(1, 0, "porep-1000-7"));
+  ASSERT_TRUE(retry.ok());
+  EXPECT_NE(*retry, *first);
+  auto r2 = e.await(*retry, 10s);
+  ASSERT_TRUE(r2.ok());
+  EXPECT_EQ(r2->state, JobState::kDone) << r2->error;
+  EXPECT_EQ(*e.submit(fake_job(1, 0, "porep-1000-7")), *retry);
+  // The failed attempt's outcome is still there.
+  EXPECT_EQ(e.await(*first, 1ms)->state, JobState::kFailed);
+  // Cancelled, then retried: proved.
+  FakeWorkload::Options slow;
+  slow.synth = 200ms;
+  auto ws = std::make_shared<FakeWorkload>(slow);
+  Engine e2({.budget_bytes = 100000}, {{"fake", ws}});
+  auto c = e2.submit(fake_job(1, 0, "snap-1000-9"));
+  ASSERT_TRUE(c.ok());
+  ASSERT_TRUE(e2.cancel(*c).ok());
+  EXPECT_EQ(e2.await(*c, 10s)->state, JobState::kCancelled);
+  auto again = e2.submit(fake_job(1, 0, "snap-1000-9"));
+  ASSERT_TRUE(again.ok());
+  EXPECT_NE(*again, *c);
+  EXPECT_EQ(e2.await(*again, 10s)->state, JobState::kDone);
+}
+
 TEST(Engine, SubmitIsIdempotentByRequestIdAndWaitsTimeOut) {
   FakeWorkload::Options o;
   o.synth = 50ms;
@@ -429,8 +464,10 @@ TEST(Engine, SubmitIsIdempotentByRequestIdAndWaitsTimeOut) {
   auto b = e.submit(fake_job(1, 0, "req-1"));
   ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_EQ(*a, *b);
+  // Another payload under the same request id is another job (the id is the client's label).
   auto c = e.submit(fake_job(2, 0, "req-1"));
-  EXPECT_EQ(c.status().code(), StatusCode::kAlreadyExists);
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_NE(*c, *a);
   auto t = e.await(*a, 1ms);
   EXPECT_EQ(t.status().code(), StatusCode::kDeadlineExceeded);
   EXPECT_TRUE(e.await(*a, 10s).ok());

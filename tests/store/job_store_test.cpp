@@ -86,9 +86,14 @@ TYPED_TEST_P(JobStoreTest, RequestIdIsIdempotentForTheSamePayloadOnly) {
   ASSERT_TRUE(b.ok());
   EXPECT_TRUE(b->existed);
   EXPECT_EQ(a->id, b->id);
+  // Another payload under a used id (a C1 re-run after a reorg changes the seed): another job.
   auto c = s.accept(job("synthetic", {2}, 0, "req-1"));
-  ASSERT_FALSE(c.ok());
-  EXPECT_EQ(c.status().code(), StatusCode::kAlreadyExists);
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_FALSE(c->existed);
+  EXPECT_NE(c->id, a->id);
+  auto c2 = s.accept(job("synthetic", {2}, 0, "req-1"));
+  ASSERT_TRUE(c2.ok());
+  EXPECT_EQ(c2->id, c->id);
   auto d = s.accept(job("synthetic", {1}, 0, "req-2"));
   ASSERT_TRUE(d.ok());
   EXPECT_NE(d->id, a->id);
@@ -97,6 +102,58 @@ TYPED_TEST_P(JobStoreTest, RequestIdIsIdempotentForTheSamePayloadOnly) {
   auto f = s.accept(job("synthetic", {1}));
   ASSERT_TRUE(e.ok() && f.ok());
   EXPECT_NE(e->id, f->id);
+}
+
+TYPED_TEST_P(JobStoreTest, ARetryAfterAFailureOrACancelIsANewAttemptAndAProvedJobIsKept) {
+  // Curio retries a failed task with the same request id (issue 41).
+  auto& s = *this->store_;
+  const auto first = s.accept(job("synthetic", {1}, 0, "porep-1000-7"))->id;
+  ASSERT_EQ(s.claim("m1", 1, 30s)->size(), 1u);
+  Outcome failed;
+  failed.state = JobState::kFailed;
+  failed.error = "out of memory";
+  ASSERT_TRUE(s.finish(first, "m1", failed).value());
+  auto retry = s.accept(job("synthetic", {1}, 0, "porep-1000-7"));
+  ASSERT_TRUE(retry.ok()) << retry.status().message();
+  EXPECT_FALSE(retry->existed);
+  EXPECT_NE(retry->id, first);
+  // The failed attempt keeps its outcome; the retry is queued.
+  auto old = s.lookup(first);
+  ASSERT_TRUE(old.ok() && old->has_value());
+  EXPECT_EQ((*old)->state, JobState::kFailed);
+  EXPECT_EQ((*old)->outcome->error, "out of memory");
+  EXPECT_EQ((*s.lookup(retry->id))->state, JobState::kQueued);
+  // While the retry is queued, the same request names it.
+  EXPECT_EQ(s.accept(job("synthetic", {1}, 0, "porep-1000-7"))->id, retry->id);
+  // Cancelled: the next submit is a new attempt again.
+  ASSERT_TRUE(s.cancel(retry->id, "cancelled by a client").value());
+  auto third = s.accept(job("synthetic", {1}, 0, "porep-1000-7"));
+  ASSERT_TRUE(third.ok());
+  EXPECT_FALSE(third->existed);
+  EXPECT_NE(third->id, retry->id);
+  // Proved: the same request is answered with that job, never proved again.
+  auto claimed = s.claim("m1", 1, 30s);
+  ASSERT_EQ(claimed->size(), 1u);
+  ASSERT_EQ((*claimed)[0].id, third->id);
+  ASSERT_TRUE(s.finish(third->id, "m1", done({4})).value());
+  auto again = s.accept(job("synthetic", {1}, 0, "porep-1000-7"));
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->existed);
+  EXPECT_EQ(again->id, third->id);
+  // A job failed for its attempts (its daemons died) is retried the same way.
+  StoreLimits l;
+  l.max_attempts = 1;
+  this->reopen_with(l);
+  auto& t = *this->store_;
+  const auto lost = t.accept(job("synthetic", {5}, 0, "snap-1000-9"))->id;
+  ASSERT_EQ(t.claim("m1", 1, 1ms)->size(), 1u);
+  std::this_thread::sleep_for(20ms);
+  EXPECT_TRUE(t.claim("m2", 1, 30s)->empty());
+  ASSERT_EQ((*t.lookup(lost))->state, JobState::kFailed);
+  auto after = t.accept(job("synthetic", {5}, 0, "snap-1000-9"));
+  ASSERT_TRUE(after.ok());
+  EXPECT_FALSE(after->existed);
+  EXPECT_NE(after->id, lost);
 }
 
 TYPED_TEST_P(JobStoreTest, ClaimsHighestPriorityFirstThenOldestAndSkipsWhatItIsTold) {
@@ -365,6 +422,7 @@ TYPED_TEST_P(JobStoreTest, WaitForChangeWakesOnAccept) {
 
 REGISTER_TYPED_TEST_SUITE_P(JobStoreTest, AcceptedJobIsQueuedWithWhatTheClientAskedFor,
                             RequestIdIsIdempotentForTheSamePayloadOnly,
+                            ARetryAfterAFailureOrACancelIsANewAttemptAndAProvedJobIsKept,
                             ClaimsHighestPriorityFirstThenOldestAndSkipsWhatItIsTold,
                             TheFirstOutcomeWinsAndLaterOnesAreDropped, CancelFinishesAnUnfinishedJobAndItsOwnerSeesItLost,
                             ReleaseQueuesTheJobAgainWithoutCountingTheAttempt,

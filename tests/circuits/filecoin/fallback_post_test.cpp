@@ -133,6 +133,67 @@ TEST(FallbackPoSt, PartitionInputCountsAreRustFilProofsPins) {
   EXPECT_FALSE(fallback_post_public_inputs(*find_registered_post_proof("StackedDrgWindow2KiBV1_2"), randomness, one, 1).ok());
 }
 
+TEST(FallbackPoSt, TheSectorsNamedDecideThePartitionsAVerifierNeeds) {
+  std::array<std::uint8_t, 32> randomness{};
+  randomness.fill(9);
+  const auto window = *find_registered_post_proof("StackedDrgWindow2KiBV1_2");  // 2 sectors per partition
+  const auto window10 = *find_registered_post_proof("StackedDrgWindow2KiBV1");  // API 1.0
+  const auto winning = *find_registered_post_proof("StackedDrgWinning2KiBV1");
+  std::vector<PoStSector> sectors;
+  for (std::uint64_t id : {40, 41, 42}) sectors.push_back({id, bytes32(std::string(62, '0') + "0" + std::to_string(id % 10))});
+  auto all = post_partitions(window, randomness, sectors);
+  ASSERT_TRUE(all.ok()) << all.status().to_string();
+  ASSERT_EQ(all->size(), 2u);  // ceil(3 / 2)
+  EXPECT_EQ((*all)[0].index, 0u);
+  EXPECT_EQ((*all)[0].sectors, 2u);
+  EXPECT_EQ((*all)[1].first_sector, 2u);
+  EXPECT_EQ((*all)[1].sectors, 1u);
+  for (std::size_t k = 0; k < 2; ++k) {
+    EXPECT_EQ((*all)[k].inputs, *fallback_post_public_inputs(window, randomness, sectors, k)) << k;
+  }
+  // One partition alone: the same inputs as in the whole list (API 1.0 counts positions).
+  for (const auto& p : {window, window10}) {
+    auto whole = post_partitions(p, randomness, sectors);
+    auto one = post_partitions(p, randomness, sectors, 1);
+    ASSERT_TRUE(whole.ok() && one.ok());
+    ASSERT_EQ(one->size(), 1u);
+    EXPECT_EQ((*one)[0].index, 1u);
+    EXPECT_EQ((*one)[0].inputs, (*whole)[1].inputs);
+  }
+  auto past = post_partitions(window, randomness, sectors, 2);
+  ASSERT_FALSE(past.ok());
+  EXPECT_NE(past.status().message().find("partition 2 does not exist"), std::string::npos) << past.status().message();
+  // A sector named twice, anywhere: refused, both places named.
+  auto twice = sectors;
+  twice.push_back(sectors[0]);
+  auto dup = post_partitions(window, randomness, twice);
+  ASSERT_FALSE(dup.ok());
+  EXPECT_NE(dup.status().message().find("sector 40 is named twice (sectors 1 and 4)"), std::string::npos)
+      << dup.status().message();
+  EXPECT_FALSE(post_partitions(window, randomness, std::vector<PoStSector>{}).ok());
+  // WinningPoSt: exactly one sector, one partition.
+  auto w1 = post_partitions(winning, randomness, std::span(sectors).first(1));
+  ASSERT_TRUE(w1.ok());
+  EXPECT_EQ(w1->size(), 1u);
+  EXPECT_EQ((*w1)[0].inputs, *fallback_post_public_inputs(winning, randomness, std::span(sectors).first(1), 0));
+  EXPECT_FALSE(post_partitions(winning, randomness, sectors).ok());
+  EXPECT_FALSE(post_partitions(winning, randomness, std::span(sectors).first(1), 1).ok());
+}
+
+TEST(FallbackPoSt, ASectorIsNamedStrictly) {
+  const std::string comm(64, '0');
+  auto ok = parse_post_sector("77:" + comm);
+  ASSERT_TRUE(ok.ok()) << ok.status().to_string();
+  EXPECT_EQ(ok->id, 77u);
+  for (const std::string bad : {"-18446744073709551615", "+77", " 77", "77 ", "0x4d", "", "18446744073709551616"}) {
+    auto v = parse_post_sector(bad + ":" + comm);
+    ASSERT_FALSE(v.ok()) << "'" << bad << "' read as " << v->id;
+    EXPECT_NE(v.status().message().find("sector number"), std::string::npos) << v.status().message();
+  }
+  EXPECT_FALSE(parse_post_sector("77").ok());
+  EXPECT_FALSE(parse_post_sector("77:zz").ok());
+}
+
 TEST(FallbackPoSt, TheRealPolkaTwoKibWindowPostVerifiesFromItsPublicValues) {
   const auto dir = zk::test::shared_testdata();
   if (dir.empty()) GTEST_SKIP() << "shared testdata not found (../shared/testdata or ZKPIPE_TESTDATA)";

@@ -6,6 +6,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
+
+#include "base/decimal.hpp"
+#include "circuits/filecoin/commitment.hpp"
 
 namespace zk::circuits::filecoin {
 
@@ -142,6 +146,60 @@ FallbackWitness FallbackWitness::blank(const FallbackShape& s) {
   FallbackWitness w;
   w.sectors.assign(s.sectors, sec);
   return w;
+}
+
+Result<PoStSector> parse_post_sector(std::string_view text) {
+  const auto colon = text.find(':');
+  if (colon == std::string_view::npos) {
+    return Status::invalid_argument("expected NUMBER:COMM_R (comm_r as 64 hex digits or a sealed CID)");
+  }
+  PoStSector s;
+  auto id = base::parse_decimal_u64(text.substr(0, colon));
+  if (!id.ok()) return Status::invalid_argument("sector number: " + id.status().message());
+  s.id = *id;
+  auto comm_r = parse_commitment(std::string(text.substr(colon + 1)), CommitmentKind::kSealed);
+  if (!comm_r.ok()) return Status::invalid_argument("comm_r: " + comm_r.status().message());
+  s.comm_r = *comm_r;
+  return s;
+}
+
+Result<std::vector<PoStPartition>> post_partitions(const RegisteredPoStProof& proof,
+                                                   const std::array<std::uint8_t, 32>& randomness,
+                                                   std::span<const PoStSector> sectors,
+                                                   std::optional<std::size_t> only) {
+  if (sectors.empty()) return Status::invalid_argument("a " + proof.name + " proof needs its sectors");
+  std::map<std::uint64_t, std::size_t> seen;
+  for (std::size_t i = 0; i < sectors.size(); ++i) {
+    auto [it, fresh] = seen.emplace(sectors[i].id, i);
+    if (!fresh) {
+      return Status::invalid_argument("sector " + std::to_string(sectors[i].id) + " is named twice (sectors " +
+                                      std::to_string(it->second + 1) + " and " + std::to_string(i + 1) +
+                                      "): a PoSt proves each sector once");
+    }
+  }
+  const std::size_t per = proof.winning ? 1 : proof.sector_count;
+  if (proof.winning && sectors.size() != 1) {
+    return Status::invalid_argument("a WinningPoSt proves exactly one sector, not " + std::to_string(sectors.size()));
+  }
+  const std::size_t total = (sectors.size() + per - 1) / per;
+  if (only && *only >= total) {
+    return Status::invalid_argument("partition " + std::to_string(*only) + " does not exist: " +
+                                    std::to_string(sectors.size()) + " sector(s) at " + std::to_string(per) +
+                                    " per partition make " + std::to_string(total) + " partition(s) (0-" +
+                                    std::to_string(total - 1) + ")");
+  }
+  std::vector<PoStPartition> out;
+  for (std::size_t k = only ? *only : 0; k < (only ? *only + 1 : total); ++k) {
+    PoStPartition p;
+    p.index = k;
+    p.first_sector = k * per;
+    p.sectors = std::min(per, sectors.size() - p.first_sector);
+    auto in = fallback_partition_inputs(proof, randomness, sectors.subspan(p.first_sector, p.sectors), p.first_sector);
+    if (!in.ok()) return in.status();
+    p.inputs = std::move(*in);
+    out.push_back(std::move(p));
+  }
+  return out;
 }
 
 }  // namespace zk::circuits::filecoin

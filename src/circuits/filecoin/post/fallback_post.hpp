@@ -8,7 +8,9 @@
 // sector's inputs. The circuit itself is issue 18's next step.
 
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -56,5 +58,27 @@ Result<std::vector<Fr>> fallback_partition_inputs(const RegisteredPoStProof& pro
                                                   const std::array<std::uint8_t, 32>& randomness,
                                                   std::span<const PoStSector> partition_sectors,
                                                   std::uint64_t first_index);
+
+/// One sector as a verifier's user names it, `NUMBER:COMM_R`: the number strictly decimal (digits
+/// only, fits 64 bits), comm_r as 64 hex digits or a sealed CID.
+Result<PoStSector> parse_post_sector(std::string_view text);
+
+/// A partition a PoSt proof must hold, as the verifier derives it from the public values.
+struct PoStPartition {
+  std::size_t index = 0;                       // the partition's number in the whole proof
+  std::size_t first_sector = 0, sectors = 0;  // its sectors among those named (before padding)
+  std::vector<Fr> inputs;                      // its public inputs (ONE excluded)
+};
+
+/// Every partition a proof over `sectors` must hold, in order, as Filecoin's verifier derives them:
+/// WinningPoSt exactly one sector and one partition; WindowPoSt ceil(n / sector_count) partitions —
+/// or, with `only`, that one partition alone (a proof of one partition, as Curio's per-partition
+/// WindowPoSt requests make; the sectors are still the whole list: API 1.0 challenges depend on a
+/// sector's position in it). Refused: no sectors, a sector number listed twice (Filecoin's
+/// verifier takes the sectors as a set), `only` past the last partition.
+Result<std::vector<PoStPartition>> post_partitions(const RegisteredPoStProof& proof,
+                                                   const std::array<std::uint8_t, 32>& randomness,
+                                                   std::span<const PoStSector> sectors,
+                                                   std::optional<std::size_t> only = std::nullopt);
 
 }  // namespace zk::circuits::filecoin

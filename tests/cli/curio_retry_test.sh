@@ -1,0 +1,64 @@
+#!/bin/sh
+# Curio's retries (issue 41): Curio calls only cuzk.v1 Prove and retries a failed task with the same
+# request id (PoRep 10 times, SnapDeals 3, proof-market work 20). Against a daemon whose first
+# partition synthesis fails on purpose (ZKPIPE_TEST_FAIL_SYNTHESES=1, the engine's test hook), a
+# Curio-like client (curio_client.py retry) sees: FAILED, then the retry proved (a new job), then the
+# same request answered with that job; a cancelled WinningPoSt retried and proved; another payload
+# under a used id proved as a new job. Every proof verifies here from the public values.
+# Usage: curio_retry_test.sh path/to/zkpipe
+set -u
+Z="$1"
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+D=$(mktemp -d)
+SERVE_PID=
+cleanup() { [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2> /dev/null; rm -rf "$D"; }
+trap cleanup EXIT
+export ZKPIPE_KEY_CACHE="$D/key-cache"
+fail() { echo "FAIL: $*"; [ -f "$D/serve.log" ] && tail -20 "$D/serve.log"; exit 1; }
+py() { python3 -c "$1" "$2"; }
+/usr/bin/python3 -c "import grpc, google.protobuf" 2> /dev/null && command -v grpc_python_plugin > /dev/null \
+    || fail "python3-grpcio and grpc_python_plugin are needed (scripts/install-deps.sh installs them)"
+
+"$Z" setup --kind window-post --sector-size 2KiB --out "$D/params" > /dev/null || fail "setup --kind window-post"
+"$Z" setup --kind winning-post --sector-size 2KiB --out "$D/params" > /dev/null || fail "setup --kind winning-post"
+WVK=$(ls "$D"/params/*0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0.vk) || fail "window key name"
+NVK=$(ls "$D"/params/*3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e.vk) || fail "winning key name"
+sectors() { py "import json,sys; print(' '.join('--sector %d:%s' % (s['number'], s['comm_r']) for s in json.load(open(sys.argv[1]))['sectors']))" "$1"; }
+"$Z" gen-vanilla --kind window-post --sectors 2 --first-sector 40 --data-seed 3 --out "$D/w.json" --json > "$D/gw.json" \
+    || fail "gen-vanilla window-post"
+R=$(py "import json,sys; print(json.load(open(sys.argv[1]))['randomness'])" "$D/gw.json")
+R2=$(echo "$R" | sed 's/^./f/')
+"$Z" gen-vanilla --kind window-post --sectors 2 --first-sector 40 --data-seed 3 --randomness "$R2" --out "$D/w2.json" \
+    --json > "$D/gw2.json" || fail "gen-vanilla window-post, another randomness"
+"$Z" gen-vanilla --kind winning-post --first-sector 9 --data-seed 4 --out "$D/n.json" --json > "$D/gn.json" \
+    || fail "gen-vanilla winning-post"
+RN=$(py "import json,sys; print(json.load(open(sys.argv[1]))['randomness'])" "$D/gn.json")
+
+SOCK="$D/zk.sock"
+ZKPIPE_TEST_FAIL_SYNTHESES=1 "$Z" serve --state-dir "$(mktemp -d "$D/state.XXXXXX")" --listen "unix://$SOCK" \
+    --params-dir "$D/params" > "$D/serve.out" 2> "$D/serve.log" &
+SERVE_PID=$!
+i=0
+while ! grep -q "serving on" "$D/serve.out" 2> /dev/null; do
+  i=$((i + 1)); [ $i -gt 300 ] && fail "daemon did not start"; sleep 0.1
+done
+grep -q "ZKPIPE_TEST_FAIL_SYNTHESES=1" "$D/serve.log" || fail "the daemon must say that the test hook is on"
+mkdir -p "$D/stubs"
+protoc --proto_path="$ROOT/proto" --python_out="$D/stubs" --grpc_out="$D/stubs" \
+    --plugin=protoc-gen-grpc="$(command -v grpc_python_plugin)" "$ROOT/proto/cuzk/v1/proving.proto" || fail "protoc"
+touch "$D/stubs/cuzk/__init__.py" "$D/stubs/cuzk/v1/__init__.py"
+/usr/bin/python3 "$ROOT/tests/cli/curio_client.py" "$D/stubs" "unix://$SOCK" retry "$D/w.json" "$D/w2.json" "$D/n.json" "$D" \
+    > "$D/out" 2>&1 || fail "curio client: $(cat "$D/out")"
+# shellcheck disable=SC2086
+"$Z" verify --kind window-post --registered-proof 10 --vk "$WVK" --proof "$D/retry-window.bin" --randomness "$R" \
+    $(sectors "$D/gw.json") > /dev/null || fail "the retried WindowPoSt must verify"
+# shellcheck disable=SC2086
+"$Z" verify --kind window-post --registered-proof 10 --vk "$WVK" --proof "$D/retry-other.bin" --randomness "$R2" \
+    $(sectors "$D/gw2.json") > /dev/null || fail "the other payload's WindowPoSt must verify"
+# shellcheck disable=SC2086
+"$Z" verify --kind winning-post --registered-proof 0 --vk "$NVK" --proof "$D/retry-winning.bin" --randomness "$RN" \
+    $(sectors "$D/gn.json") > /dev/null || fail "the retried WinningPoSt must verify"
+kill "$SERVE_PID"
+wait "$SERVE_PID" 2> /dev/null
+SERVE_PID=
+echo "curio retry ok: failed then proved, cancelled then proved, another payload under a used id proved"
