@@ -33,8 +33,8 @@ void add_tls_client_options(CLI::App* c, zk::app::ClientArgs& client) {
 }
 
 /// Every integer option of every command is read strictly (base/decimal.hpp): digits only (a '-'
-/// first for signed options), no spaces, no '+', no "0x", in range — CLI11 alone reads " 1" and "+1"
-/// as 1.
+/// first for signed options), no spaces, no '+', no "0x", no leading zero, in range — CLI11 alone
+/// reads " 1" and "+1" as 1, "0x10" as 16 and "010" as 8.
 void strict_integers(CLI::App* app) {
   auto check = [](bool may_be_negative) {
     return CLI::Validator(
@@ -42,7 +42,10 @@ void strict_integers(CLI::App* app) {
           std::string_view digits = text;
           if (may_be_negative && digits.size() > 1 && digits.front() == '-') digits.remove_prefix(1);
           auto v = zk::base::parse_decimal_u64(digits);
-          return v.ok() ? std::string() : v.status().message();
+          if (!v.ok()) return v.status().message();
+          // CLI11 converts with base 0: "010" would be octal 8.
+          if (digits.size() > 1 && digits.front() == '0') return "'" + text + "' has a leading zero";
+          return std::string();
         },
         "", may_be_negative ? "strict integer" : "strict unsigned integer");
   };

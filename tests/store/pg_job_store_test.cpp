@@ -132,9 +132,16 @@ TEST_F(PgJobStoreTest, TwoDaemonsReceivingTheRetryOfAFailedJobAtOnceStartOneAtte
     EXPECT_EQ(ra->id, rb->id);
     EXPECT_NE(ra->id, first->id);
     EXPECT_NE(ra->existed, rb->existed);
+    // The retry is proved (the queue is empty for the next round).
+    auto retried = b->claim("m2", 1, 30s);
+    ASSERT_TRUE(retried.ok());
+    ASSERT_EQ(retried->size(), 1u);
+    EXPECT_EQ((*retried)[0].id, ra->id);
+    ASSERT_TRUE(b->finish(ra->id, "m2", Outcome{}).value());
   }
-  EXPECT_EQ(a->status()->queued, 10u);
+  EXPECT_EQ(a->status()->done, 10u);
   EXPECT_EQ(a->status()->failed, 10u);
+  EXPECT_EQ(a->status()->queued, 0u);
 }
 
 TEST_F(PgJobStoreTest, AnAcceptWaitingOnAnotherDaemonsUncommittedJobReturnsThatJob) {
@@ -259,7 +266,7 @@ TEST_F(PgJobStoreTest, ThreeDaemonsStartingTogetherOnAnEmptySchemaAllOpenIt) {
   for (auto& t : threads) t.join();
   for (auto& o : opened) ASSERT_TRUE(o.ok()) << o.status().message();
   Raw raw(f_.conninfo());
-  EXPECT_EQ(raw.query("SELECT string_agg(schema_version::text, ',') FROM zkpipe_meta"), "1");
+  EXPECT_EQ(raw.query("SELECT string_agg(schema_version::text, ',') FROM zkpipe_meta"), "2");
   // And the schema works for all three.
   const auto id = (*opened[0])->accept(job("", {1}))->id;
   auto c = (*opened[2])->claim("m2", 1, 30s);
@@ -276,6 +283,34 @@ TEST_F(PgJobStoreTest, AStoreFromANewerZkpipeIsRefused) {
   EXPECT_EQ(s.status().code(), StatusCode::kInvalidArgument);
   EXPECT_NE(s.status().message().find("newer zkpipe"), std::string::npos) << s.status().message();
   EXPECT_NE(s.status().message().find("99"), std::string::npos) << s.status().message();
+}
+
+TEST_F(PgJobStoreTest, AVersionOneStoreIsMigratedWithItsJobs) {
+  // A store as schema v1 left it (request_id UNIQUE), with a failed job under a request id.
+  {
+    auto s = open();
+    ASSERT_TRUE(s);
+    const auto id = s->accept(job("porep-1000-3", {7}))->id;
+    ASSERT_EQ(s->claim("m1", 1, 30s)->size(), 1u);
+    Outcome failed;
+    failed.state = JobState::kFailed;
+    ASSERT_TRUE(s->finish(id, "m1", failed).value());
+  }
+  Raw raw(f_.conninfo());
+  raw.query("DROP INDEX zkpipe_jobs_live_request");
+  raw.query("DROP INDEX zkpipe_jobs_by_request");
+  raw.query("ALTER TABLE zkpipe_jobs ADD CONSTRAINT zkpipe_jobs_request_id_key UNIQUE (request_id)");
+  raw.query("UPDATE zkpipe_meta SET schema_version = 1");
+  auto s = open();
+  ASSERT_TRUE(s);
+  EXPECT_EQ(raw.query("SELECT string_agg(schema_version::text, ',') FROM zkpipe_meta"), "2");
+  EXPECT_EQ(raw.query("SELECT count(*) FROM pg_constraint WHERE conname = 'zkpipe_jobs_request_id_key'"), "0");
+  EXPECT_EQ(s->status()->failed, 1u);
+  // The failed job's retry is a new attempt.
+  auto retry = s->accept(job("porep-1000-3", {7}));
+  ASSERT_TRUE(retry.ok()) << retry.status().message();
+  EXPECT_FALSE(retry->existed);
+  EXPECT_EQ(s->status()->queued, 1u);
 }
 
 TEST_F(PgJobStoreTest, DescribeNeverShowsThePassword) {
