@@ -9,6 +9,7 @@ added or removed must each be answered not valid: exit 1 (invalid) or 2 (refused
 never 0 and never a crash. Prints one line per case and exits non-zero on the first that holds.
 """
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -53,8 +54,8 @@ def main():
         elif a == "--sector-number":
             changed.append(str(int(v) + 1))
         elif a == "--sector":
-            num, comm = v.split(":", 1)
-            changed += ["%d:%s" % (int(num) + 1, comm), "%s:%s" % (num, flip_hex(comm))]
+            num, comm = v.split(":", 1)  # +1000: a number no other --sector names
+            changed += ["%d:%s" % (int(num) + 1000, comm), "%s:%s" % (num, flip_hex(comm))]
         for c in changed:
             expect("%s %s -> %s" % (a, v[:20], c[:20]), args[:i + 1] + [c] + args[i + 2:], False)
 
@@ -96,6 +97,7 @@ def main():
     if len(data) > 192:
         expect("the last partition removed", with_proof(data[:-192], "removed.bin"), False)
         expect("the partitions swapped", with_proof(data[192:384] + data[:192] + data[384:], "swapped.bin"), False)
+    shutil.rmtree(tmp, ignore_errors=True)
     print("verify properties: %s" % ("ok" if failures == 0 else "%d case(s) WRONG" % failures))
     return 1 if failures else 0
 
