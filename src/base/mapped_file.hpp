@@ -15,14 +15,26 @@ namespace zk {
 
 class MappedFile {
  public:
+  /// What a read of a page that is no longer in the file does (the file was truncated or replaced
+  /// in place while mapped: the kernel raises SIGBUS).
+  enum class OnLostPage {
+    kCrash,     // SIGBUS kills the process (the default: parameter files read once)
+    kZeroPage,  // the page is replaced by zeros and counted (lost_pages()); the process goes on.
+                // For mappings that live for hours under a daemon (the key cache): whoever uses
+                // them checks lost_pages() after the work and fails that work only.
+  };
   /// Maps a whole regular file (a directory, FIFO, device or empty file gets a clear error).
-  static Result<std::shared_ptr<const MappedFile>> open(const std::filesystem::path& path);
+  static Result<std::shared_ptr<const MappedFile>> open(const std::filesystem::path& path,
+                                                        OnLostPage on_lost = OnLostPage::kCrash);
   ~MappedFile();
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
 
   std::span<const std::uint8_t> bytes() const { return {data_, size_}; }
   std::uint64_t size() const { return size_; }
+  const std::filesystem::path& path() const { return path_; }
+  /// Pages read after they left the file, replaced by zeros (OnLostPage::kZeroPage; else 0).
+  std::uint64_t lost_pages() const;
   /// Modification time of the file when it was mapped (nanoseconds since the epoch).
   std::int64_t mtime_ns() const { return mtime_ns_; }
   /// Hints that [offset, offset + length) will be read once, in order (madvise SEQUENTIAL).
@@ -43,6 +55,8 @@ class MappedFile {
   const std::uint8_t* data_ = nullptr;
   std::uint64_t size_ = 0;
   std::int64_t mtime_ns_ = 0;
+  std::filesystem::path path_;
+  int guard_slot_ = -1;  // OnLostPage::kZeroPage: its entry in the SIGBUS handler's table
 };
 
 }  // namespace zk

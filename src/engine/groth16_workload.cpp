@@ -148,8 +148,9 @@ Result<LoadedParams> Groth16Workload<E>::load_params_file(const std::string& pat
   if (*size >= kMapFromBytes) {
     groth16::KeyCacheStats stats;
     const auto dir = groth16::default_key_cache_dir();
+    if (!dir.ok()) return dir.status();
     const auto t0 = std::chrono::steady_clock::now();
-    auto pk = groth16::map_parameters<E>(path, dir, &stats);
+    auto pk = groth16::map_parameters<E>(path, *dir, &stats);
     if (!pk.ok()) {
       if (pk.status().code() != StatusCode::kIoError) return pk.status();
       return Status::io_error(pk.status().message() + " (parameter files of " + std::to_string(kMapFromBytes >> 20) +
@@ -157,11 +158,16 @@ Result<LoadedParams> Groth16Workload<E>::load_params_file(const std::string& pat
                               "directory with room for about the file's size)");
     }
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!stats.rebuilt_because.empty()) {
+      spdlog::warn("{}: the key cache {} could not be used ({}); rebuilt", path, stats.file.string(),
+                   stats.rebuilt_because);
+    }
     if (stats.built) {
       spdlog::info("{}: key cache {} built ({} MiB, {:.1f} s); later loads map it", path, stats.file.string(),
                    stats.mapped_bytes >> 20, s);
     } else {
-      spdlog::info("{}: mapped from the key cache {} ({} MiB)", path, stats.file.string(), stats.mapped_bytes >> 20);
+      spdlog::info("{}: mapped from the key cache {} ({} MiB, every block checked in {:.2f} s)", path,
+                   stats.file.string(), stats.mapped_bytes >> 20, stats.seconds);
     }
     const std::uint64_t held = held_bytes(*pk);
     return LoadedParams{std::make_shared<const groth16::ProvingKey<E>>(std::move(*pk)), held};
@@ -230,6 +236,15 @@ Result<std::vector<std::uint8_t>> Groth16Workload<E>::prove_finish(std::unique_p
   if (in == nullptr) return Status::internal("workload: foreign pending object");
   auto proof = groth16::prove_finish(*in->pk, std::move(in->pending));
   if (!proof.ok()) return proof.status();
+  // A key cache truncated or rewritten in place under us read as zeros where its pages were lost:
+  // this proof is void, and so is the key (the next load rebuilds the cache). The daemon lives on.
+  if (const std::uint64_t lost = groth16::mapped_lost_pages(*in->pk); lost > 0) {
+    if (cache_ != nullptr) cache_->invalidate(params_path_);
+    return Status::io_error("the key cache " + groth16::mapped_cache_file(*in->pk).string() +
+                            " changed while it was mapped (" + std::to_string(lost) +
+                            " page(s) no longer in the file: truncated or rewritten in place); this proof is void, "
+                            "the key is loaded again for the next job");
+  }
   return groth16::write_proofs<E>(std::span(&*proof, 1));
 }
 
@@ -248,7 +263,24 @@ Result<bool> Groth16Workload<E>::verify(const JobRequest& job, std::size_t parti
   if (!proofs.ok()) return proofs.status();
   auto inputs = public_inputs(job, partition);
   if (!inputs.ok()) return inputs.status();
-  return groth16::verify(**pvk, (*proofs)[0], *inputs);
+  auto ok = groth16::verify(**pvk, (*proofs)[0], *inputs);
+  if (ok.ok() && !*ok) {
+    // A proof from a sound key and a satisfied circuit verifies. With a mapped key, check its cache
+    // again: a damaged block (a flipped bit on disk) would fail every proof until it is rebuilt.
+    auto pk = proving_key();
+    const std::filesystem::path file = pk.ok() ? groth16::mapped_cache_file(**pk) : std::filesystem::path();
+    if (!file.empty()) {
+      if (Status damaged = groth16::check_key_cache(file); !damaged.ok()) {
+        std::error_code ec;
+        std::filesystem::remove(file, ec);  // the mapping stays valid for its users; the next load rebuilds
+        if (cache_ != nullptr) cache_->invalidate(params_path_);
+        return Status::io_error(damaged.message() + " — removed; the key is rebuilt from " +
+                                (params_path_.empty() ? std::string("its parameter file") : params_path_) +
+                                " at its next load");
+      }
+    }
+  }
+  return ok;
 }
 
 template <class E>

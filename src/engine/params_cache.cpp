@@ -24,6 +24,7 @@ ParamsCache::~ParamsCache() {
 
 Result<std::shared_ptr<const void>> ParamsCache::acquire(const std::string& id) {
   std::unique_lock lock(m_);
+  drop_invalid_unused_locked();
   if (auto it = index_.find(id); it != index_.end()) {
     lru_.splice(lru_.begin(), lru_, it->second);  // most recently used
     return it->second->object;
@@ -79,8 +80,26 @@ bool ParamsCache::evict_one_unused_locked(const std::string* keep) {
 void ParamsCache::drop_locked(std::list<Entry>::iterator it) {
   ledger_.record(Event::kParamsEvicted, params_bytes(-static_cast<std::int64_t>(it->bytes)), params_count(-1),
                  std::nullopt, std::nullopt);
-  index_.erase(it->id);
+  if (!it->invalid) index_.erase(it->id);  // an invalid one is out of the index (a fresh load may be in it)
   lru_.erase(it);  // releases the object and the reservation
+}
+
+void ParamsCache::invalidate(const std::string& id) {
+  std::lock_guard lock(m_);
+  auto it = index_.find(id);
+  if (it == index_.end()) return;
+  auto entry = it->second;
+  index_.erase(it);
+  entry->invalid = true;
+  if (entry->object.use_count() == 1) drop_locked(entry);
+}
+
+void ParamsCache::drop_invalid_unused_locked() {
+  for (auto it = lru_.begin(); it != lru_.end();) {
+    auto next = std::next(it);
+    if (it->invalid && it->object.use_count() == 1) drop_locked(it);
+    it = next;
+  }
 }
 
 Status ParamsCache::evict(const std::string& id) {

@@ -48,6 +48,9 @@ class ParamsCache {
   Result<std::shared_ptr<const void>> acquire(const std::string& id);
   /// Drops an unused entry now; FAILED_PRECONDITION-like error (kUnavailable) if it is in use.
   Status evict(const std::string& id);
+  /// The entry's key turned out damaged (its key cache changed under it): no later acquire gets it
+  /// (the next one loads the key again); it is dropped now if unused, else when its last user ends.
+  void invalidate(const std::string& id);
   /// Evicts every unused entry; returns the bytes freed.
   std::uint64_t evict_unused();
   /// Evicts the least recently used unused entry other than `keep` ("" spares none); false when there
@@ -62,7 +65,9 @@ class ParamsCache {
     std::shared_ptr<const void> object;
     Reservation reservation;
     std::uint64_t bytes = 0;
+    bool invalid = false;  // out of index_: kept only until its users end
   };
+  void drop_invalid_unused_locked();
   bool evict_one_unused_locked(const std::string* keep = nullptr);  // LRU order; true if something was evicted
   void drop_locked(std::list<Entry>::iterator it);
 

@@ -56,6 +56,8 @@ class KeyPoints {
   }
   /// Whether the points live in a mapping (not in the process's own memory).
   bool mapped() const { return keep_ != nullptr; }
+  /// The mapping the points live in (null when owned).
+  const MappedFile* mapping() const { return keep_.get(); }
   /// Bytes of a mapped query now resident in memory (0 when owned).
   std::uint64_t resident_bytes() const {
     if (keep_ == nullptr) return 0;

@@ -37,6 +37,29 @@ TEST(ParamsCache, LoadsOnceAndReservesFromTheBudget) {
   EXPECT_EQ(f.budget.used(), 40u);  // the failed load gave its reservation back
 }
 
+TEST(ParamsCache, AnInvalidatedKeyIsLoadedAgainAndTheOldOneGoesWithItsLastUser) {
+  // A key whose cache file changed under it (issue 47): no later job gets it.
+  Fixture f;
+  auto held = f.cache.acquire("A");
+  ASSERT_TRUE(held.ok());
+  f.cache.invalidate("A");
+  EXPECT_EQ(f.budget.used(), 40u);  // still in use: kept, and counted
+  auto fresh = f.cache.acquire("A");
+  ASSERT_TRUE(fresh.ok());
+  EXPECT_EQ(f.loads["A"], 2);
+  EXPECT_NE(held->get(), fresh->get());
+  EXPECT_EQ(f.budget.used(), 80u);
+  held->reset();
+  ASSERT_TRUE(f.cache.acquire("B").ok());  // the old copy is dropped at the next acquire
+  EXPECT_EQ(f.cache.entries().size(), 2u);
+  EXPECT_EQ(f.budget.used(), 80u);
+  fresh->reset();
+  f.cache.invalidate("A");  // unused: dropped at once
+  EXPECT_EQ(f.cache.entries().size(), 1u);
+  f.cache.invalidate("missing");  // nothing to do
+  EXPECT_EQ(f.budget.used(), 40u);
+}
+
 TEST(ParamsCache, EvictsTheLeastRecentlyUsedUnusedEntryAndNeverOneInUse) {
   Fixture f;
   { auto a = f.cache.acquire("A"); }

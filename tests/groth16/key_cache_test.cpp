@@ -6,8 +6,11 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <thread>
 
 #include "groth16/io.hpp"
 #include "groth16/key_cache.hpp"
@@ -163,7 +166,169 @@ TYPED_TEST(KeyCacheTest, BadParameterFilesAreRefusedBeforeACacheIsWritten) {
   auto r = map_parameters<E>(bad, cache);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("l[0]"), std::string::npos) << r.status().message();
-  EXPECT_TRUE(fs::is_empty(cache));
+  for (const auto& f : fs::directory_iterator(cache)) {
+    EXPECT_EQ(f.path().extension(), ".lock") << "only the builders' lock may be left: " << f.path();
+  }
+}
+
+/// A development key of `constraints` random constraints written to dir/key.params.
+template <class E>
+ProvingKey<E> write_key(const fs::path& params, std::size_t constraints, std::uint64_t seed) {
+  using Fr = typename E::Fr;
+  auto rng = test::rng(seed);
+  const auto circuit = test::RandomCircuit<Fr>::make(rng, 1, 3, constraints);
+  r1cs::ShapeRecorder<Fr> rec;
+  EXPECT_TRUE(circuit.synthesize(rec).ok());
+  auto pk = *generate_parameters<E>(rec.shape(), Trapdoor<E>::random(rng));
+  EXPECT_TRUE(write_file(params, write_parameters(pk)).ok());
+  return pk;
+}
+
+void make_writable(const fs::path& f) { fs::permissions(f, fs::perms::owner_write, fs::perm_options::add); }
+
+TYPED_TEST(KeyCacheTest, AnInteriorBitFlipIsFoundByItsBlockChecksumAndRebuilt) {
+  // Issue 47: the first and last points of every query were all that was checked; a flipped
+  // middle point made every proof with the key fail for ever.
+  using E = TypeParam;
+  ScratchDir dir;
+  const fs::path params = dir.path / "key.params";
+  const auto pk = write_key<E>(params, 400, 74);
+  KeyCacheStats stats;
+  ASSERT_TRUE(map_parameters<E>(params, dir.path / "cache", &stats).ok());
+  EXPECT_EQ(fs::status(stats.file).permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);  // read-only
+  ASSERT_TRUE(check_key_cache(stats.file).ok());
+  // Flip one bit of l's middle point (neither its first nor its last).
+  ASSERT_GT(pk.l.size(), 4u);
+  auto mapped = map_parameters<E>(params, dir.path / "cache");
+  ASSERT_TRUE(mapped.ok());
+  const std::uint64_t at = static_cast<std::uint64_t>(reinterpret_cast<const std::uint8_t*>(&mapped->l[pk.l.size() / 2]) -
+                                                      mapped->h.mapping()->bytes().data()) + 5;
+  mapped = Status::internal("dropped");
+  make_writable(stats.file);
+  {
+    std::fstream f(stats.file, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(static_cast<std::streamoff>(at));
+    const char c = static_cast<char>(f.get());
+    f.seekp(static_cast<std::streamoff>(at));
+    f.put(static_cast<char>(c ^ 0x10));
+  }
+  auto damaged = check_key_cache(stats.file);
+  ASSERT_FALSE(damaged.ok());
+  EXPECT_NE(damaged.message().find(stats.file.string()), std::string::npos) << damaged.message();
+  EXPECT_NE(damaged.message().find("fails its checksum"), std::string::npos) << damaged.message();
+  KeyCacheStats rebuilt;
+  auto again = map_parameters<E>(params, dir.path / "cache", &rebuilt);
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(rebuilt.built);
+  EXPECT_NE(rebuilt.rebuilt_because.find("fails its checksum"), std::string::npos) << rebuilt.rebuilt_because;
+  for (std::size_t i = 0; i < pk.l.size(); ++i) ASSERT_TRUE(again->l[i] == pk.l[i]) << i;
+  EXPECT_TRUE(check_key_cache(rebuilt.file).ok());
+}
+
+TYPED_TEST(KeyCacheTest, ACacheTruncatedWhileMappedReadsAsZerosCountedNotACrash) {
+  // Issue 47: a daemon died of SIGBUS when its key cache was truncated under it. Lost pages read as
+  // zeros and are counted; the work that read them is failed by whoever checks (the workload).
+  using E = TypeParam;
+  ScratchDir dir;
+  const fs::path params = dir.path / "key.params";
+  const auto pk = write_key<E>(params, 400, 75);
+  KeyCacheStats stats;
+  auto mapped = map_parameters<E>(params, dir.path / "cache", &stats);
+  ASSERT_TRUE(mapped.ok());
+  EXPECT_EQ(mapped_lost_pages(*mapped), 0u);
+  EXPECT_EQ(mapped_cache_file(*mapped), stats.file);
+  make_writable(stats.file);
+  fs::resize_file(stats.file, 4096);
+  std::uint64_t ones = 0;
+  for (std::size_t i = 0; i < mapped->l.size(); ++i) {
+    typename E::G1Affine p = mapped->l[i];  // would be SIGBUS
+    ones += p == pk.l[i] ? 1 : 0;
+  }
+  EXPECT_EQ(ones, 0u);
+  EXPECT_GT(mapped_lost_pages(*mapped), 0u);
+  // The next load notices and rebuilds.
+  KeyCacheStats rebuilt;
+  auto again = map_parameters<E>(params, dir.path / "cache", &rebuilt);
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(rebuilt.built);
+  EXPECT_NE(rebuilt.rebuilt_because.find("bytes"), std::string::npos) << rebuilt.rebuilt_because;
+  EXPECT_EQ(mapped_lost_pages(*again), 0u);
+  for (std::size_t i = 0; i < pk.l.size(); ++i) ASSERT_TRUE(again->l[i] == pk.l[i]) << i;
+}
+
+TYPED_TEST(KeyCacheTest, ConcurrentLoadsBuildTheCacheOnce) {
+  using E = TypeParam;
+  ScratchDir dir;
+  const fs::path params = dir.path / "key.params";
+  write_key<E>(params, 2000, 76);
+  constexpr int kLoads = 3;
+  std::vector<KeyCacheStats> stats(kLoads);
+  std::vector<Result<ProvingKey<E>>> keys(kLoads, Status::internal("not run"));
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kLoads; ++i) {
+    threads.emplace_back([&, i] { keys[i] = map_parameters<E>(params, dir.path / "cache", &stats[i]); });
+  }
+  for (auto& t : threads) t.join();
+  int built = 0;
+  for (int i = 0; i < kLoads; ++i) {
+    ASSERT_TRUE(keys[i].ok()) << keys[i].status().message();
+    built += stats[i].built ? 1 : 0;
+  }
+  EXPECT_EQ(built, 1);
+  int files = 0;
+  for (const auto& f : fs::directory_iterator(dir.path / "cache")) files += f.path().extension() == ".zkkey";
+  EXPECT_EQ(files, 1);
+}
+
+TYPED_TEST(KeyCacheTest, ACacheDirectoryOthersCanWriteIsRefused) {
+  using E = TypeParam;
+  ScratchDir dir;
+  const fs::path params = dir.path / "key.params";
+  write_key<E>(params, 50, 77);
+  const fs::path open_dir = dir.path / "shared";
+  fs::create_directory(open_dir);
+  fs::permissions(open_dir, fs::perms::all);  // 0777, as /tmp/zkpipe-keys made by anyone
+  auto r = map_parameters<E>(params, open_dir);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(r.status().message().find("writable by other users"), std::string::npos) << r.status().message();
+  EXPECT_TRUE(fs::is_empty(open_dir));
+  // A directory the cache makes itself is private.
+  ASSERT_TRUE(map_parameters<E>(params, dir.path / "made" / "keys").ok());
+  EXPECT_EQ(fs::status(dir.path / "made" / "keys").permissions() & (fs::perms::group_write | fs::perms::others_write),
+            fs::perms::none);
+}
+
+TEST(KeyCacheDirectory, NeverAPredictableSharedPath) {
+  struct Saved {
+    const char* name;
+    std::optional<std::string> value;
+  };
+  std::vector<Saved> saved;
+  for (const char* n : {"ZKPIPE_KEY_CACHE", "XDG_CACHE_HOME", "HOME"}) {
+    const char* v = std::getenv(n);
+    saved.push_back({n, v ? std::optional<std::string>(v) : std::nullopt});
+    ::unsetenv(n);
+  }
+  auto none = default_key_cache_dir();
+  ::setenv("HOME", "/home/someone", 1);
+  auto home = default_key_cache_dir();
+  ::setenv("ZKPIPE_KEY_CACHE", "/srv/keys", 1);
+  auto explicit_dir = default_key_cache_dir();
+  for (const auto& s : saved) {
+    if (s.value) {
+      ::setenv(s.name, s.value->c_str(), 1);
+    } else {
+      ::unsetenv(s.name);
+    }
+  }
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.status().message().find("ZKPIPE_KEY_CACHE"), std::string::npos);
+  ASSERT_TRUE(home.ok());
+  EXPECT_EQ(*home, fs::path("/home/someone/.cache/zkpipe/keys"));
+  ASSERT_TRUE(explicit_dir.ok());
+  EXPECT_EQ(*explicit_dir, fs::path("/srv/keys"));
 }
 
 }  // namespace
