@@ -130,6 +130,27 @@ Status decode_key_points(std::span<const std::uint8_t> bytes, std::span<Affine> 
 }
 
 namespace {
+/// What may follow a parameter file's b_g2 section: nothing, or exactly bellman phase2's MPC
+/// transcript — cs_hash (64) ‖ u32 BE count ‖ count × {delta_after, s, s_delta in G1, r_delta in G2,
+/// all uncompressed, ‖ transcript (64)} (Zcash's Sapling files, Filecoin's phase2 outputs, snarkjs
+/// `zkey export bellman`; docs/formats.md). Anything else is refused, as a .vk's trailing bytes are
+/// (issue 47: one rule for every key file). `count_at(off)` reads the u32 at `off` of the file.
+template <class E, class U32At>
+Status check_trailer(std::uint64_t end_of_b_g2, std::uint64_t size, U32At&& count_at) {
+  using Enc = Encoding<E>;
+  const std::uint64_t tail = size - end_of_b_g2;
+  if (tail == 0) return {};
+  const std::uint64_t contribution = 3 * Enc::kG1 + Enc::kG2 + 64;
+  if (tail >= 68) {
+    auto n = count_at(end_of_b_g2 + 64);
+    if (!n.ok()) return n.status();
+    if (tail == 68 + std::uint64_t{*n} * contribution) return {};
+  }
+  return Status::invalid_argument(std::to_string(tail) + " bytes follow the b_g2 section, and they are not an MPC "
+                                  "transcript (64-byte hash, a count, " + std::to_string(contribution) +
+                                  " bytes per contribution): a damaged or concatenated file?");
+}
+
 
 void put_u32_be(std::vector<std::uint8_t>& out, std::size_t v) {
   for (int i = 3; i >= 0; --i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
@@ -334,6 +355,14 @@ Result<ProvingKey<E>> read_parameters(std::span<const std::uint8_t> bytes, const
   auto b2 = read_vector<E, true>(in, "b_g2", check);
   if (!b2.ok()) return b2.status();
   pk.b_g2 = std::move(*b2);
+  if (Status st = check_trailer<E>(in.offset(), bytes.size(), [&](std::uint64_t off) -> Result<std::uint32_t> {
+        std::uint32_t v = 0;
+        for (int i = 0; i < 4; ++i) v = (v << 8) | bytes[off + static_cast<std::size_t>(i)];
+        return v;
+      });
+      !st.ok()) {
+    return st;
+  }
   const std::size_t n = pk.h.size() + 1;
   if ((n & (n - 1)) != 0) {
     return Status::invalid_argument("h has " + std::to_string(pk.h.size()) + " points; a QAP domain needs 2^k - 1");
@@ -372,6 +401,7 @@ Result<ParameterSections> walk_sections(std::uint64_t size, U32At&& u32_at) {
     starts[s] = off;
     off += *n * point;
   }
+  if (Status st = check_trailer<E>(off, size, u32_at); !st.ok()) return st;
   return ParameterSections{.ic = counts[0], .h = counts[1], .l = counts[2], .a = counts[3], .b_g1 = counts[4],
                            .b_g2 = counts[5], .bytes = off, .h_at = starts[1], .l_at = starts[2], .a_at = starts[3],
                            .b_g1_at = starts[4], .b_g2_at = starts[5]};

@@ -59,7 +59,20 @@ TYPED_TEST(IoTest, KeysAndProofsRoundTrip) {
   EXPECT_EQ(write_verifying_key(*vk), vk_bytes);
 
   auto params = write_parameters(f.pk);
-  params.insert(params.end(), {1, 2, 3, 4, 5});  // trailing bytes (an MPC transcript) are ignored
+  {
+    // Bytes after b_g2 that are not an MPC transcript: refused (issue 47; a .vk's are too).
+    auto junk = params;
+    junk.insert(junk.end(), {1, 2, 3, 4, 5});
+    auto r = read_parameters<E>(junk);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.status().message().find("5 bytes follow the b_g2 section"), std::string::npos) << r.status().message();
+    EXPECT_FALSE(parameter_sections<E>(junk).ok());
+  }
+  // An MPC transcript (hash, count 1, one contribution) follows, as in Zcash's and Filecoin's files.
+  params.resize(params.size() + 64, 0xab);
+  params.insert(params.end(), {0, 0, 0, 1});
+  params.resize(params.size() + 3 * key_point_bytes<E>(false) + key_point_bytes<E>(true) + 64, 0xcd);
+  EXPECT_TRUE(parameter_sections<E>(params).ok());
   for (bool check : {true, false}) {
     auto pk = read_parameters<E>(params, {.check_subgroup = check});
     ASSERT_TRUE(pk.ok()) << pk.status().to_string();

@@ -169,6 +169,21 @@ TYPED_TEST(KeyCacheTest, BadParameterFilesAreRefusedBeforeACacheIsWritten) {
   for (const auto& f : fs::directory_iterator(cache)) {
     EXPECT_EQ(f.path().extension(), ".lock") << "only the builders' lock may be left: " << f.path();
   }
+  // Bytes after the last section: refused everywhere, as a .vk with trailing bytes is (issue 47).
+  bytes[sections->l_at + key_point_bytes<E>(false) - 1] ^= 1;  // sound again
+  bytes.push_back(0);
+  const fs::path longer = dir.path / "longer.params";
+  ASSERT_TRUE(write_file(longer, bytes).ok());
+  auto t = map_parameters<E>(longer, cache);
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("1 bytes follow the b_g2 section, and they are not an MPC transcript"),
+            std::string::npos)
+      << t.status().message();
+  EXPECT_FALSE(read_parameters<E>(bytes).ok());
+  EXPECT_FALSE(parameter_sections<E>(bytes).ok());
+  EXPECT_FALSE(read_parameter_sections<E>(longer).ok());
+  bytes.pop_back();
+  EXPECT_TRUE(read_parameters<E>(bytes).ok());
 }
 
 /// A development key of `constraints` random constraints written to dir/key.params.
