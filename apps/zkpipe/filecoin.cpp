@@ -557,13 +557,13 @@ int gen_synthetic_c1(const GenC1Args& a, const fc::RegisteredSealProof& proof) {
   const auto t0 = std::chrono::steady_clock::now();
   auto c1 = fc::synthetic_c1(proof, *ctx, a.data_seed);
   if (!c1.ok()) return fail(c1.status().message(), a.json);
-  if (Status st = fc::check_c1(*c1, *ctx); !st.ok()) return fail("internal: " + st.message(), a.json);
+  if (Status st = fc::check_c1(*c1, *ctx); !st.ok()) return fail("the options make an input that does not check (" + st.message() + ")", a.json);
   // Marked for whoever finds the file: serde and zkpipe ignore the unknown key.
   std::string text = fc::c1_json(*c1);
   text.insert(text.size() - 1, ",\"zkpipe_synthetic\":true");
   if (a.wrap) {
     auto in = fc::parse_c1(text);
-    if (!in.ok()) return fail("internal: " + in.status().message(), a.json);
+    if (!in.ok()) return fail("the options make an input that does not check (" + in.status().message() + ")", a.json);
     text = fc::c1_wrapper_json(in->c1, a.sector_number);
   }
   if (Status st =
@@ -650,7 +650,7 @@ int run_gen_c1(const GenC1Args& a) {
   if (!sector.ok()) return fail(sector.status().message(), a.json);
   auto c1 = fc::make_c1(*proof, *ctx, *sector, seed, in.ticket);
   if (!c1.ok()) return fail(c1.status().message(), a.json);
-  if (Status st = fc::check_c1(*c1, *ctx); !st.ok()) return fail("internal: " + st.message(), a.json);
+  if (Status st = fc::check_c1(*c1, *ctx); !st.ok()) return fail("the options make an input that does not check (" + st.message() + ")", a.json);
   const std::string text = a.wrap ? fc::c1_wrapper_json(*c1, a.sector_number) : fc::c1_json(*c1);
   if (Status st =
           groth16::write_file(a.out, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
@@ -1429,7 +1429,7 @@ int gen_vanilla_update(const GenVanillaArgs& a) {
     if (!p.ok()) return fail(p.status().message(), a.json);
     in.partitions.push_back(std::move(*p));
   }
-  if (Status st = fc::check_update_input(in); !st.ok()) return fail("internal: " + st.message(), a.json);
+  if (Status st = fc::check_update_input(in); !st.ok()) return fail("the options make an input that does not check (" + st.message() + ")", a.json);
   const std::string text = fc::update_input_json(in);
   if (Status st =
           groth16::write_file(a.out, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
@@ -1536,7 +1536,7 @@ int run_gen_vanilla(const GenVanillaArgs& a) {
                        {"comm_r_cid", fc::commitment_cid(sector->replica.comm_r, fc::CommitmentKind::kSealed)}});
     in.sectors.push_back(std::move(*p));
   }
-  if (Status st = fc::check_post_input(in); !st.ok()) return fail("internal: " + st.message(), a.json);
+  if (Status st = fc::check_post_input(in); !st.ok()) return fail("the options make an input that does not check (" + st.message() + ")", a.json);
   const std::string text = fc::post_input_json(in);
   if (Status st =
           groth16::write_file(a.out, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <mutex>
 #include <thread>
+#include <tuple>
 
 #include <google/protobuf/util/json_util.h>
 #include <grpcpp/grpcpp.h>
@@ -146,12 +147,18 @@ int run_serve(const ServeArgs& a) {
   if (!a.log_level.empty()) cfg.log_level = a.log_level;
   if (!a.log_format.empty()) cfg.log_format = a.log_format;
   if (Status s = server::configure_logging(cfg.log_level, cfg.log_format); !s.ok()) return fail(s.message(), false);
-  if (const char* n = std::getenv("ZKPIPE_TEST_FAIL_SYNTHESES"); n != nullptr && *n != '\0') {
+  // Test hooks (EngineConfig): never set in production; each says so in the log when it is.
+  for (auto [name, field, what] :
+       {std::tuple{"ZKPIPE_TEST_FAIL_SYNTHESES", &cfg.engine.test_fail_syntheses,
+                   "the first N partition syntheses fail on purpose"},
+        std::tuple{"ZKPIPE_TEST_SLOW_SYNTHESIS_MS", &cfg.engine.test_slow_synthesis_ms,
+                   "every partition synthesis first sleeps N ms, deaf to a stop"}}) {
+    const char* n = std::getenv(name);
+    if (n == nullptr || *n == '\0') continue;
     auto v = base::parse_decimal_u64(n, UINT32_MAX);
-    if (!v.ok()) return fail("ZKPIPE_TEST_FAIL_SYNTHESES: " + v.status().message(), false);
-    cfg.engine.test_fail_syntheses = static_cast<std::uint32_t>(*v);
-    spdlog::warn("ZKPIPE_TEST_FAIL_SYNTHESES={}: the first {} partition syntheses fail on purpose (a test hook)", *v,
-                 *v);
+    if (!v.ok()) return fail(std::string(name) + ": " + v.status().message(), false);
+    *field = static_cast<std::uint32_t>(*v);
+    spdlog::warn("{}={}: {} (a test hook)", name, *v, what);
   }
   // SIGINT/SIGTERM are taken by one thread (sigwait); every other thread, the engine's and gRPC's
   // included, inherits the blocked mask from here.
@@ -183,6 +190,14 @@ int run_serve(const ServeArgs& a) {
   (*d)->stop(cfg.shutdown_grace);
   done = true;
   second.join();
+  if ((*d)->abandoned()) {
+    // A stage could not be interrupted (Daemon::kStageBound): its jobs are back in the store, the
+    // socket is gone; the engine's threads still run it, so the daemon is not destroyed.
+    spdlog::info("zkpipe daemon exits without waiting for the stage under way");
+    spdlog::shutdown();
+    std::fflush(nullptr);
+    std::_Exit(0);
+  }
   return 0;
 }
 

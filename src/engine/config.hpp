@@ -38,6 +38,10 @@ struct EngineConfig {
   /// it from $ZKPIPE_TEST_FAIL_SYNTHESES, so that tests can fail a job through the wire protocols
   /// (a client's retry after a failure: issue 41).
   std::uint32_t test_fail_syntheses = 0;
+  /// A test hook too ($ZKPIPE_TEST_SLOW_SYNTHESIS_MS): every partition synthesis first sleeps this
+  /// long, without looking at a stop — a stage that cannot be interrupted, as a 32 GiB synthesis or
+  /// prove_start on the CPU is for minutes (the daemon's stop bound is tested with it).
+  std::uint32_t test_slow_synthesis_ms = 0;
 };
 
 }  // namespace zk::engine

@@ -1,5 +1,7 @@
 #include "engine/engine.hpp"
 
+#include <functional>
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -139,24 +141,37 @@ Engine::Engine(EngineConfig config, std::map<std::string, std::shared_ptr<Worklo
   for (unsigned i = 0; i < config_.synthesis_workers; ++i) workers_["synthesis-" + std::to_string(i)];
   for (unsigned i = 0; i < config_.prover_workers; ++i) workers_["prover-" + std::to_string(i)];
   for (unsigned i = 0; i < config_.finalizer_workers; ++i) workers_["finalizer-" + std::to_string(i)];
-  threads_.emplace_back([this] { scheduler_loop(); });
+  // Each thread counts itself out when its loop returns, so that shutdown can bound its wait.
+  auto start = [this](std::function<void()> loop) {
+    {
+      std::lock_guard lock(m_);
+      ++live_threads_;
+    }
+    threads_.emplace_back([this, loop = std::move(loop)] {
+      loop();
+      std::lock_guard lock(m_);
+      --live_threads_;
+      threads_cv_.notify_all();
+    });
+  };
+  start([this] { scheduler_loop(); });
   for (unsigned i = 0; i < config_.synthesis_workers; ++i) {
-    threads_.emplace_back([this, i] { synthesis_loop("synthesis-" + std::to_string(i)); });
+    start([this, i] { synthesis_loop("synthesis-" + std::to_string(i)); });
   }
   for (unsigned i = 0; i < config_.prover_workers; ++i) {
-    threads_.emplace_back([this, i] { prover_loop("prover-" + std::to_string(i)); });
+    start([this, i] { prover_loop("prover-" + std::to_string(i)); });
   }
   for (unsigned i = 0; i < config_.finalizer_workers; ++i) {
-    threads_.emplace_back([this, i] { finalizer_loop("finalizer-" + std::to_string(i)); });
+    start([this, i] { finalizer_loop("finalizer-" + std::to_string(i)); });
   }
 }
 
 Engine::~Engine() { shutdown(); }
 
-void Engine::shutdown() {
+bool Engine::shutdown(std::chrono::milliseconds stage_bound) {
   {
     std::lock_guard lock(m_);
-    if (stopping_ && threads_.empty()) return;
+    if (stopping_ && threads_.empty()) return true;
     stopping_ = true;
     for (auto& [id, job] : jobs_) {
       if (!job->dead) fail_job(*job, "the engine shut down before the job finished", JobState::kCancelled);
@@ -167,6 +182,18 @@ void Engine::shutdown() {
   synth_cv_.notify_all();
   channel_cv_.notify_all();
   final_cv_.notify_all();
+  {
+    // A worker inside a stage (a synthesis, a prove_start) ends it before it sees the stop: minutes
+    // for a 32 GiB partition on the CPU. Past the bound, the caller is told so (and may exit the
+    // process without waiting: the daemon's jobs are in its store).
+    std::unique_lock lock(m_);
+    auto all_out = [&] { return live_threads_ == 0; };
+    if (stage_bound == std::chrono::milliseconds::max()) {
+      threads_cv_.wait(lock, all_out);
+    } else if (!threads_cv_.wait_for(lock, stage_bound, all_out)) {
+      return false;
+    }
+  }
   for (auto& t : threads_) t.join();
   threads_.clear();
   std::deque<std::unique_ptr<Task>> left;
@@ -186,6 +213,7 @@ void Engine::shutdown() {
     ++done_version_;
   }
   done_cv_.notify_all();
+  return true;
 }
 
 std::uint64_t Engine::wait_for_change(std::uint64_t seen, std::chrono::milliseconds timeout) {
@@ -671,6 +699,9 @@ void Engine::synthesis_loop(std::string name) {
       if (config_.test_fail_syntheses > 0 && faults_injected_.fetch_add(1) < config_.test_fail_syntheses) {
         return Synthesized(Status::unavailable("a fault injected for tests failed this synthesis "
                                                "(ZKPIPE_TEST_FAIL_SYNTHESES)"));
+      }
+      if (config_.test_slow_synthesis_ms > 0) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(config_.test_slow_synthesis_ms));
       }
       return job.workload->synthesize(job.req, task->partition);
     });

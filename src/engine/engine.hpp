@@ -138,8 +138,11 @@ class Engine {
   std::uint64_t input_cap() const;
   /// Bytes the inputs of unfinished jobs hold now (what input_cap bounds).
   std::uint64_t held_input_bytes();
-  /// Stops accepting jobs, cancels what is left, joins the workers. Idempotent.
-  void shutdown();
+  /// Stops accepting jobs, cancels what is left, joins the workers. Idempotent. A worker inside a
+  /// stage finishes that stage first; with `stage_bound`, the wait ends after it: false means some
+  /// worker is still inside a stage (the engine must then not be destroyed — the daemon exits the
+  /// process instead).
+  bool shutdown(std::chrono::milliseconds stage_bound = std::chrono::milliseconds::max());
   /// A metrics snapshot in Prometheus text format (jobs, partitions, stage latency histograms,
   /// ledger, budget).
   std::string prometheus_text();
@@ -210,6 +213,8 @@ class Engine {
   };
   std::set<QueueKey> queue_;
   std::size_t synth_idle_ = 0;
+  std::condition_variable threads_cv_;
+  std::size_t live_threads_ = 0;  // worker loops not yet returned (under m_)
   std::atomic<std::uint32_t> faults_injected_{0};  // of config_.test_fail_syntheses
   std::atomic<std::size_t> admitted_{0};  // partitions holding a reservation (their tasks alive)
   std::mutex evictors_m_;

@@ -351,8 +351,16 @@ void Daemon::stop(std::chrono::milliseconds grace) {
     active = count_active();
   }
   if (active > 0) spdlog::warn("grace period over: cancelling {} job(s)", active);
-  engine_->shutdown();  // cancels what is left
-  dispatcher_->stop();  // writes the last outcomes; the cancelled jobs' claims go back to the store
+  // Cancels what is left; a stage under way is waited for kStageBound at most.
+  if (!engine_->shutdown(kStageBound)) {
+    abandoned_ = true;
+    spdlog::warn("a stage under way did not end within {} ms of the cancel: the daemon exits without waiting for "
+                 "it (its job goes back to the job store)",
+                 kStageBound.count());
+  }
+  // Writes the last outcomes; the cancelled jobs' claims go back to the store (also those whose
+  // stage is still running when abandoned).
+  dispatcher_->stop(abandoned_);
   service_->stop();     // answers every call queued for admission and every waiter
   server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
   server_->Wait();

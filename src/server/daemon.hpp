@@ -42,8 +42,14 @@ class Daemon {
   Dispatcher& dispatcher() { return *dispatcher_; }
 
   /// Refuses new jobs, waits up to `grace` for the active ones, cancels what is left, answers every
-  /// waiter and stops listening. Idempotent.
+  /// waiter and stops listening. Idempotent. A worker still inside a stage kStageBound after the
+  /// cancel (a partition's synthesis or prove_start runs for minutes at 32 GiB) is not waited for:
+  /// its job's claim goes back to the store and abandoned() is true — the caller must then end the
+  /// process without destroying the daemon (std::_Exit), whose engine still runs that stage.
   void stop(std::chrono::milliseconds grace);
+  /// How long a stop waits for the stages under way once the grace period is over.
+  static constexpr std::chrono::milliseconds kStageBound{3000};
+  bool abandoned() const { return abandoned_; }
   /// Ends a running stop()'s grace period now (a second signal).
   void hurry() { hurry_ = true; }
 
@@ -60,6 +66,7 @@ class Daemon {
   std::unique_ptr<CuzkService> cuzk_;  // cuzk.v1 on the same listener, sharing service_'s machinery
   std::unique_ptr<grpc::Server> server_;
   bool stopped_ = false;
+  bool abandoned_ = false;  // stop() returned with a stage still running
   std::atomic<bool> hurry_{false};
 };
 

@@ -323,7 +323,7 @@ void Dispatcher::record_loop() {
   }
 }
 
-void Dispatcher::record_round(bool final) {
+void Dispatcher::record_round(bool final, bool release_running) {
   std::vector<std::uint64_t> ids;
   {
     std::lock_guard lock(m_);
@@ -331,7 +331,17 @@ void Dispatcher::record_round(bool final) {
   }
   for (const std::uint64_t id : ids) {
     auto r = engine_.await(id, std::chrono::milliseconds(0), true);
-    if (!r.ok() && r.status().code() == StatusCode::kDeadlineExceeded) continue;  // still running
+    if (!r.ok() && r.status().code() == StatusCode::kDeadlineExceeded) {
+      if (!release_running) continue;  // still running
+      // The engine cancelled it but a stage of it still runs, and the process ends now: the job
+      // goes back to the store for the next daemon (the attempt not counted).
+      if (Status s = store_.release(id, opt_.owner); s.ok()) {
+        spdlog::info("job {}: stopped inside a stage; kept in the job store", id);
+      }
+      std::lock_guard lock(m_);
+      claimed_.erase(id);
+      continue;
+    }
     if (!r.ok()) {
       // Unknown to the engine. A claim whose submit is under way is not there yet: giving it back
       // now would queue it again while it runs here, and it would be proved twice. Once submit has
@@ -402,13 +412,13 @@ void Dispatcher::drop_lost_claims() {
   }
 }
 
-void Dispatcher::stop() {
+void Dispatcher::stop(bool release_running) {
   if (stop_.exchange(true)) return;
   paused_ = true;
   if (claimer_.joinable()) claimer_.join();
   if (recorder_.joinable()) recorder_.join();
   try {
-    record_round(true);
+    record_round(true, release_running);
   } catch (...) {
     spdlog::error("job dispatcher: recording the last outcomes failed");
   }

@@ -67,7 +67,9 @@ class Dispatcher {
   void pause_claims() { paused_ = true; }
   /// After the engine has shut down: writes what finished, gives the claims of jobs the shutdown
   /// cancelled back to the store (they resume on the next daemon that serves the queue), joins.
-  void stop();
+  /// `release_running`: the engine's shutdown gave up on a stage under way (the process is about to
+  /// end): the claims of jobs still inside a stage are given back too.
+  void stop(bool release_running = false);
 
   const std::string& owner() const { return opt_.owner; }
   store::JobStore& store() { return store_; }
@@ -79,7 +81,7 @@ class Dispatcher {
   void claim_round();
   /// Writes the outcome of every claimed job the engine has finished; with `final`, releases the
   /// ones the engine's shutdown cancelled.
-  void record_round(bool final);
+  void record_round(bool final, bool release_running = false);
   void drop_lost_claims();
   /// Logs a store failure (rate-limited while the store stays down) / its recovery.
   void store_failed(const std::string& what, const Status& s);

@@ -42,7 +42,7 @@ i=0
 while ! grep -q "serving on" "$D/serve.out" 2> /dev/null; do
   i=$((i + 1)); [ $i -gt 300 ] && fail "daemon did not start"; sleep 0.1
 done
-grep -q "ZKPIPE_TEST_FAIL_SYNTHESES=1" "$D/serve.log" || fail "the daemon must say that the test hook is on"
+grep -q "ZKPIPE_TEST_FAIL_SYNTHESES=1: the first N partition syntheses fail on purpose" "$D/serve.log" || fail "the daemon must say that the test hook is on"
 mkdir -p "$D/stubs"
 protoc --proto_path="$ROOT/proto" --python_out="$D/stubs" --grpc_out="$D/stubs" \
     --plugin=protoc-gen-grpc="$(command -v grpc_python_plugin)" "$ROOT/proto/cuzk/v1/proving.proto" || fail "protoc"

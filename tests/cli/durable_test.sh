@@ -2,7 +2,8 @@
 # Accepted jobs survive the daemon (issue 21): with the embedded job store, a daemon killed with
 # SIGKILL while 20 jobs are queued and running proves all 20 once it is restarted on the same state
 # directory; request ids still name the same jobs; a daemon stopped by SIGTERM without a grace
-# period keeps its unfinished jobs for the next one. Every proof is verified.
+# period keeps its unfinished jobs for the next one, also when a stage cannot be interrupted (the
+# stop does not wait for it past Daemon::kStageBound). Every proof is verified.
 # Usage: durable_test.sh path/to/zkpipe repo-root
 set -u
 Z=$(realpath "$1")
@@ -71,8 +72,43 @@ kill -TERM "$SERVE_PID"
 wait "$SERVE_PID"
 SERVE_PID=""
 
-cat "$D/ids" "$D/ids2" | while read -r seed job; do
+# 3. A stop bounds its wait for a stage that cannot be interrupted (issue 47): every synthesis of
+# this daemon first sleeps 120 s (ZKPIPE_TEST_SLOW_SYNTHESIS_MS, as a 32 GiB stage on the CPU runs
+# for minutes). SIGTERM with no grace: the daemon exits after Daemon::kStageBound (3 s), far before
+# the stage would end, and the job is back in the store for the next daemon.
+rm -f "$D/serve.out"
+ZKPIPE_TEST_SLOW_SYNTHESIS_MS=120000 "$Z" serve --config "$D/zk.toml" --listen "$ADDR" --state-dir "$STATE" \
+    --params-dir "$D/keys" > "$D/serve.out" 2> "$D/serve4.log" &
+SERVE_PID=$!
+i=0
+while ! grep -q "serving on" "$D/serve.out" 2> /dev/null; do
+  i=$((i + 1)); [ $i -gt 300 ] && fail "daemon did not start"; sleep 0.1
+done
+client submit "$ADDR" "$SHAPE" 27 1 "$D/ids3" || fail "submit 3"
+i=0
+while [ "$(client claims "$ADDR")" -lt 1 ]; do
+  i=$((i + 1)); [ $i -gt 300 ] && fail "the daemon never claimed the job"; sleep 0.1
+done
+sleep 0.5  # inside the synthesis
+T0=$(date +%s)
+kill -TERM "$SERVE_PID"
+wait "$SERVE_PID"
+RC=$?
+T1=$(date +%s)
+SERVE_PID=""
+[ $RC -eq 0 ] || fail "serve must exit 0 after SIGTERM during a stage (got $RC)"
+# 3 s of bound against the stage's 120 s: 60 s leaves any machine room and still tells them apart.
+[ $((T1 - T0)) -lt 60 ] || fail "the stop took $((T1 - T0)) s: it waited for the stage"
+grep -q "did not end within 3000 ms" "$D/serve4.log" || fail "the daemon must say it did not wait for the stage"
+grep -q "stopped inside a stage; kept in the job store" "$D/serve4.log" || fail "the job must go back to the store"
+start serve5
+[ "$(client await "$ADDR" "$D/ids3" "$D/out")" = "1" ] || fail "the job stopped inside a stage must complete next time"
+kill -TERM "$SERVE_PID"
+wait "$SERVE_PID"
+SERVE_PID=""
+
+cat "$D/ids" "$D/ids2" "$D/ids3" | while read -r seed job; do
   "$Z" verify --vk "$D/keys/synthetic-$SHAPE.vk" --proof "$D/out/$seed.bin" --public "$D/out/$seed.json" > /dev/null \
     || { echo "FAIL: job $job (seed $seed) does not verify"; exit 1; }
 done || exit 1
-echo "durable ok: 26 jobs, each proved once and verified, across a SIGKILL and a SIGTERM"
+echo "durable ok: 27 jobs, each proved once and verified, across a SIGKILL, a SIGTERM and a stop inside a stage"
