@@ -579,13 +579,47 @@ int run_verify(const VerifyArgs& a) {
   return a.curve == "bn254" ? verify<groth16::Bn254>(a) : verify<groth16::Bls12_381>(a);
 }
 
+namespace {
+
+/// Why a key file could not be read, as `prove` would say it (the failing section and point): read
+/// as the curve whose verifying key its first bytes are, as the kind its sections or name suggest.
+template <class E>
+std::string why_as(std::span<const std::uint8_t> b, bool params_by_name, bool vk_by_name) {
+  const std::string as = std::string("; as a ") + E::kName;
+  std::size_t used = 0;
+  auto vk = groth16::read_verifying_key<E>(b, &used);
+  if (!vk.ok()) return as + (params_by_name ? " parameter file: " : " verifying key: ") + vk.status().message();
+  if (groth16::parameter_sections<E>(b).ok() || params_by_name || !vk_by_name) {
+    if (auto pk = groth16::read_parameters<E>(b, {.check_subgroup = false}); !pk.ok()) {
+      return as + " parameter file: " + pk.status().message();
+    }
+  }
+  if (used != b.size()) return as + " verifying key: " + std::to_string(b.size() - used) + " bytes follow the IC points";
+  return {};
+}
+
+std::string why_unreadable(const std::string& path, std::span<const std::uint8_t> b) {
+  const std::string ext = std::filesystem::path(path).extension().string();
+  const bool params = ext == ".params", vk = ext == ".vk";
+  // The curve whose verifying key the file starts with; BLS12-381 (Filecoin's) when neither.
+  std::size_t used = 0;
+  if (!groth16::read_verifying_key<groth16::Bls12_381>(b, &used).ok() &&
+      groth16::read_verifying_key<groth16::Bn254>(b, &used).ok()) {
+    return why_as<groth16::Bn254>(b, params, vk);
+  }
+  if (!params && !vk && !groth16::read_verifying_key<groth16::Bls12_381>(b, &used).ok()) return {};
+  return why_as<groth16::Bls12_381>(b, params, vk);
+}
+
+}  // namespace
+
 int run_inspect(const std::string& path, bool json) {
   auto bytes = groth16::read_file(path);
   if (!bytes.ok()) return fail(bytes.status().message(), json);
   Json out;
   if (!describe<groth16::Bls12_381>(*bytes, out) && !describe<groth16::Bn254>(*bytes, out)) {
     return fail(path + ": not a Groth16 proof, verifying key or parameter file zkpipe can read (" +
-                    std::to_string(bytes->size()) + " bytes)",
+                    std::to_string(bytes->size()) + " bytes)" + why_unreadable(path, *bytes),
                 json);
   }
   out["file"] = path;

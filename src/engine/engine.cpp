@@ -372,6 +372,20 @@ std::size_t Engine::partitions_of(const JobRequest& req) {
   return n.ok() ? *n : 0;
 }
 
+std::optional<std::uint64_t> Engine::registered_proof_of(const JobRequest& req) {
+  std::shared_ptr<Workload> workload;
+  {
+    std::lock_guard lock(m_);
+    auto wl = workloads_.find(req.circuit);
+    if (wl == workloads_.end()) return std::nullopt;
+    workload = wl->second;
+  }
+  auto id = guarded("reading the input's registered proof", [&]() -> Result<std::optional<std::uint64_t>> {
+    return workload->registered_proof_of(req);
+  });
+  return id.ok() ? *id : std::nullopt;
+}
+
 Status Engine::validate(const JobRequest& req) {
   WorkingSet ws;
   auto w = checked_workload(req, &ws, true);

@@ -115,6 +115,8 @@ class Engine {
   /// The partition count the kind's workload reads off this input (Workload::partitions_of); 0
   /// when it has no opinion or the kind is unknown.
   std::size_t partitions_of(const JobRequest& job);
+  /// The registered proof the kind's workload reads off this input (Workload::registered_proof_of).
+  std::optional<std::uint64_t> registered_proof_of(const JobRequest& job);
   /// The finished job; DEADLINE_EXCEEDED if it is still running after `timeout`, NOT_FOUND if
   /// unknown or forgotten. With `public_inputs`, a finished job's public inputs (computed by the
   /// finalizer with each partition's proof) are copied into the result, for clients that verify.

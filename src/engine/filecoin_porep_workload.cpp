@@ -56,6 +56,11 @@ std::size_t FilecoinPorepWorkload::partitions_of(const JobRequest& job) {
   return parsed.ok() ? (*parsed)->input.c1.registered_proof.partitions() : 0;
 }
 
+std::optional<std::uint64_t> FilecoinPorepWorkload::registered_proof_of(const JobRequest& job) {
+  auto parsed = input(job);  // parsed once, as for partitions_of
+  return parsed.ok() ? std::optional<std::uint64_t>((*parsed)->input.c1.registered_proof.id) : std::nullopt;
+}
+
 Result<std::unique_ptr<Synthesized>> FilecoinPorepWorkload::synthesize(const JobRequest& job, std::size_t partition) {
   auto parsed = input(job);
   if (!parsed.ok()) return parsed.status();

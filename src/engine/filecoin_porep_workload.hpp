@@ -29,6 +29,7 @@ class FilecoinPorepWorkload : public Groth16Workload<groth16::Bls12_381> {
 
   Status validate(const JobRequest& job) override;
   std::size_t partitions_of(const JobRequest& job) override;
+  std::optional<std::uint64_t> registered_proof_of(const JobRequest& job) override;
   Result<std::unique_ptr<Synthesized>> synthesize(const JobRequest& job, std::size_t partition) override;
   Result<std::vector<Fr>> public_inputs(const JobRequest& job, std::size_t partition) const override;
   bool always_verify() const override { return true; }  // a PoRep proof goes on chain

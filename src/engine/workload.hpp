@@ -62,6 +62,9 @@ class Workload {
   /// The partition count this input asks for when the request gives none (0: no opinion, the
   /// kind's default applies). A PoRep C1 names its registered proof, which fixes it (NI: 13/126).
   virtual std::size_t partitions_of(const JobRequest& /*job*/) { return 0; }
+  /// The registered proof (filecoin-proofs' numbering) the input names, when it names one (a PoRep
+  /// C1): a request that says another is refused. nullopt: the input names none.
+  virtual std::optional<std::uint64_t> registered_proof_of(const JobRequest& /*job*/) { return std::nullopt; }
   /// Exact working set of one partition of this job.
   virtual Result<WorkingSet> working_set(const JobRequest& job) = 0;
   virtual Result<std::unique_ptr<Synthesized>> synthesize(const JobRequest& job, std::size_t partition) = 0;

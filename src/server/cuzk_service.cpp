@@ -131,6 +131,7 @@ Result<CuzkJob> cuzk_job(const cz::SubmitProofRequest& req) {
       j.shape = proof->size.name;
       j.request.input.assign(req.vanilla_proof().begin(), req.vanilla_proof().end());
       j.request.partitions = proof->partitions();  // NI-PoRep: 13 or 126 (the workload checks the C1 agrees)
+      j.registered_proof = proof->id;              // and the C1 must be of this very proof (V1 vs V1_1)
       return j;
     }
     case cz::WINDOW_POST_PARTITION:
@@ -218,7 +219,7 @@ Result<std::uint64_t> CuzkService::submit(const cz::SubmitProofRequest& req) {
   auto job = cuzk_job(req);
   if (!job.ok()) return job.status();
   std::uint32_t parts = 0;
-  return core_.submit_job(job->circuit, job->shape, std::move(job->request), &parts);
+  return core_.submit_job(job->circuit, job->shape, std::move(job->request), &parts, job->registered_proof);
 }
 
 grpc::ServerUnaryReactor* CuzkService::SubmitProof(grpc::CallbackServerContext* ctx, const cz::SubmitProofRequest* req,

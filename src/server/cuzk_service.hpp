@@ -7,6 +7,7 @@
 // thread), the watcher, the engine, its budget and queue. docs/curio.md says what each RPC and
 // field does here.
 
+#include <optional>
 #include <string>
 
 #include <grpcpp/grpcpp.h>
@@ -27,6 +28,7 @@ namespace cz = ::cuzk::v1;
 struct CuzkJob {
   std::string circuit, shape;  // the registry's (circuit, shape)
   engine::JobRequest request;  // input, priority, request_id, partitions (circuit / shape: the registry's)
+  std::optional<std::uint64_t> registered_proof;  // PoRep: the request's, which the C1 must name too
 };
 Result<CuzkJob> cuzk_job(const cz::SubmitProofRequest& req);
 /// cuzk's priority scale on the engine's (zkpipe.v1's default 0 is NORMAL).

@@ -111,7 +111,8 @@ Status ProvingService::check_request(const pb::SubmitProofRequest& req) const {
 }
 
 Result<std::uint64_t> ProvingService::submit_job(const std::string& circuit, const std::string& shape,
-                                                 engine::JobRequest job, std::uint32_t* partitions) {
+                                                 engine::JobRequest job, std::uint32_t* partitions,
+                                                 std::optional<std::uint64_t> registered_proof) {
   // Runs on an admission thread, after the handler's checks: draining may have begun since.
   if (draining_) return Status::unavailable("the daemon is shutting down and accepts no new jobs");
   if (engine_.status().jobs_active >= opt_.max_active_jobs) {
@@ -126,6 +127,13 @@ Result<std::uint64_t> ProvingService::submit_job(const std::string& circuit, con
     // The input may fix it (an NI PoRep C1: 13 or 126), else the kind's count for the shape.
     const std::size_t from_input = engine_.partitions_of(job);
     job.partitions = from_input != 0 ? from_input : r->partitions;
+  }
+  if (registered_proof) {
+    // The input is parsed once here and found again by validation (the workload keeps it).
+    if (auto named = engine_.registered_proof_of(job); named && *named != *registered_proof) {
+      return Status::invalid_argument("registered_proof " + std::to_string(*registered_proof) +
+                                      " contradicts the input, whose registered proof is " + std::to_string(*named));
+    }
   }
   *partitions = static_cast<std::uint32_t>(job.partitions);
   auto a = dispatcher_.accept(circuit, shape, std::move(job));

@@ -93,8 +93,11 @@ class ProvingService final : public pb::ProvingEngine::CallbackService {
   /// Resolves (circuit, shape), validates `job` (its partitions 0: the kind's count) and records it
   /// in the job store — on an admission thread. UNAVAILABLE while draining; RESOURCE_EXHAUSTED at
   /// max_active_jobs or the store's limits.
+  /// `registered_proof`: what the request says the input is (cuzk.v1's field, Filecoin's
+  /// numbering); an input that names another is INVALID_ARGUMENT naming both.
   Result<std::uint64_t> submit_job(const std::string& circuit, const std::string& shape, engine::JobRequest job,
-                                   std::uint32_t* partitions);
+                                   std::uint32_t* partitions,
+                                   std::optional<std::uint64_t> registered_proof = std::nullopt);
   /// Cancels a job wherever it is (queued in the store, running here or on another daemon): true
   /// if it was unfinished; NOT_FOUND if unknown.
   Result<bool> cancel_job(std::uint64_t id);

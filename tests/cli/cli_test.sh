@@ -15,6 +15,13 @@ for curve in bls12-381 bn254; do
   "$Z" verify --curve $curve --vk "$P.vk" --proof "$D/proof.bin" --public "$D/public.json" || fail "verify $curve"
   "$Z" inspect --json "$D/proof.bin" | grep -q '"partitions":2' || fail "inspect proof $curve"
   "$Z" inspect "$P.params" | grep -q "parameters" || fail "inspect params $curve"
+  # A .params with bytes after b_g2 (not an MPC transcript), or a damaged point: inspect and prove
+  # refuse it alike, naming why (issue 47).
+  { cat "$P.params"; printf 'trailing'; } > "$D/trailing.params"
+  "$Z" inspect "$D/trailing.params" > /dev/null 2> "$D/err.txt"
+  [ $? -eq 2 ] && grep -q "8 bytes follow the b_g2 section" "$D/err.txt" || fail "inspect trailing params ($curve): $(cat "$D/err.txt")"
+  "$Z" prove --curve $curve --params "$D/trailing.params" --constraints 300 --out "$D/x.bin" 2> "$D/err.txt"
+  [ $? -eq 2 ] && grep -q "8 bytes follow the b_g2 section" "$D/err.txt" || fail "prove with trailing params ($curve): $(cat "$D/err.txt")"
   # Wrong public input: exit 1.
   sed 's/"4"/"5"/' "$D/public.json" > "$D/wrong.json"
   "$Z" verify --curve $curve --vk "$P.vk" --proof "$D/proof.bin" --public "$D/wrong.json" > /dev/null

@@ -214,6 +214,17 @@ elif mode == "porep":
     bad = pb.SubmitProofRequest(request_id="porep-bad", proof_kind=pb.POREP_SEAL_COMMIT, sector_size=sector_size,
                                 registered_proof=5, vanilla_proof=b'{"SectorNum":7,"Phase1Out":"!!!","SectorSize":2048}')
     expect_error(lambda: stub.SubmitProof(bad, timeout=60), grpc.StatusCode.INVALID_ARGUMENT, "Phase1Out")
+    # A registered proof the C1 contradicts (0: StackedDrg2KiBV1, same size and partitions), and no
+    # sector size: refused, both values named (issue 47).
+    other = pb.SubmitProofRequest()
+    other.CopyFrom(req)
+    other.request_id = "porep-other"
+    other.registered_proof = 0
+    expect_error(lambda: stub.SubmitProof(other, timeout=60), grpc.StatusCode.INVALID_ARGUMENT,
+                 "registered_proof 0 contradicts the input, whose registered proof is %d" % registered)
+    other.registered_proof = registered
+    other.sector_size = 0
+    expect_error(lambda: stub.SubmitProof(other, timeout=60), grpc.StatusCode.INVALID_ARGUMENT, "sector_size 0")
     print("curio client (porep): ok")
 elif mode == "snap":
     update_json, out = sys.argv[4], sys.argv[5]

@@ -76,14 +76,9 @@ SERVE_PID=""
 # this daemon first sleeps 120 s (ZKPIPE_TEST_SLOW_SYNTHESIS_MS, as a 32 GiB stage on the CPU runs
 # for minutes). SIGTERM with no grace: the daemon exits after Daemon::kStageBound (3 s), far before
 # the stage would end, and the job is back in the store for the next daemon.
-rm -f "$D/serve.out"
-ZKPIPE_TEST_SLOW_SYNTHESIS_MS=120000 "$Z" serve --config "$D/zk.toml" --listen "$ADDR" --state-dir "$STATE" \
-    --params-dir "$D/keys" > "$D/serve.out" 2> "$D/serve4.log" &
-SERVE_PID=$!
-i=0
-while ! grep -q "serving on" "$D/serve.out" 2> /dev/null; do
-  i=$((i + 1)); [ $i -gt 300 ] && fail "daemon did not start"; sleep 0.1
-done
+export ZKPIPE_TEST_SLOW_SYNTHESIS_MS=120000
+start serve4
+unset ZKPIPE_TEST_SLOW_SYNTHESIS_MS
 client submit "$ADDR" "$SHAPE" 27 1 "$D/ids3" || fail "submit 3"
 i=0
 while [ "$(client claims "$ADDR")" -lt 1 ]; do
