@@ -149,6 +149,27 @@ touch "$D/stubs/cuzk/__init__.py" "$D/stubs/cuzk/v1/__init__.py"
     --seed "$(field "$D/syn.gen" seed)" --comm-d "$(field "$D/syn.gen" comm_d)" \
     --comm-r "$(field "$D/syn.gen" comm_r)" > /dev/null
 [ $? -eq 1 ] || fail "a synthetic proof must not verify as interactive V1_1"
+# Curio's proof market re-encodes the C1 in Go before wrapping it (json.Marshal: compact, its own key
+# order, map keys sorted; issue 41). Keys sorted and keys reversed, compact: proved through cuzk.v1,
+# and the proof verifies against the original C1 (the same public inputs).
+/usr/bin/python3 - "$D/syn.json" "$D" <<'PY' || fail "re-encoding the C1"
+import base64, json, sys
+c1 = json.load(open(sys.argv[1]))
+def reverse(v):
+    if isinstance(v, dict):
+        return {k: reverse(v[k]) for k in reversed(list(v))}
+    return [reverse(x) for x in v] if isinstance(v, list) else v
+for name, text in (("sorted", json.dumps(c1, separators=(",", ":"), sort_keys=True)),
+                   ("reversed", json.dumps(reverse(c1), separators=(",", ":")))):
+    wrap = {"SectorNum": 9, "Phase1Out": base64.b64encode(text.encode()).decode(), "SectorSize": 2048}
+    json.dump(wrap, open("%s/go-%s.json" % (sys.argv[2], name), "w"), separators=(",", ":"))
+PY
+for order in sorted reversed; do
+  /usr/bin/python3 "$ROOT/tests/cli/curio_client.py" "$D/stubs" "unix://$SOCK" porep "$D/go-$order.json" 2048 \
+      "$D/go-$order.bin" 10 > "$D/out" 2>&1 || fail "curio client (porep, Go-encoded C1, keys $order): $(cat "$D/out")"
+  "$Z" verify --kind porep --c1 "$D/syn.json" --vk "$STEM.vk" --proof "$D/go-$order.bin" > /dev/null \
+      || fail "the proof of the Go-encoded C1 (keys $order) must verify with the original's public inputs"
+done
 # zkpipe.v1 without a partition count: a non-interactive C1 (StackedDrg2KiBV1_2_Feat_NonInteractivePoRep
 # = 15) gets its own 13 partitions, not the interactive default; cancelled before it is proved.
 "$Z" gen-c1 --registered-proof 15 --miner-id 1234 --sector-number 11 --data-seed 8 --out "$D/ni.json" > /dev/null \
