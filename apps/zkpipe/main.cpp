@@ -15,6 +15,7 @@
 #include "base/decimal.hpp"
 #include "base/file.hpp"
 #include "bench.hpp"
+#include "bench_mixed.hpp"
 #include "commands.hpp"
 #include "filecoin.hpp"
 #include "plan.hpp"
@@ -304,7 +305,20 @@ int main(int argc, char** argv) {
       "bench", "run the proving engine in-process (synthetic circuit or a zkey) and report throughput");
   bench
       ->add_option("--circuit", bench_args.circuit,
-                   "circuit kind: synthetic, porep, window-post, winning-post, snap-update or zkey")
+                   "circuit kind: synthetic, porep, window-post, winning-post, snap-update, zkey, or mixed (PoSt "
+                   "latency under PoRep load: --params-dir, --input C1, --window-input, --winning-input)")
+      ->capture_default_str();
+  zk::app::MixedBenchArgs mixed_args;
+  bench->add_option("--params-dir", mixed_args.params_dir, "mixed: the directory of the three kinds' keys");
+  bench->add_option("--window-input", mixed_args.window_input, "mixed: gen-vanilla's WindowPoSt input");
+  bench->add_option("--winning-input", mixed_args.winning_input, "mixed: gen-vanilla's WinningPoSt input");
+  bench->add_option("--seconds", mixed_args.seconds, "mixed: seconds per phase (PoRep alone, then with PoSt)")
+      ->capture_default_str();
+  bench->add_option("--window-every", mixed_args.window_every, "mixed: a WindowPoSt partition every N seconds")
+      ->capture_default_str();
+  bench->add_option("--winning-every", mixed_args.winning_every, "mixed: a WinningPoSt about every N seconds (random)")
+      ->capture_default_str();
+  bench->add_option("--post-alone", mixed_args.post_alone, "mixed: PoSt jobs of each kind measured alone")
       ->capture_default_str();
   bench->add_option("--zkey", bench_args.zkey, "zkey kind: the snarkjs Groth16 .zkey");
   bench->add_option("--witness", bench_args.witness, "zkey kind: the .wtns every job proves");
@@ -513,6 +527,13 @@ int main(int argc, char** argv) {
   if (*circuit_info) return zk::app::run_circuit_info(info_args);
   if (*inspect) return zk::app::run_inspect(inspect_path, inspect_json);
   if (*plan) return zk::app::run_plan(plan_args);
+  if (*bench && bench_args.circuit == "mixed") {
+    mixed_args.shape = bench_args.shape.empty() ? mixed_args.shape : bench_args.shape;
+    mixed_args.porep_input = bench_args.input;
+    mixed_args.synthesis_workers = bench_args.synthesis_workers;
+    mixed_args.json = bench_args.json;
+    return zk::app::run_bench_mixed(mixed_args);
+  }
   if (*bench && !bench_client.addr.empty()) {
     zk::app::RemoteJob job;
     job.circuit = bench_args.circuit;

@@ -31,6 +31,14 @@ struct EngineConfig {
   /// Most bytes the inputs of unfinished jobs may hold together (a job's input is given back when
   /// it ends); more is RESOURCE_EXHAUSTED at submit. 0: a quarter of the budget (at least 1 MiB).
   std::uint64_t max_input_bytes = 0;
+  /// PoSt deadlines under PoRep load (issue 41; docs/engine.md, "Urgent work"): jobs of at least
+  /// this priority (the daemon gives WindowPoSt 10, WinningPoSt 20) are urgent. They are synthesized
+  /// by urgent_synthesis_workers of their own (beside synthesis_workers, which they may also take)
+  /// and enter the prover's channel ahead of other work, even when it is full — so an urgent
+  /// partition waits at most for the prove_start under way, not behind syntheses and a full channel
+  /// of PoRep partitions. Their memory is reserved from the same budget as any partition's.
+  int urgent_priority = 10;
+  unsigned urgent_synthesis_workers = 1;  // 0: urgent work shares the synthesis workers
   /// Record a span per stage and worker for chrome_trace_json() (Perfetto / chrome://tracing).
   bool trace = false;
   /// A fault hook for tests, never set in production: the first this-many partition syntheses

@@ -124,6 +124,8 @@ struct Engine::Task {
   std::unique_ptr<Pending> pending;
   PartitionTimings t;
   Clock::time_point mark;
+  bool urgent = false;       // of an urgent job (EngineConfig::urgent_priority)
+  bool urgent_slot = false;  // synthesized by an urgent synthesis worker
 };
 
 Engine::Engine(EngineConfig config, std::map<std::string, std::shared_ptr<Workload>> workloads)
@@ -138,7 +140,9 @@ Engine::Engine(EngineConfig config, std::map<std::string, std::shared_ptr<Worklo
   config_.channel_capacity = std::max<std::size_t>(1, config_.channel_capacity);
   config_.budget_bytes = budget_.total();
   synth_idle_ = config_.synthesis_workers;
+  urgent_idle_ = config_.urgent_synthesis_workers;
   for (unsigned i = 0; i < config_.synthesis_workers; ++i) workers_["synthesis-" + std::to_string(i)];
+  for (unsigned i = 0; i < config_.urgent_synthesis_workers; ++i) workers_["synthesis-urgent-" + std::to_string(i)];
   for (unsigned i = 0; i < config_.prover_workers; ++i) workers_["prover-" + std::to_string(i)];
   for (unsigned i = 0; i < config_.finalizer_workers; ++i) workers_["finalizer-" + std::to_string(i)];
   // Each thread counts itself out when its loop returns, so that shutdown can bound its wait.
@@ -156,7 +160,10 @@ Engine::Engine(EngineConfig config, std::map<std::string, std::shared_ptr<Worklo
   };
   start([this] { scheduler_loop(); });
   for (unsigned i = 0; i < config_.synthesis_workers; ++i) {
-    start([this, i] { synthesis_loop("synthesis-" + std::to_string(i)); });
+    start([this, i] { synthesis_loop("synthesis-" + std::to_string(i), false); });
+  }
+  for (unsigned i = 0; i < config_.urgent_synthesis_workers; ++i) {
+    start([this, i] { synthesis_loop("synthesis-urgent-" + std::to_string(i), true); });
   }
   for (unsigned i = 0; i < config_.prover_workers; ++i) {
     start([this, i] { prover_loop("prover-" + std::to_string(i)); });
@@ -199,7 +206,7 @@ bool Engine::shutdown(std::chrono::milliseconds stage_bound) {
   std::deque<std::unique_ptr<Task>> left;
   {
     std::lock_guard lock(m_);
-    for (auto* q : {&synth_q_, &channel_, &final_q_}) {
+    for (auto* q : {&synth_q_, &urgent_q_, &channel_, &final_q_}) {
       for (auto& t : *q) left.push_back(std::move(t));
       q->clear();
     }
@@ -626,14 +633,22 @@ Result<Reservation> Engine::reserve_evicting(std::uint64_t bytes, const std::str
 void Engine::scheduler_loop() {
   std::unique_lock lock(m_);
   for (;;) {
-    sched_cv_.wait(lock, [&] { return stopping_ || (!queue_.empty() && synth_idle_ > 0); });
+    // The queue's first partition goes to an idle synthesis worker; an urgent one to an idle
+    // urgent worker first (so the regular ones stay with the other work), else to any.
+    auto urgent_first = [&] { return !queue_.empty() && -queue_.begin()->neg_priority >= config_.urgent_priority; };
+    sched_cv_.wait(lock, [&] {
+      return stopping_ || (!queue_.empty() && (synth_idle_ > 0 || (urgent_idle_ > 0 && urgent_first())));
+    });
     if (stopping_) return;
+    const bool urgent = urgent_first();
+    const bool urgent_slot = urgent && urgent_idle_ > 0;
     const QueueKey key = *queue_.begin();
     queue_.erase(queue_.begin());
     auto it = jobs_.find(key.job);
     if (it == jobs_.end() || !job_alive(*it->second)) continue;
     std::shared_ptr<Job> job = it->second;
-    --synth_idle_;
+    auto& idle = urgent_slot ? urgent_idle_ : synth_idle_;
+    --idle;
     ++job->in_flight;
     job->state = JobState::kRunning;
     // Reserve the whole working set before synthesis starts; wait (in priority order) for memory.
@@ -664,7 +679,7 @@ void Engine::scheduler_loop() {
     }
     lock.lock();
     if (!res.ok() || !job_alive(*job)) {
-      ++synth_idle_;
+      ++idle;
       --job->in_flight;
       if (!res.ok() && !job->dead && !stopping_) fail_job(*job, res.status().message(), JobState::kFailed);
       release_input(*job);
@@ -681,26 +696,30 @@ void Engine::scheduler_loop() {
     task->shared_room = shared_room;
     task->mark = Clock::now();
     task->t.queue_ms = ms_between(job->submitted, task->mark);
-    synth_q_.push_back(std::move(task));
-    synth_cv_.notify_one();
+    task->urgent = urgent;
+    task->urgent_slot = urgent_slot;
+    (urgent_slot ? urgent_q_ : synth_q_).push_back(std::move(task));
+    synth_cv_.notify_all();
   }
 }
 
-void Engine::synthesis_loop(std::string name) {
+void Engine::synthesis_loop(std::string name, bool urgent_worker) {
+  auto& q = urgent_worker ? urgent_q_ : synth_q_;
   for (;;) {
     std::unique_ptr<Task> task;
     {
       std::unique_lock lock(m_);
-      synth_cv_.wait(lock, [&] { return stopping_ || !synth_q_.empty(); });
+      synth_cv_.wait(lock, [&] { return stopping_ || !q.empty(); });
       if (stopping_) return;
-      task = std::move(synth_q_.front());
-      synth_q_.pop_front();
+      task = std::move(q.front());
+      q.pop_front();
     }
     Job& job = *task->job;
+    auto& idle = task->urgent_slot ? urgent_idle_ : synth_idle_;
     if (!job_alive(job)) {
       drop_task(std::move(task), Stage::kQueued);
       std::lock_guard lock(m_);
-      ++synth_idle_;
+      ++idle;
       sched_cv_.notify_one();
       continue;
     }
@@ -767,11 +786,18 @@ void Engine::synthesis_loop(std::string name) {
                JobState::kFailed);
     } else {
       task->synth = std::move(*s);
-      // Wait for room in the channel; the reservation stays held (and counted) meanwhile.
-      channel_cv_.wait(lock,
-                       [&] { return stopping_ || !job_alive(job) || channel_.size() < config_.channel_capacity; });
+      // Wait for room in the channel; the reservation stays held (and counted) meanwhile. Urgent
+      // work counts only urgent work ahead of it: it passes a channel full of other partitions.
+      const bool urgent = task->urgent;
+      channel_cv_.wait(lock, [&] {
+        if (stopping_ || !job_alive(job)) return true;
+        const std::size_t ahead = urgent ? static_cast<std::size_t>(std::count_if(
+                                               channel_.begin(), channel_.end(), [](const auto& t) { return t->urgent; }))
+                                         : channel_.size();
+        return ahead < config_.channel_capacity;
+      });
     }
-    ++synth_idle_;
+    ++idle;
     sched_cv_.notify_one();
     if (!s.ok() || stopping_ || !job_alive(job)) {
       lock.unlock();
@@ -782,7 +808,10 @@ void Engine::synthesis_loop(std::string name) {
     if (Clock::now() - task->mark > std::chrono::milliseconds(1))
       span(name, "wait for channel", *task, task->mark, Clock::now());
     task->mark = Clock::now();
-    channel_.push_back(std::move(task));
+    // In priority order (first come first among equals): an urgent partition is proved next.
+    const int priority = job.req.priority;
+    auto at = std::find_if(channel_.begin(), channel_.end(), [&](const auto& t) { return t->job->req.priority < priority; });
+    channel_.insert(at, std::move(task));
     channel_cv_.notify_all();
   }
 }

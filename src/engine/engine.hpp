@@ -173,7 +173,7 @@ class Engine {
   /// job's per-partition working set.
   Result<std::shared_ptr<Workload>> checked_workload(const JobRequest& req, WorkingSet* ws, bool validate);
   void scheduler_loop();
-  void synthesis_loop(std::string name);
+  void synthesis_loop(std::string name, bool urgent_worker);
   void prover_loop(std::string name);
   void finalizer_loop(std::string name);
   void span(const std::string& worker, const char* stage, const Task& t, Clock::time_point begin,
@@ -215,6 +215,7 @@ class Engine {
   };
   std::set<QueueKey> queue_;
   std::size_t synth_idle_ = 0;
+  std::size_t urgent_idle_ = 0;  // urgent synthesis workers waiting for work
   std::condition_variable threads_cv_;
   std::size_t live_threads_ = 0;  // worker loops not yet returned (under m_)
   std::atomic<std::uint32_t> faults_injected_{0};  // of config_.test_fail_syntheses
@@ -228,7 +229,7 @@ class Engine {
   // Per circuit kind and shape (kind, '\0', shape): the most a/b and witness bytes a synthesized
   // partition held.
   std::map<std::string, HeldAfterSynthesis> seen_;
-  std::deque<std::unique_ptr<Task>> synth_q_, channel_, final_q_;
+  std::deque<std::unique_ptr<Task>> synth_q_, urgent_q_, channel_, final_q_;
   std::uint64_t submitted_ = 0, done_ = 0, failed_ = 0, cancelled_ = 0;
   std::uint64_t done_version_ = 0;  // under m_; bumped with every done_cv_ notification
   std::vector<std::thread> threads_;

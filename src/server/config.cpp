@@ -169,7 +169,7 @@ Result<DaemonConfig> parse_config(std::string_view text) {
                                 "queue.lease_s", "queue.heartbeat_s", "queue.poll_ms", "queue.claim_partitions",
                                 "engine.budget",
                                 "engine.budget_fraction", "engine.synthesis_workers", "engine.prover_workers",
-                                "engine.finalizer_workers", "engine.channel_capacity", "engine.self_verify", "engine.max_partitions", "engine.max_kept_jobs", "engine.max_input_bytes",
+                                "engine.finalizer_workers", "engine.channel_capacity", "engine.urgent_priority", "engine.urgent_synthesis_workers", "engine.self_verify", "engine.max_partitions", "engine.max_kept_jobs", "engine.max_input_bytes",
                                 "engine.result_ttl_s", "engine.device", "log.level", "log.format"});
       !s.ok()) {
     return Status::invalid_argument("config: " + s.message());
@@ -202,6 +202,8 @@ Result<DaemonConfig> parse_config(std::string_view text) {
                    r.integer("engine", "prover_workers", c.engine.prover_workers, 0, 64),
                    r.integer("engine", "finalizer_workers", c.engine.finalizer_workers, 1, 64),
                    r.integer("engine", "channel_capacity", c.engine.channel_capacity, 1, 1024),
+                   r.integer("engine", "urgent_priority", c.engine.urgent_priority, -1'000'000, 1'000'000),
+                   r.integer("engine", "urgent_synthesis_workers", c.engine.urgent_synthesis_workers, 0, 64),
                    r.boolean("engine", "self_verify", c.engine.self_verify),
                    r.integer("engine", "max_partitions", c.engine.max_partitions, 1, 1u << 20),
                    r.integer("engine", "max_kept_jobs", c.engine.max_kept_jobs, 1, 1u << 24),

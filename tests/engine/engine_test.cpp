@@ -420,6 +420,32 @@ TEST(Engine, HigherPriorityJobsAreSynthesizedFirst) {
   for (std::size_t i = start + 5; i < 10; ++i) EXPECT_EQ(order[i], static_cast<int>(i - 5)) << i;
 }
 
+TEST(Engine, UrgentWorkPassesAPipelineFullOfOtherWork) {
+  // Issue 41: a PoSt partition (priority >= urgent_priority) arriving while PoRep partitions fill
+  // the synthesis worker, the channel and the prover is synthesized by the urgent worker and
+  // proved right after the prove_start under way — not behind the channel and the syntheses.
+  for (unsigned urgent_workers : {1u, 0u}) {
+    FakeWorkload::Options o;
+    o.prove = 300ms;
+    auto w = std::make_shared<FakeWorkload>(o);
+    Engine e({.budget_bytes = 100000, .synthesis_workers = 1, .urgent_synthesis_workers = urgent_workers},
+             {{"fake", w}});
+    std::vector<std::uint64_t> normal;
+    for (int i = 0; i < 4; ++i) normal.push_back(*e.submit(fake_job(1, 0)));
+    std::this_thread::sleep_for(100ms);  // job 0 proving, job 1 in the channel, job 2 waiting for it
+    auto urgent = e.submit(fake_job(1, 20));
+    ASSERT_TRUE(urgent.ok());
+    ASSERT_EQ(e.await(*urgent, 20s)->state, JobState::kDone);
+    if (urgent_workers == 1) {
+      // Proved second: jobs 1.. are still waiting or proving.
+      EXPECT_EQ(e.await(normal[1], 0ms).status().code(), StatusCode::kDeadlineExceeded);
+    }
+    // Without an urgent worker it still enters the channel ahead of the others once synthesized.
+    EXPECT_EQ(e.await(normal[3], 0ms).status().code(), StatusCode::kDeadlineExceeded) << urgent_workers;
+    for (auto id : normal) EXPECT_EQ(e.await(id, 20s)->state, JobState::kDone);
+  }
+}
+
 TEST(Engine, ARetryOfAFailedJobUnderItsRequestIdIsProvedAgain) {
   // The fault hook fails the first synthesis; Curio's retry (same request id and payload) is a new
   // attempt that is proved; a submit of a proved request is answered with that job.

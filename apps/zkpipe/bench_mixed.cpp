@@ -1,0 +1,267 @@
+// `zkpipe bench --circuit mixed`: PoSt deadlines under PoRep load (issue 41, part 2). The engine
+// in-process with the three Filecoin kinds a storage provider's daemon serves together, at their
+// daemon priorities (WinningPoSt 20, WindowPoSt 10, PoRep 0):
+//   1. alone: WindowPoSt and WinningPoSt jobs one at a time on an idle engine (their latency alone);
+//   2. alone: a stream of PoRep C2 jobs keeping every worker busy for --seconds (throughput alone);
+//   3. mixed: the same PoRep stream, a WindowPoSt partition every --window-every seconds and a
+//      WinningPoSt at random times (uniform around --winning-every), for --seconds.
+// Reported per kind: latency p50 / p99 / max (submit to answer) alone and under load, PoRep
+// throughput alone and under load, and the bound the issue sets for WinningPoSt: its p99 alone plus
+// the longest step a running partition cannot give up (the longest PoRep synthesis or prove_start
+// seen under load).
+
+#include "bench_mixed.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "circuits/filecoin/parameter_files.hpp"
+#include "circuits/filecoin/porep/sectors.hpp"
+#include "circuits/filecoin/post/fallback_post.hpp"
+#include "engine/engine.hpp"
+#include "engine/filecoin_porep_workload.hpp"
+#include "engine/filecoin_post_workload.hpp"
+#include "groth16/io.hpp"
+#include "output.hpp"
+
+namespace zk::app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Json = nlohmann::json;
+namespace fc = circuits::filecoin;
+
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+Clock::duration seconds(double s) { return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s)); }
+
+struct Latencies {
+  std::vector<double> s;
+  double longest_step_s = 0;  // the longest PoRep synthesis or prove_start among these jobs
+  std::size_t failed = 0;
+  Json json() const {
+    auto v = s;
+    std::sort(v.begin(), v.end());
+    auto at = [&](double q) { return v.empty() ? 0.0 : v[std::min(v.size() - 1, static_cast<std::size_t>(q * v.size()))]; };
+    return {{"n", v.size()}, {"p50_s", at(0.5)}, {"p99_s", at(0.99)}, {"max_s", v.empty() ? 0.0 : v.back()},
+            {"failed", failed}};
+  }
+};
+
+/// Submits jobs and records, per kind, how long each took from submit to answer (a thread per job
+/// waits for it: the count in flight is small).
+class Driver {
+ public:
+  explicit Driver(engine::Engine& e) : e_(e) {}
+  ~Driver() { join(); }
+  void submit(const std::string& kind, engine::JobRequest req) {
+    const auto t0 = Clock::now();
+    auto id = e_.submit(std::move(req));
+    ++in_flight_[kind];
+    threads_.emplace_back([this, kind, t0, id] {
+      Result<engine::JobResult> r = id.ok() ? e_.await(*id, std::chrono::hours(2)) : Result<engine::JobResult>(id.status());
+      const double s = seconds_since(t0);
+      std::lock_guard lock(m_);
+      --in_flight_[kind];
+      auto& l = done_[kind];
+      if (!r.ok() || r->state != engine::JobState::kDone) {
+        ++l.failed;
+        if (first_error_.empty()) first_error_ = r.ok() ? r->error : r.status().message();
+      } else {
+        l.s.push_back(s);
+        for (const auto& p : r->partitions) {
+          l.longest_step_s = std::max({l.longest_step_s, p.synthesis_ms / 1e3, p.prove_ms / 1e3});
+        }
+      }
+      cv_.notify_all();
+    });
+  }
+  std::size_t in_flight(const std::string& kind) {
+    std::lock_guard lock(m_);
+    return in_flight_[kind];
+  }
+  /// Waits until fewer than `n` jobs of `kind` are in flight, or `until` passes.
+  void wait_below(const std::string& kind, std::size_t n, Clock::time_point until) {
+    std::unique_lock lock(m_);
+    cv_.wait_until(lock, until, [&] { return in_flight_[kind] < n; });
+  }
+  void join() {
+    for (auto& t : threads_) t.join();
+    threads_.clear();
+  }
+  Latencies take(const std::string& kind) {
+    std::lock_guard lock(m_);
+    Latencies l = std::move(done_[kind]);
+    done_[kind] = {};
+    return l;
+  }
+  std::string first_error() {
+    std::lock_guard lock(m_);
+    return first_error_;
+  }
+
+ private:
+  engine::Engine& e_;
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::map<std::string, std::size_t> in_flight_;
+  std::map<std::string, Latencies> done_;
+  std::string first_error_;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace
+
+int run_bench_mixed(const MixedBenchArgs& a) {
+  auto size = fc::find_sector_size(a.shape);
+  if (!size.ok()) return fail("--shape: " + size.status().message(), a.json);
+  if (a.params_dir.empty() || a.porep_input.empty() || a.window_input.empty() || a.winning_input.empty()) {
+    return fail("--circuit mixed needs --params-dir DIR, --input c1.json (PoRep), --window-input and --winning-input "
+                "(gen-vanilla's PoSt inputs)",
+                a.json);
+  }
+  if (a.seconds < 10 || a.seconds > 86400 || a.window_every <= 0 || a.winning_every <= 0 || a.post_alone == 0 ||
+      a.post_alone > 1000) {
+    return fail("--seconds in [10, 86400], --window-every and --winning-every above 0, --post-alone in [1, 1000]", a.json);
+  }
+  std::map<std::string, std::vector<std::uint8_t>> inputs;
+  for (auto [kind, path] : {std::pair{"porep", &a.porep_input}, std::pair{"window-post", &a.window_input},
+                            std::pair{"winning-post", &a.winning_input}}) {
+    auto bytes = groth16::read_file(*path);
+    if (!bytes.ok()) return fail(bytes.status().message(), a.json);
+    inputs[kind] = std::move(*bytes);
+  }
+  const std::string dir = a.params_dir + "/";
+  const auto window_proof = fc::find_registered_post_proof(std::string("StackedDrgWindow") + size->name + "V1_2");
+  const auto winning_proof = fc::find_registered_post_proof(std::string("StackedDrgWinning") + size->name + "V1");
+  if (!window_proof.ok() || !winning_proof.ok()) return fail("no PoSt proofs for " + std::string(size->name), a.json);
+  engine::EngineConfig cfg;
+  cfg.synthesis_workers = a.synthesis_workers;
+  cfg.prover_workers = 1;
+  engine::Engine eng(cfg, {});
+  using PorepW = engine::FilecoinPorepWorkload;
+  using PostW = engine::FilecoinPostWorkload;
+  engine::ParamsCache cache(eng.budget(), eng.ledger(), PorepW::params_file_bytes, PorepW::load_params_file);
+  eng.add_workload("porep", std::make_shared<PorepW>(*size, cache, dir + fc::stacked_params_stem(*size) + ".params"));
+  eng.add_workload("window-post",
+                   std::make_shared<PostW>(false, *size, cache, dir + fc::post_params_stem(*window_proof) + ".params"));
+  eng.add_workload("winning-post",
+                   std::make_shared<PostW>(true, *size, cache, dir + fc::post_params_stem(*winning_proof) + ".params"));
+  const std::map<std::string, int> priority = {{"porep", 0}, {"window-post", 10}, {"winning-post", 20}};
+  auto request = [&](const std::string& kind) {
+    engine::JobRequest r;
+    r.circuit = kind;
+    r.shape = size->name;
+    r.input = inputs[kind];
+    r.priority = priority.at(kind);
+    r.partitions = kind == "porep" ? size->partitions : 1;
+    return r;
+  };
+  for (const char* kind : {"porep", "window-post", "winning-post"}) {
+    if (Status st = eng.validate(request(kind)); !st.ok()) return fail(std::string(kind) + ": " + st.message(), a.json);
+  }
+  Driver d(eng);
+  auto progress = [&](const char* what) {
+    if (!a.json) std::fprintf(stderr, "mixed bench: %s\n", what);
+  };
+  // 1. PoSt alone, one job at a time (the first of each loads its key; it is not counted).
+  progress("PoSt alone");
+  for (const char* kind : {"window-post", "winning-post"}) {
+    for (std::size_t i = 0; i <= a.post_alone; ++i) {
+      d.submit(kind, request(kind));
+      d.wait_below(kind, 1, Clock::time_point::max());
+      if (i == 0) d.take(kind);
+    }
+  }
+  d.join();
+  std::map<std::string, Latencies> alone = {{"window-post", d.take("window-post")}, {"winning-post", d.take("winning-post")}};
+  // 2. and 3.: a PoRep stream keeping every worker busy (one job per synthesis worker, the prover's
+  // and the channel's), alone, then with PoSt arriving.
+  const std::size_t keep = a.synthesis_workers + 1 + cfg.channel_capacity;
+  auto porep_stream = [&](bool with_post) {
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<double> jitter(0.5, 1.5);
+    const Clock::time_point start = Clock::now(), end = start + seconds(a.seconds);
+    Clock::time_point next_window = start + seconds(a.window_every);
+    Clock::time_point next_winning = start + seconds(a.winning_every * jitter(rng));
+    std::size_t submitted = 0;
+    while (Clock::now() < end) {
+      if (d.in_flight("porep") < keep) {
+        d.submit("porep", request("porep"));
+        ++submitted;
+        continue;
+      }
+      Clock::time_point wake = end;
+      if (with_post) wake = std::min({wake, next_window, next_winning});
+      d.wait_below("porep", keep, wake);
+      const auto now = Clock::now();
+      if (with_post && now >= next_window && now < end) {
+        d.submit("window-post", request("window-post"));
+        next_window += seconds(a.window_every);
+      }
+      if (with_post && now >= next_winning && now < end) {
+        d.submit("winning-post", request("winning-post"));
+        next_winning += seconds(a.winning_every * jitter(rng));
+      }
+    }
+    // Only what finished inside the window counts for throughput; the rest drains unmeasured.
+    const double elapsed = seconds_since(start);
+    const std::size_t finished = d.take("porep").s.size();  // those done by now
+    d.join();
+    Latencies porep = d.take("porep");
+    return std::pair{static_cast<double>(finished) / elapsed, porep};
+  };
+  progress("PoRep alone");
+  auto [porep_alone, porep_alone_lat] = porep_stream(false);
+  progress("PoRep with PoSt arriving");
+  auto [porep_mixed, porep_mixed_lat] = porep_stream(true);
+  std::map<std::string, Latencies> mixed = {{"window-post", d.take("window-post")},
+                                            {"winning-post", d.take("winning-post")}};
+  if (!d.first_error().empty()) return fail("a job failed: " + d.first_error(), a.json);
+  const double longest = std::max(porep_mixed_lat.longest_step_s, porep_alone_lat.longest_step_s);
+  const double winning_alone_p99 = alone["winning-post"].json()["p99_s"].get<double>();
+  const double winning_mixed_p99 = mixed["winning-post"].json()["p99_s"].get<double>();
+  const double bound = winning_alone_p99 + longest;
+  Json out = {{"shape", size->name},
+              {"synthesis_workers", a.synthesis_workers},
+              {"seconds", a.seconds},
+              {"porep_jobs_per_hour", {{"alone", porep_alone * 3600}, {"mixed", porep_mixed * 3600}}},
+              {"window_post", {{"alone", alone["window-post"].json()}, {"mixed", mixed["window-post"].json()}}},
+              {"winning_post", {{"alone", alone["winning-post"].json()}, {"mixed", mixed["winning-post"].json()}}},
+              {"porep", {{"alone", porep_alone_lat.json()}, {"mixed", porep_mixed_lat.json()}}},
+              {"longest_porep_step_s", longest},
+              {"winning_bound_s", bound},
+              {"winning_bound_met", winning_mixed_p99 <= bound}};
+  if (a.json) {
+    std::printf("%s\n", out.dump().c_str());
+    return 0;
+  }
+  std::printf("mixed load, %s sectors, %u synthesis worker(s), %.0f s per phase\n", size->name, a.synthesis_workers,
+              a.seconds);
+  std::printf("%-14s %-28s %-28s\n", "latency (s)", "alone: p50 / p99 / max (n)", "under PoRep load");
+  for (const char* kind : {"window-post", "winning-post"}) {
+    auto row = [](const Json& j) {
+      char b[64];
+      std::snprintf(b, sizeof b, "%.2f / %.2f / %.2f (%zu)", j["p50_s"].get<double>(), j["p99_s"].get<double>(),
+                    j["max_s"].get<double>(), j["n"].get<std::size_t>());
+      return std::string(b);
+    };
+    std::printf("%-14s %-28s %-28s\n", kind, row(alone[kind].json()).c_str(), row(mixed[kind].json()).c_str());
+  }
+  std::printf("porep          %.1f jobs/h alone, %.1f under PoSt (%.2fx)\n", porep_alone * 3600, porep_mixed * 3600,
+              porep_alone > 0 ? porep_mixed / porep_alone : 0.0);
+  std::printf("WinningPoSt p99 under load %.2f s; bound = p99 alone %.2f s + longest PoRep step %.2f s = %.2f s: %s\n",
+              winning_mixed_p99, winning_alone_p99, longest, bound, winning_mixed_p99 <= bound ? "met" : "NOT met");
+  return 0;
+}
+
+}  // namespace zk::app
