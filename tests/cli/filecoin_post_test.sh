@@ -180,11 +180,14 @@ SERVE_PID=
 # protocols at once (one engine, one budget): 50 concurrent clients, 4 with a WindowPoSt partition
 # on cuzk.v1 and 46 with a tiny synthetic job on zkpipe.v1 (few PoSt proofs: each costs ~2 s of
 # CPU); every call answered once with its own job, the budget never past its total
-# (curio_client.py load) — a 48 MiB budget, which the keys (~12 MiB) and the partitions fill: the
-# clients wait for it; every proof verified here.
+# (curio_client.py load) — a 64 MiB budget, which the keys (~25 MiB) and the partitions fill: the
+# clients wait for it; every proof verified here. (48 MiB was too little once the WindowPoSt
+# partitions, urgent work, got their own synthesis worker: a synthetic partition waiting for memory
+# then evicted the WindowPoSt key, whose next client's submit found no room to load it again —
+# UNAVAILABLE, the answer of a daemon whose budget is full of partitions.)
 sh "$ROOT/tests/cli/make_test_ca.sh" "$D/pki" || fail "make_test_ca.sh (openssl)"
 "$Z" setup --circuit synthetic --constraints 200 --out "$D/params" > /dev/null || fail "setup synthetic"
-printf '[engine]\nbudget = "48MiB"\n' > "$D/load.toml"
+printf '[engine]\nbudget = "64MiB"\n' > "$D/load.toml"
 # The previous daemon's "serving on" line must not be read before this one truncates the file.
 rm -f "$D/serve.out"
 "$Z" serve --state-dir "$(mktemp -d "$D/state.XXXXXX")" --config "$D/load.toml" --listen 127.0.0.1:0 --params-dir "$D/params" --tls-cert "$D/pki/server.pem" \

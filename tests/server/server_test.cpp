@@ -320,7 +320,7 @@ TEST_F(ServerTest, ProveSubmitAwaitCancelStatusMetrics) {
     EXPECT_LE(s.totals().cancelled(), 1u);
     EXPECT_EQ(s.totals().submitted(), 31u + s.totals().cancelled());
     EXPECT_EQ(s.totals().active(), 0u);
-    EXPECT_EQ(s.workers_size(), 4);  // 2 synthesis, 1 prover, 1 finalizer
+    EXPECT_EQ(s.workers_size(), 5);  // 2 synthesis, 1 urgent synthesis, 1 prover, 1 finalizer
     ASSERT_EQ(s.params_size(), 1);
     EXPECT_GT(s.params(0).bytes(), 0u);
     EXPECT_EQ(s.ledger_size(), 5);
