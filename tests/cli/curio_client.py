@@ -260,20 +260,29 @@ elif mode == "load":
     results, errors, over_budget = {}, [], []
     lock = threading.Lock()
 
+    # Each client connects before the start, and its call waits for the connection to be ready:
+    # 50 TLS handshakes at once on a loaded 2-core machine sometimes see a connect attempt fail
+    # ("failed to connect to all addresses"), which gRPC would otherwise answer UNAVAILABLE at once
+    # without the request ever reaching the daemon. What is tested is the daemon under load.
+    def connected():
+        ch = channel()
+        grpc.channel_ready_future(ch).result(timeout=120)
+        return ch
+
     def cuzk_client(i):
-        s = proving_pb2_grpc.ProvingEngineStub(channel())
+        s = proving_pb2_grpc.ProvingEngineStub(connected())
         req = post_request(window_json, pb.WINDOW_POST_PARTITION, pb.HIGH, "load-wdpost-%d" % i)
         start.wait()
-        r = s.Prove(pb.ProveRequest(submit=req), timeout=900).result
+        r = s.Prove(pb.ProveRequest(submit=req), timeout=900, wait_for_ready=True).result
         assert r.status == pb.AwaitProofResponse.COMPLETED, r
         return r.job_id, r.proof
 
     def zkpipe_client(i):
-        s = zgrpc.ProvingEngineStub(channel())
+        s = zgrpc.ProvingEngineStub(connected())
         seed = i.to_bytes(8, "little")
         req = zpb.ProveRequest(submit=zpb.SubmitProofRequest(circuit="synthetic", shape=shape, input=seed, partitions=1))
         start.wait()
-        r = s.Prove(req, timeout=900)
+        r = s.Prove(req, timeout=900, wait_for_ready=True)
         assert r.status == zpb.JOB_STATUS_COMPLETED, r
         return str(r.job_id), (r.proof, list(r.public_inputs[0].values))
 
