@@ -70,6 +70,11 @@ std::uint64_t random_job_id() {
   }
 }
 
+/// The key of by_request_id_: a request id with its payload's digest.
+std::string request_key_of(const std::string& request_id, std::uint64_t digest) {
+  return request_id + '\0' + std::to_string(digest);
+}
+
 double ms_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
 }
@@ -124,7 +129,6 @@ struct Engine::Task {
   std::unique_ptr<Pending> pending;
   PartitionTimings t;
   Clock::time_point mark;
-  bool urgent = false;       // of an urgent job (EngineConfig::urgent_priority)
   bool urgent_slot = false;  // synthesized by an urgent synthesis worker
 };
 
@@ -365,14 +369,15 @@ Result<std::shared_ptr<Workload>> Engine::checked_workload(const JobRequest& req
   return workload;
 }
 
+std::shared_ptr<Workload> Engine::workload_for(const std::string& kind) {
+  std::lock_guard lock(m_);
+  auto wl = workloads_.find(kind);
+  return wl == workloads_.end() ? nullptr : wl->second;
+}
+
 std::size_t Engine::partitions_of(const JobRequest& req) {
-  std::shared_ptr<Workload> workload;
-  {
-    std::lock_guard lock(m_);
-    auto wl = workloads_.find(req.circuit);
-    if (wl == workloads_.end()) return 0;
-    workload = wl->second;
-  }
+  std::shared_ptr<Workload> workload = workload_for(req.circuit);
+  if (!workload) return 0;
   auto n = guarded("reading the input's partition count", [&]() -> Result<std::size_t> {
     return workload->partitions_of(req);
   });
@@ -380,13 +385,8 @@ std::size_t Engine::partitions_of(const JobRequest& req) {
 }
 
 std::optional<std::uint64_t> Engine::registered_proof_of(const JobRequest& req) {
-  std::shared_ptr<Workload> workload;
-  {
-    std::lock_guard lock(m_);
-    auto wl = workloads_.find(req.circuit);
-    if (wl == workloads_.end()) return std::nullopt;
-    workload = wl->second;
-  }
+  std::shared_ptr<Workload> workload = workload_for(req.circuit);
+  if (!workload) return std::nullopt;
   auto id = guarded("reading the input's registered proof", [&]() -> Result<std::optional<std::uint64_t>> {
     return workload->registered_proof_of(req);
   });
@@ -413,7 +413,7 @@ Result<std::uint64_t> Engine::submit(JobRequest req) {
   const std::uint64_t input_cap = this->input_cap();
   // The same request id and payload name the job queued, running or done; after it failed or was
   // cancelled, a retry is a new job (as the job store: issue 41); another payload is another job.
-  const std::string request_key = req.request_id.empty() ? std::string() : req.request_id + '\0' + std::to_string(digest);
+  const std::string request_key = req.request_id.empty() ? std::string() : request_key_of(req.request_id, digest);
   if (!request_key.empty()) {
     if (auto it = by_request_id_.find(request_key); it != by_request_id_.end()) {
       auto j = jobs_.find(it->second);
@@ -555,7 +555,7 @@ void Engine::set_worker(const std::string& name, const Task* t) {
 void Engine::forget_request_id(const Job& j) {
   if (j.req.request_id.empty()) return;
   // A retry may have taken the key since (this job failed): only this job's entry goes.
-  auto it = by_request_id_.find(j.req.request_id + '\0' + std::to_string(j.digest));
+  auto it = by_request_id_.find(request_key_of(j.req.request_id, j.digest));
   if (it != by_request_id_.end() && it->second == j.id) by_request_id_.erase(it);
 }
 
@@ -696,7 +696,6 @@ void Engine::scheduler_loop() {
     task->shared_room = shared_room;
     task->mark = Clock::now();
     task->t.queue_ms = ms_between(job->submitted, task->mark);
-    task->urgent = urgent;
     task->urgent_slot = urgent_slot;
     (urgent_slot ? urgent_q_ : synth_q_).push_back(std::move(task));
     synth_cv_.notify_all();
@@ -788,12 +787,14 @@ void Engine::synthesis_loop(std::string name, bool urgent_worker) {
       task->synth = std::move(*s);
       // Wait for room in the channel; the reservation stays held (and counted) meanwhile. Urgent
       // work counts only urgent work ahead of it: it passes a channel full of other partitions.
-      const bool urgent = task->urgent;
+      auto is_urgent = [&](const Task& t) { return t.job->req.priority >= config_.urgent_priority; };
+      const bool urgent = is_urgent(*task);
       channel_cv_.wait(lock, [&] {
         if (stopping_ || !job_alive(job)) return true;
-        const std::size_t ahead = urgent ? static_cast<std::size_t>(std::count_if(
-                                               channel_.begin(), channel_.end(), [](const auto& t) { return t->urgent; }))
-                                         : channel_.size();
+        const std::size_t ahead =
+            urgent ? static_cast<std::size_t>(std::count_if(channel_.begin(), channel_.end(),
+                                                            [&](const auto& t) { return is_urgent(*t); }))
+                   : channel_.size();
         return ahead < config_.channel_capacity;
       });
     }

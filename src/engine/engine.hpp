@@ -206,6 +206,7 @@ class Engine {
   std::map<std::uint64_t, std::shared_ptr<Job>> jobs_;
   std::map<std::string, std::uint64_t> by_request_id_;  // request id '\0' payload digest -> its latest job
   void forget_request_id(const Job& j);
+  std::shared_ptr<Workload> workload_for(const std::string& kind);  // null when unknown
   struct QueueKey {
     int neg_priority;
     std::uint64_t seq;
