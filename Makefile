@@ -1,13 +1,14 @@
 # The two set-up commands of the README. Each installs what it needs (scripts/install-deps.sh),
 # configures with CMake presets, builds and runs.
-#   make demo   - install, build, run the demo
+#   make demo   - install, build the zkpipe binary only (the demo preset), run the demo
 #   make test   - install, build (with -Werror), run the test suite (labels slow and gpu skipped)
-# Other targets: make build, make bench, make test-slow, make asan, make fuzz, make format, make clean.
+# Other targets: make build, make bench, make test-slow, make asan, make fuzz, make package, make format,
+# make clean.
 
 PRESET ?= release
 JOBS ?= $(shell nproc)
 
-.PHONY: deps node-tools build demo test test-slow bench asan fuzz format clean
+.PHONY: deps node-tools build demo test test-slow bench asan fuzz package format clean
 
 deps:
 	bash scripts/install-deps.sh
@@ -22,7 +23,6 @@ build: deps
 
 DEMO_DIR ?= build/demo
 DEMO_SIZE ?= 2KiB
-Z = ./build/$(PRESET)/apps/zkpipe/zkpipe
 
 # The demo (scripts/demo.sh): Filecoin's PoRep C2 for a 2 KiB sector on the exact circuit.
 # Self-checks; development keys under Filecoin's file names (made once, ~1 min, then reused) and
@@ -30,8 +30,21 @@ Z = ./build/$(PRESET)/apps/zkpipe/zkpipe
 # and the report (stage times, s/proof, peak RSS, ledger high-water marks, a timeline plot); then
 # cuzk's wrapped C1 through `zkpipe serve`, verified from the C1's public values, the daemon's
 # status, and SIGTERM.
-demo: build
-	bash scripts/demo.sh $(Z) $(DEMO_DIR) $(DEMO_SIZE)
+# It builds only the zkpipe binary (the demo preset: no tests, no benchmarks) and CUDA code only
+# when this machine has an NVIDIA GPU (for its own architecture) or CUDA=ON asks for it.
+CUDA ?= $(shell nvidia-smi -L >/dev/null 2>&1 && echo ON || echo OFF)
+DEMO_CUDA_ARCH = $(if $(filter ON,$(CUDA)),$(shell nvidia-smi -L >/dev/null 2>&1 && echo -DCMAKE_CUDA_ARCHITECTURES=native),)
+demo: deps
+	cmake --preset demo -DZK_ENABLE_CUDA=$(CUDA) $(DEMO_CUDA_ARCH)
+	cmake --build --preset demo -j $(JOBS)
+	bash scripts/demo.sh ./build/demo-bin/apps/zkpipe/zkpipe $(DEMO_DIR) $(DEMO_SIZE)
+
+# A Debian package (CPack; cmake/packaging.cmake): the binary (CUDA for sm_80 and sm_90 when nvcc
+# is found), the systemd unit, /etc/zkpipe/zkpipe.toml, the Grafana dashboard -> build/package/*.deb
+package: deps
+	cmake --preset package
+	cmake --build --preset package -j $(JOBS)
+	cd build/package && cpack
 
 test: deps node-tools
 	cmake --preset ci

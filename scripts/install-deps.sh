@@ -12,6 +12,7 @@ packages=(
   python3-grpcio python3-protobuf hyperfine
   clang libclang-rt-dev
   libsqlite3-dev libpq-dev postgresql
+  libmicrohttpd-dev prometheus chromium systemd dpkg-dev fakeroot
 )
 
 missing=()

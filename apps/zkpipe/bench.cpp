@@ -22,6 +22,7 @@
 #include "engine/filecoin_post_workload.hpp"
 #include "engine/filecoin_update_workload.hpp"
 #include "circuits/filecoin/update/update_circuit.hpp"
+#include "engine/timeline.hpp"
 #include "engine/zkey_workload.hpp"
 #include "gpu/gpu.hpp"
 #include "gpu/resident.hpp"
@@ -83,33 +84,17 @@ struct RunResult {
 /// SVG: one lane per worker with a box per stage span, and under it the RSS curve with the budget
 /// line (or a note when the budget is far above the curve).
 std::string plot_svg(const RunResult& r, const std::string& title) {
-  std::map<std::string, int> lanes;
-  for (const auto& s : r.spans) lanes.emplace(s.worker, 0);
-  int i = 0;
-  for (auto& [w, lane] : lanes) lane = i++;
-  const double width = 1000, left = 110, lane_h = 22, top = 40;
+  const double width = 1000, left = 110, top = 40;
   const double chart_h = 160, t_max = std::max(r.wall_s, 1e-3);
-  const double lanes_h = lane_h * static_cast<double>(std::max<std::size_t>(lanes.size(), 1));
+  std::ostringstream lanes;
+  const double lanes_h =
+      engine::draw_stage_lanes(lanes, r.spans, 0, t_max, {.left = left, .top = top, .width = width - left - 20});
   const double rss_top = top + lanes_h + 30, height = rss_top + chart_h + 50;
   auto x = [&](double t_s) { return left + (width - left - 20) * t_s / t_max; };
   std::ostringstream o;
   o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
     << "\" font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  o << "<text x=\"10\" y=\"20\" font-size=\"14\">" << title << "</text>\n";
-  const std::map<std::string, const char*> colors = {{"synthesis", "#4e79a7"},
-                                                     {"wait for channel", "#bab0ac"},
-                                                     {"prove_start", "#e15759"},
-                                                     {"prove_finish", "#59a14f"}};
-  for (const auto& [w, lane] : lanes) {
-    o << "<text x=\"10\" y=\"" << top + lane * lane_h + 15 << "\">" << w << "</text>\n";
-  }
-  for (const auto& s : r.spans) {
-    const auto c = colors.count(s.stage) ? colors.at(s.stage) : "#999";
-    o << "<rect x=\"" << x(s.start_us / 1e6) << "\" y=\"" << top + lanes.at(s.worker) * lane_h + 3 << "\" width=\""
-      << std::max(0.5, x((s.start_us + s.duration_us) / 1e6) - x(s.start_us / 1e6)) << "\" height=\"" << lane_h - 6
-      << "\" fill=\"" << c << "\"><title>" << s.stage << " job " << s.job << " partition " << s.partition << ": "
-      << s.duration_us / 1000 << " ms</title></rect>\n";
-  }
+  o << "<text x=\"10\" y=\"20\" font-size=\"14\">" << title << "</text>\n" << lanes.str();
   // RSS and budget.
   std::uint64_t peak = r.peak_rss;
   const std::uint64_t budget_line = r.idle_rss + r.status.budget_total;
@@ -137,12 +122,7 @@ std::string plot_svg(const RunResult& r, const std::string& title) {
     << "\" y=\"" << rss_top + chart_h + 15 << "\">" << r.wall_s << " s</text>\n";
   o << "<text x=\"" << left + 60 << "\" y=\"" << rss_top + chart_h + 15 << "\">peak " << engine::format_bytes(peak)
     << ", idle " << engine::format_bytes(r.idle_rss) << "</text>\n";
-  double lx = left;
-  for (const auto& [name, c] : colors) {
-    o << "<rect x=\"" << lx << "\" y=\"" << height - 25 << "\" width=\"12\" height=\"12\" fill=\"" << c
-      << "\"/><text x=\"" << lx + 16 << "\" y=\"" << height - 15 << "\">" << name << "</text>\n";
-    lx += 140;
-  }
+  engine::draw_stage_legend(o, left, height - 25);
   o << "</svg>\n";
   return o.str();
 }

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "base/build_info.hpp"
 #include "base/decimal.hpp"
 #include "base/file.hpp"
 #include "bench.hpp"
@@ -78,7 +79,7 @@ int main(int argc, char** argv) {
 
   auto* selftest = app.add_subcommand("selftest", "check the arithmetic core (pairings, encodings, MSM, NTT quotient)");
   selftest->add_flag("--json", json, "machine-readable output");
-  auto* version = app.add_subcommand("version", "print the version");
+  auto* version = app.add_subcommand("version", "print the version, the commit, the build type and the CUDA architectures");
 
   zk::app::SetupArgs setup_args;
   auto* setup = app.add_subcommand(
@@ -379,6 +380,9 @@ int main(int argc, char** argv) {
   serve->add_option("--tls-key", serve_args.tls_key, "TLS on TCP: its PEM private key (daemon.tls_key)");
   serve->add_option("--tls-client-ca", serve_args.tls_client_ca,
                     "mutual TLS: accept only clients with a certificate this PEM CA signed (daemon.tls_client_ca)");
+  serve->add_option("--http-listen", serve_args.http_listen,
+                    "the operators' HTTP listener: /metrics, /healthz, /readyz, status page (daemon.http_listen; "
+                    "e.g. 127.0.0.1:9821)");
   serve->add_flag("--allow-token-over-plaintext", serve_args.allow_token_over_plaintext,
                   "allow a token on TCP without TLS (it travels in clear; daemon.allow_token_over_plaintext)");
   serve->add_option("--log-level", serve_args.log_level, "trace, debug, info, warn, error or off");
@@ -407,6 +411,10 @@ int main(int argc, char** argv) {
   plan->add_option("--reference", plan_args.reference,
                    "built-in profile: porep-32g (the reference daemon's workload) or porep-32g-zkpipe (zkpipe's "
                    "measured partition on the reference's GPU times: a projection)");
+  plan->add_option("--urgent-profile", plan_args.urgent_profile,
+                   "urgent work beside it (a PoSt kind's `zkpipe bench --json`): print how late it can be");
+  plan->add_option("--urgent-reference", plan_args.urgent_reference,
+                   "or a built-in urgent profile: winning-32g (the reference daemon's WinningPoSt)");
   plan->add_option("--memory-gib", plan_args.memory_gib, "memory of the machine in GiB")->required();
   plan->add_option("--devices", plan_args.devices, "provers (GPUs; 1 for the CPU)")->capture_default_str();
   plan->add_option("--synthesis-workers", plan_args.synthesis_workers, "simulate this one setting (default: sweep)");
@@ -426,7 +434,8 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;  // usage errors are bad input
   }
   if (*version) {
-    std::printf("zkpipe 0.1.0\n");
+    std::printf("zkpipe %s\ncommit %s\nbuild type %s\nCUDA architectures %s\n", zk::base::kVersion,
+                zk::base::kGitCommit, zk::base::kBuildType, zk::base::kCudaArchitectures);
     return 0;
   }
   if (*selftest) return zk::app::run_selftest(json);

@@ -144,6 +144,7 @@ int run_serve(const ServeArgs& a) {
   if (!a.tls_key.empty()) cfg.tls_key = a.tls_key;
   if (!a.tls_client_ca.empty()) cfg.tls_client_ca = a.tls_client_ca;
   if (a.allow_token_over_plaintext) cfg.allow_token_over_plaintext = true;
+  if (!a.http_listen.empty()) cfg.http_listen = a.http_listen;
   if (!a.log_level.empty()) cfg.log_level = a.log_level;
   if (!a.log_format.empty()) cfg.log_format = a.log_format;
   if (Status s = server::configure_logging(cfg.log_level, cfg.log_format); !s.ok()) return fail(s.message(), false);
@@ -170,6 +171,7 @@ int run_serve(const ServeArgs& a) {
   auto d = server::Daemon::start(cfg);
   if (!d.ok()) return fail(d.status().message(), false);
   std::printf("zkpipe serving on %s\n", (*d)->address().c_str());
+  if (const std::string http = (*d)->http_address(); !http.empty()) std::printf("zkpipe http on %s\n", http.c_str());
   std::fflush(stdout);
   int sig = 0;
   sigwait(&set, &sig);

@@ -16,6 +16,7 @@ struct ServeArgs {
   std::string state_dir, queue;  // override daemon.state_dir, queue.url
   std::string tls_cert, tls_key, tls_client_ca;  // override daemon.tls_*
   bool allow_token_over_plaintext = false;       // sets daemon.allow_token_over_plaintext
+  std::string http_listen;                       // overrides daemon.http_listen
   std::string log_level, log_format;
 };
 int run_serve(const ServeArgs& a);

@@ -244,6 +244,10 @@ void Engine::fail_job(Job& j, const std::string& why, JobState state) {
   j.finished = Clock::now();
   for (auto it = queue_.begin(); it != queue_.end();) it = it->job == j.id ? queue_.erase(it) : std::next(it);
   (state == JobState::kCancelled ? cancelled_ : failed_)++;
+  {
+    auto& k = kind_totals_[j.req.circuit];
+    (state == JobState::kCancelled ? k.cancelled : k.failed)++;
+  }
   spdlog::info("job {} {}: {}", j.id, job_state_name(state), why);
   release_input(j);
   budget_.wake_all();
@@ -319,6 +323,7 @@ void Engine::complete_partition(std::unique_ptr<Task> t, std::vector<std::uint8_
       j.dead = true;
       j.finished = Clock::now();
       ++done_;
+      ++kind_totals_[j.req.circuit].done;
     }
   }
   release_input(j);
@@ -452,6 +457,11 @@ Result<std::uint64_t> Engine::submit(JobRequest req) {
   jobs_[job->id] = job;
   ++submitted_;
   sched_cv_.notify_one();
+  if (job->req.priority >= config_.urgent_priority) {
+    // A scheduler waiting for memory for other work re-checks and gives way (scheduler_loop).
+    urgent_arrivals_.fetch_add(1);
+    budget_.wake_all();
+  }
   return job->id;
 }
 
@@ -521,6 +531,7 @@ EngineStatus Engine::status() {
   for (auto& [id, j] : jobs_) (j->dead ? s.jobs_kept : s.jobs_active)++;
   s.partitions_queued = queue_.size();
   s.jobs_submitted = submitted_, s.jobs_done = done_, s.jobs_failed = failed_, s.jobs_cancelled = cancelled_;
+  s.kind_totals = kind_totals_;
   const auto now = Clock::now();
   s.uptime_s = std::chrono::duration<double>(now - started_).count();
   for (const auto& [key, held] : seen_) {
@@ -529,7 +540,8 @@ EngineStatus Engine::status() {
     s.held_after_synthesis[name] = held;
   }
   for (const auto& [name, w] : workers_) {
-    s.workers.push_back({name, w.job, w.partition, w.circuit, w.job != 0 ? ms_between(w.since, now) : 0.0});
+    const double now_ms = w.job != 0 ? ms_between(w.since, now) : 0.0;
+    s.workers.push_back({name, w.job, w.partition, w.circuit, now_ms, w.busy_s + now_ms / 1000});
   }
   for (const auto& [id, j] : jobs_) {
     if (j->dead) continue;
@@ -546,6 +558,7 @@ EngineStatus Engine::status() {
 void Engine::set_worker(const std::string& name, const Task* t) {
   std::lock_guard lock(m_);
   auto& w = workers_[name];
+  if (w.job != 0) w.busy_s += std::chrono::duration<double>(Clock::now() - w.since).count();
   w.job = t != nullptr ? t->job->id : 0;
   w.partition = t != nullptr ? t->partition : 0;
   w.circuit = t != nullptr ? t->job->req.circuit : std::string();
@@ -662,7 +675,16 @@ void Engine::scheduler_loop() {
     const bool shared_room = job->ws.prove_room == 0 || rest + abc + room_need <= budget_.total();
     if (!shared_room) abc = std::max(job->ws.abc, job->ws.prove_room);
     if (shared_room && job->ws.prove_room != 0) job->uses_room = true;
-    auto abandon = [&] { return stopping_.load() || job->dead.load(); };
+    // Other work waiting for memory gives way to urgent work submitted meanwhile: that partition
+    // goes back to the queue, so a PoSt partition never waits for memory behind a PoRep partition
+    // that arrived first (it waits only for memory that running work gives back).
+    const std::uint64_t arrivals = urgent_arrivals_.load();
+    bool gave_way = false;
+    auto abandon = [&] {
+      if (stopping_.load() || job->dead.load()) return true;
+      if (!urgent && urgent_arrivals_.load() != arrivals) return gave_way = true;
+      return false;
+    };
     const std::string own_key = job->workload->key_id(job->req);
     Result<Reservation> res = Reservation();
     while (shared_room && room_.bytes() < room_need && res.ok()) {
@@ -678,6 +700,13 @@ void Engine::scheduler_loop() {
                              "partition " + std::to_string(key.partition) + " of job " + std::to_string(job->id));
     }
     lock.lock();
+    if (gave_way && !res.ok() && job_alive(*job) && !stopping_) {
+      ++idle;
+      if (--job->in_flight == 0 && job->state == JobState::kRunning && job->remaining == job->req.partitions)
+        job->state = JobState::kQueued;
+      queue_.insert(key);
+      continue;
+    }
     if (!res.ok() || !job_alive(*job)) {
       ++idle;
       --job->in_flight;
@@ -865,7 +894,10 @@ void Engine::prover_loop(std::string name) {
       continue;
     }
     task->pending = std::move(*p);
-    final_q_.push_back(std::move(task));
+    // In priority order too: an urgent partition's prove_finish does not wait behind a backlog.
+    const int priority = job.req.priority;
+    auto at = std::find_if(final_q_.begin(), final_q_.end(), [&](const auto& t) { return t->job->req.priority < priority; });
+    final_q_.insert(at, std::move(task));
     final_cv_.notify_one();
   }
 }
@@ -967,12 +999,27 @@ std::string Engine::prometheus_text() {
   line("zkpipe_jobs_total{state=\"cancelled\"}", static_cast<double>(st.jobs_cancelled));
   metric("zkpipe_jobs_active", "gauge", "Jobs queued or running.");
   line("zkpipe_jobs_active", static_cast<double>(st.jobs_active));
+  // Per circuit kind: throughput (rate of done) and failures per kind, and the queue.
+  metric("zkpipe_kind_jobs_total", "counter", "Jobs of each circuit kind that ended, by final state.");
+  for (const auto& [kind, k] : st.kind_totals) {
+    for (auto [state, n] : {std::pair{"done", k.done}, {"failed", k.failed}, {"cancelled", k.cancelled}}) {
+      line("zkpipe_kind_jobs_total{kind=\"" + kind + "\",state=\"" + state + "\"}", static_cast<double>(n));
+    }
+  }
+  metric("zkpipe_kind_jobs", "gauge", "Jobs of each circuit kind queued or running now.");
+  for (const auto& [kind, k] : st.kinds) {
+    line("zkpipe_kind_jobs{kind=\"" + kind + "\",state=\"queued\"}", static_cast<double>(k.jobs_queued));
+    line("zkpipe_kind_jobs{kind=\"" + kind + "\",state=\"running\"}", static_cast<double>(k.jobs_running));
+  }
   metric("zkpipe_partitions", "gauge", "Partitions per pipeline stage (queued: not yet reserved).");
   line("zkpipe_partitions{stage=\"queued\"}", static_cast<double>(st.partitions_queued));
   for (std::size_t s = 0; s < kStages; ++s) {
     line(std::string("zkpipe_partitions{stage=\"") + stage_name(static_cast<Stage>(s)) + "_now\"}",
          static_cast<double>(st.ledger.partitions_in_stage[s]));
   }
+  metric("zkpipe_worker_busy_seconds_total", "counter",
+         "Seconds each worker spent in stages (prover workers: on the GPU when there is one).");
+  for (const auto& w : st.workers) line("zkpipe_worker_busy_seconds_total{worker=\"" + w.name + "\"}", w.busy_total_s);
   metric("zkpipe_budget_bytes", "gauge", "Memory budget: total, reserved now, high-water mark, of it the prove-start room.");
   line("zkpipe_budget_bytes{kind=\"total\"}", static_cast<double>(st.budget_total));
   line("zkpipe_budget_bytes{kind=\"used\"}", static_cast<double>(st.budget_used));
@@ -1011,7 +1058,6 @@ std::string Engine::prometheus_text() {
 
 void Engine::span(const std::string& worker, const char* stage, const Task& t, Clock::time_point begin,
                   Clock::time_point end) {
-  if (!config_.trace) return;
   TraceSpan sp{worker,
                stage,
                t.job->id,
@@ -1019,8 +1065,17 @@ void Engine::span(const std::string& worker, const char* stage, const Task& t, C
                std::chrono::duration<double, std::micro>(begin - started_).count(),
                std::chrono::duration<double, std::micro>(end - begin).count()};
   std::lock_guard lock(trace_m_);
-  trace_.push_back(std::move(sp));
+  if (recent_.size() == kRecentSpans) recent_.pop_front();
+  recent_.push_back(sp);
+  if (config_.trace) trace_.push_back(std::move(sp));
 }
+
+std::vector<TraceSpan> Engine::recent_spans() {
+  std::lock_guard lock(trace_m_);
+  return {recent_.begin(), recent_.end()};
+}
+
+double Engine::now_us() const { return std::chrono::duration<double, std::micro>(Clock::now() - started_).count(); }
 
 std::vector<TraceSpan> Engine::trace_spans() {
   std::lock_guard lock(trace_m_);

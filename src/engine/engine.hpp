@@ -70,10 +70,16 @@ struct WorkerInfo {
   std::size_t partition = 0;
   std::string circuit;
   double busy_ms = 0;  // in the current stage
+  double busy_total_s = 0;  // in stages since the engine started, the current one included
 };
 /// Jobs and partitions of one circuit kind.
 struct KindInfo {
   std::size_t jobs_queued = 0, jobs_running = 0, partitions_queued = 0;
+};
+
+/// Jobs of one circuit kind that ended since the engine started, by how (Prometheus counters).
+struct KindTotals {
+  std::uint64_t done = 0, failed = 0, cancelled = 0;
 };
 
 /// What synthesized partitions of one circuit kind and shape held once synthesis ended: the most
@@ -89,6 +95,7 @@ struct EngineStatus {
   double uptime_s = 0;
   std::vector<WorkerInfo> workers;
   std::map<std::string, KindInfo> kinds;
+  std::map<std::string, KindTotals> kind_totals;
   std::uint64_t rss_bytes = 0, rss_peak_bytes = 0;  // /proc/self/status VmRSS and VmHWM
   LedgerSnapshot ledger;
   std::size_t jobs_active = 0, jobs_kept = 0, partitions_queued = 0;
@@ -152,6 +159,11 @@ class Engine {
   std::string chrome_trace_json();
   /// The recorded spans themselves (start times from the engine's construction).
   std::vector<TraceSpan> trace_spans();
+  /// The last kRecentSpans spans, recorded whether or not config.trace is set (the daemon's status
+  /// page draws them), and the engine's clock in the spans' terms (µs since its construction).
+  static constexpr std::size_t kRecentSpans = 512;
+  std::vector<TraceSpan> recent_spans();
+  double now_us() const;
   /// The budget and ledger, shared with a ParamsCache so parameters compete for the same bytes.
   MemoryBudget& budget() { return budget_; }
   /// Registers a cache of keys that share the budget (ParamsCache::evict_one_unused_except): a
@@ -221,6 +233,9 @@ class Engine {
   std::size_t live_threads_ = 0;  // worker loops not yet returned (under m_)
   std::atomic<std::uint32_t> faults_injected_{0};  // of config_.test_fail_syntheses
   std::atomic<std::size_t> admitted_{0};  // partitions holding a reservation (their tasks alive)
+  // Urgent jobs submitted so far: the scheduler, waiting for memory for other work, gives way when
+  // it changes (the partition goes back to the queue, the urgent one is admitted first).
+  std::atomic<std::uint64_t> urgent_arrivals_{0};
   std::mutex evictors_m_;
   std::map<std::uint64_t, std::function<bool(const std::string&)>> evictors_;
   std::uint64_t next_evictor_ = 0;
@@ -232,6 +247,7 @@ class Engine {
   std::map<std::string, HeldAfterSynthesis> seen_;
   std::deque<std::unique_ptr<Task>> synth_q_, urgent_q_, channel_, final_q_;
   std::uint64_t submitted_ = 0, done_ = 0, failed_ = 0, cancelled_ = 0;
+  std::map<std::string, KindTotals> kind_totals_;  // under m_
   std::uint64_t done_version_ = 0;  // under m_; bumped with every done_cv_ notification
   std::vector<std::thread> threads_;
   Clock::time_point started_ = Clock::now();
@@ -240,6 +256,7 @@ class Engine {
     std::size_t partition = 0;
     std::string circuit;
     Clock::time_point since;
+    double busy_s = 0;  // in stages, finished ones, since start
   };
   std::map<std::string, WorkerSlot> workers_;  // under m_
   void set_worker(const std::string& name, const Task* t);
@@ -254,6 +271,7 @@ class Engine {
   std::array<Histogram, 5> latency_;  // queue, synthesis, channel, prove_start, prove_finish
   std::mutex trace_m_;
   std::vector<TraceSpan> trace_;
+  std::deque<TraceSpan> recent_;  // under trace_m_, at most kRecentSpans
 };
 
 }  // namespace zk::engine

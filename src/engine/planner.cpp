@@ -33,6 +33,21 @@ WorkloadProfile WorkloadProfile::porep_32g_reference() {
   return p;
 }
 
+WorkloadProfile WorkloadProfile::winning_32g_reference() {
+  constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
+  WorkloadProfile p;
+  p.name = "winning-32g-reference";
+  p.partitions_per_proof = 1;
+  p.synthesis_s = 0.052;
+  p.prove_cpu_s = 0;
+  p.prove_device_s = 0.666;
+  p.finish_s = 0;
+  p.bytes_synth = kGiB / 2;
+  p.bytes_after = kGiB / 4;
+  p.params_bytes = 184 * (std::uint64_t{1} << 20);
+  return p;
+}
+
 WorkloadProfile WorkloadProfile::porep_32g_zkpipe() {
   // docs/synthesis.md, steps 5 and 6 (synthetic 32 GiB C1, this 2-core VM, `bench
   // --synthesis-only --json`): synthesis 27.1 core-seconds on one thread (mean of five runs);
@@ -120,6 +135,23 @@ struct Event {
 };
 
 }  // namespace
+
+UrgentBound urgent_bound(const WorkloadProfile& other, const PlanResult& other_plan, const WorkloadProfile& urgent,
+                         const PlanConfig& c) {
+  UrgentBound b;
+  b.alone_s = urgent.synthesis_s + urgent.prove_cpu_s + urgent.prove_device_s + urgent.finish_s;
+  b.prover_wait_s = other.prove_cpu_s + other.prove_device_s;
+  b.finalizer_wait_s = other.finish_s;
+  b.bound_s = b.alone_s + b.prover_wait_s + b.finalizer_wait_s;
+  // Both kinds' keys resident; the budget is what is left, as simulate() computes it.
+  const std::uint64_t fixed = other.idle_bytes + other.params_bytes + urgent.params_bytes;
+  b.budget_bytes = c.memory_bytes > fixed
+                       ? static_cast<std::uint64_t>(static_cast<double>(c.memory_bytes - fixed) * c.budget_fraction)
+                       : 0;
+  b.urgent_bytes = std::max({urgent.bytes_synth, urgent.bytes_synth_unseen, urgent.bytes_after + urgent.prove_room});
+  b.fits = other_plan.feasible && other_plan.peak_reserved + b.urgent_bytes <= b.budget_bytes;
+  return b;
+}
 
 PlanResult simulate(const WorkloadProfile& p, const PlanConfig& c) {
   PlanResult r;

@@ -44,6 +44,9 @@ struct WorkloadProfile {
   /// zkpipe's 32 GiB PoRep partition as measured (docs/synthesis.md), on the reference's GPU times:
   /// a projection, not a measurement (docs/engine.md, "Planner").
   static WorkloadProfile porep_32g_zkpipe();
+  /// The reference daemon's 32 GiB WinningPoSt (cuzk-reference.md section 7: one partition, synthesis
+  /// 52 ms, GPU 666 ms; 0.5 GiB reserved, 0.25 of it a/b/c).
+  static WorkloadProfile winning_32g_reference();
   /// A profile from `zkpipe bench --json` output.
   static Result<WorkloadProfile> from_bench_json(const std::string& text);
 };
@@ -78,6 +81,26 @@ struct SweepRow {
   unsigned synthesis_workers, prover_workers_per_device;
   PlanResult result;
 };
+/// How late urgent work (a PoSt partition, priority >= engine.urgent_priority) can be when it arrives
+/// while `other` keeps the pipeline busy (docs/engine.md, "Urgent work"): its time alone plus the
+/// steps of other work it may find under way and cannot take over — one prove_start on the prover
+/// (its partition is proved next) and one prove_finish on the finalizer (its finish is next). It
+/// has a synthesis worker of its own and is admitted before other work waiting for memory; the
+/// bound holds when its working set fits beside the other work's peak reservation (`fits`), else
+/// it also waits for memory that running partitions give back. On a CPU-only machine the stages
+/// share the cores, which this does not model: measure with `zkpipe bench --circuit mixed`.
+struct UrgentBound {
+  double alone_s = 0;          // synthesis + prove_start + prove_finish of one urgent partition
+  double prover_wait_s = 0;    // other work's prove_start (CPU preparation + device)
+  double finalizer_wait_s = 0; // other work's prove_finish
+  double bound_s = 0;          // alone_s + prover_wait_s + finalizer_wait_s
+  bool fits = true;            // the urgent partition's reservation fits beside the peak
+  std::uint64_t urgent_bytes = 0;
+  std::uint64_t budget_bytes = 0;
+};
+UrgentBound urgent_bound(const WorkloadProfile& other, const PlanResult& other_plan, const WorkloadProfile& urgent,
+                         const PlanConfig& c);
+
 std::vector<SweepRow> sweep(const WorkloadProfile& p, PlanConfig base, unsigned max_workers, std::size_t* recommended);
 
 }  // namespace zk::engine

@@ -33,6 +33,12 @@ struct DaemonConfig {
   // A token on a TCP listener without TLS travels in clear: the daemon refuses to start unless this
   // is set (unix sockets need no TLS).
   bool allow_token_over_plaintext = false;
+  // The operators' HTTP listener (server/http_listener.hpp): /metrics, /healthz, /readyz and the
+  // status page. Empty: off. Loopback unless http_tls_* or http_allow_public.
+  std::string http_listen;
+  std::string http_tls_cert, http_tls_key;
+  bool http_allow_public = false;
+  unsigned http_max_connections = 32;
   std::uint64_t max_message_bytes = 256ull << 20;
   // What gRPC may hold for incoming messages over all connections (a grpc::ResourceQuota): a
   // message is received whole before its handler can check the token. 0: 2 x max_message_bytes.

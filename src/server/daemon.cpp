@@ -16,6 +16,8 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "base/build_info.hpp"
+#include "server/http_pages.hpp"
 #include "server/tls.hpp"
 #include "store/pg_job_store.hpp"
 #include "store/sqlite_job_store.hpp"
@@ -281,7 +283,7 @@ Result<std::unique_ptr<Daemon>> Daemon::start(const DaemonConfig& config) {
       ServiceOptions{.token = config.token,
                      .max_active_jobs = config.max_active_jobs,
                      .admission_workers = config.admission_workers,
-                     .version = "zkpipe 0.1.0"});
+                     .version = std::string("zkpipe ") + base::kVersion + " (" + base::kGitCommit + ")"});
   grpc::ServerBuilder b;
   int port = 0;
   b.AddListeningPort(listen, *credentials, &port);
@@ -323,6 +325,22 @@ Result<std::unique_ptr<Daemon>> Daemon::start(const DaemonConfig& config) {
     }
     d->address_ = listen.substr(0, listen.rfind(':')) + ":" + std::to_string(port);
   }
+  // The operators' HTTP listener: a bad setting or a port in use stops the start.
+  if (!config.http_listen.empty()) {
+    HttpListenerConfig hc;
+    hc.listen = config.http_listen;
+    hc.tls_cert = config.http_tls_cert;
+    hc.tls_key = config.http_tls_key;
+    hc.allow_public = config.http_allow_public;
+    hc.max_connections = config.http_max_connections;
+    Daemon* self = d.get();
+    auto http = HttpListener::start(hc, [self, params_dir = config.params_dir](const std::string& path) {
+      return operator_page(PagesContext{self->service_.get(), self->dispatcher_.get(), params_dir, self->address_},
+                           path);
+    });
+    if (!http.ok()) return http.status();  // ~Daemon stops what was started (stop(0))
+    d->http_ = std::move(*http);
+  }
   const char* transport = !d->socket_path_.empty()         ? "unix socket"
                           : !config.tls_client_ca.empty() ? "mutual TLS"
                           : !config.tls_cert.empty()      ? "TLS"
@@ -332,6 +350,10 @@ Result<std::unique_ptr<Daemon>> Daemon::start(const DaemonConfig& config) {
                d->address_, transport, config.params_dir, engine::format_bytes(d->engine_->config().budget_bytes), d->device_,
                d->engine_->config().prover_workers, config.admission_workers,
                engine::format_bytes(receive_bytes(config)), d->store_->describe(), d->dispatcher_->owner());
+  if (d->http_) {
+    spdlog::info("operators' HTTP on {}://{} (/metrics, /healthz, /readyz, status page at /)",
+                 d->http_->tls() ? "https" : "http", d->http_->address());
+  }
   return d;
 }
 
@@ -364,6 +386,7 @@ void Daemon::stop(std::chrono::milliseconds grace) {
   service_->stop();     // answers every call queued for admission and every waiter
   server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
   server_->Wait();
+  http_.reset();  // /readyz answered "draining" until here
   registry_->evict_all_unused();
   if (!socket_path_.empty()) ::unlink(socket_path_.c_str());  // ours: the lock is still held
   spdlog::info("zkpipe daemon stopped");
@@ -371,6 +394,7 @@ void Daemon::stop(std::chrono::milliseconds grace) {
 
 Daemon::~Daemon() {
   if (server_) stop(std::chrono::milliseconds(0));
+  http_.reset();
   server_.reset();
   cuzk_.reset();
   service_.reset();

@@ -20,6 +20,7 @@
 #include "server/registry.hpp"
 #include "server/cuzk_service.hpp"
 #include "server/dispatcher.hpp"
+#include "server/http_listener.hpp"
 #include "server/service.hpp"
 #include "store/job_store.hpp"
 
@@ -37,6 +38,8 @@ class Daemon {
 
   /// Where clients connect: "unix:///path", or "host:port" with the port actually bound.
   const std::string& address() const { return address_; }
+  /// The operators' HTTP listener's "host:port" (daemon.http_listen), or "" when it is off.
+  std::string http_address() const { return http_ ? http_->address() : std::string(); }
   engine::Engine& engine() { return *engine_; }
   ProvingService& service() { return *service_; }
   Dispatcher& dispatcher() { return *dispatcher_; }
@@ -65,6 +68,7 @@ class Daemon {
   std::unique_ptr<ProvingService> service_;
   std::unique_ptr<CuzkService> cuzk_;  // cuzk.v1 on the same listener, sharing service_'s machinery
   std::unique_ptr<grpc::Server> server_;
+  std::unique_ptr<HttpListener> http_;  // daemon.http_listen: /metrics, /healthz, /readyz, status page
   bool stopped_ = false;
   bool abandoned_ = false;  // stop() returned with a stage still running
   std::atomic<bool> hurry_{false};

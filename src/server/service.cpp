@@ -465,6 +465,11 @@ grpc::ServerUnaryReactor* ProvingService::GetStatus(grpc::CallbackServerContext*
                                                     pb::GetStatusResponse* resp) {
   count("GetStatus");
   if (auto a = authorize(ctx); !a.ok()) return finish(ctx, a);
+  status(resp);
+  return finish(ctx, grpc::Status::OK);
+}
+
+void ProvingService::status(pb::GetStatusResponse* resp) {
   const auto st = engine_.status();
   resp->set_version(opt_.version);
   resp->set_uptime_s(std::chrono::duration<double>(Clock::now() - started_).count());
@@ -534,7 +539,6 @@ grpc::ServerUnaryReactor* ProvingService::GetStatus(grpc::CallbackServerContext*
   } else {
     js->set_error(q.status().message());
   }
-  return finish(ctx, grpc::Status::OK);
 }
 
 std::string gate_metrics(const gpu::DeviceGate& gate) {

@@ -106,6 +106,8 @@ class ProvingService final : public pb::ProvingEngine::CallbackService {
   void run_loader(grpc::ServerUnaryReactor* reactor, std::function<grpc::Status()> load);
   /// The daemon's Prometheus text (engine, RPCs, keys, GPU, admission).
   std::string metrics_text();
+  /// What GetStatus answers (also the HTTP status page's data): engine, queues, workers, keys, store.
+  void status(pb::GetStatusResponse* resp);
   double uptime_s() const;
   engine::Engine& engine() { return engine_; }
   WorkloadRegistry& registry() { return registry_; }

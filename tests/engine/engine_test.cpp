@@ -446,6 +446,44 @@ TEST(Engine, UrgentWorkPassesAPipelineFullOfOtherWork) {
   }
 }
 
+TEST(Engine, UrgentWorkIsAdmittedBeforeOtherWorkAlreadyWaitingForMemory) {
+  // The budget holds one partition: job A's partition 0 runs, its partition 1 waits for memory in
+  // the scheduler. An urgent job arriving then takes the memory A's partition 0 gives back first;
+  // A's partition 1 gives way and goes back to the queue (it is not failed).
+  FakeWorkload::Options o;
+  o.prove = 300ms;
+  auto w = std::make_shared<FakeWorkload>(o);
+  Engine e({.budget_bytes = 1500, .synthesis_workers = 2, .urgent_synthesis_workers = 1}, {{"fake", w}});
+  auto a = e.submit(fake_job(3, 0));
+  ASSERT_TRUE(a.ok());
+  std::this_thread::sleep_for(100ms);  // A's partition 0 proving, partition 1 waiting for memory
+  auto urgent = e.submit(fake_job(1, 20, "urgent"));
+  ASSERT_TRUE(urgent.ok());
+  EXPECT_EQ(e.await(*urgent, 20s)->state, JobState::kDone);
+  EXPECT_EQ(e.await(*a, 20s)->state, JobState::kDone);
+  EXPECT_EQ(w->order(), (std::vector<int>{0, 20000, 1, 2}));
+  EXPECT_EQ(e.budget().used(), 0u);
+}
+
+TEST(Engine, UrgentWorkIsFinishedAheadOfAFinishBacklog) {
+  // prove_finish far slower than prove_start: other work's pending proofs pile up for the one
+  // finalizer; an urgent partition's prove_finish runs next, not behind them.
+  FakeWorkload::Options o;
+  o.prove = 10ms;
+  o.finish = 200ms;
+  auto w = std::make_shared<FakeWorkload>(o);
+  Engine e({.budget_bytes = 100000, .synthesis_workers = 1}, {{"fake", w}});
+  auto a = e.submit(fake_job(6, 0));
+  ASSERT_TRUE(a.ok());
+  std::this_thread::sleep_for(250ms);  // A's partitions waiting for the finalizer
+  auto urgent = e.submit(fake_job(1, 20, "urgent"));
+  ASSERT_TRUE(urgent.ok());
+  EXPECT_EQ(e.await(*urgent, 20s)->state, JobState::kDone);
+  // Finished ahead of A's backlog: A is not done yet (its remaining finishes take 200 ms each).
+  EXPECT_EQ(e.await(*a, 0ms).status().code(), StatusCode::kDeadlineExceeded);
+  EXPECT_EQ(e.await(*a, 20s)->state, JobState::kDone);
+}
+
 TEST(Engine, ARetryOfAFailedJobUnderItsRequestIdIsProvedAgain) {
   // The fault hook fails the first synthesis; Curio's retry (same request id and payload) is a new
   // attempt that is proved; a submit of a proved request is answered with that job.
