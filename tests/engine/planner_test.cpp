@@ -160,5 +160,32 @@ TEST(Planner, ProfilesFromBenchJson) {
   EXPECT_FALSE(WorkloadProfile::from_bench_json("not json").ok());
 }
 
+TEST(Planner, UrgentWorkWaitsForAProveStartAndAProveFinishUnderWay) {
+  // Issue 41: the bound `zkpipe plan --urgent-profile` prints — the urgent partition's own stages
+  // plus the other work's prove_start (CPU preparation and device) and prove_finish under way.
+  WorkloadProfile porep = WorkloadProfile::porep_32g_reference();
+  const WorkloadProfile winning = WorkloadProfile::winning_32g_reference();
+  PlanConfig c;
+  c.memory_bytes = std::uint64_t{512} << 30;
+  c.synthesis_workers = 4;
+  const PlanResult r = simulate(porep, c);
+  ASSERT_TRUE(r.feasible);
+  const UrgentBound b = urgent_bound(porep, r, winning, c);
+  EXPECT_DOUBLE_EQ(b.alone_s, 0.052 + 0.666);
+  EXPECT_DOUBLE_EQ(b.prover_wait_s, 1.9 + 1.8);
+  EXPECT_DOUBLE_EQ(b.finalizer_wait_s, 0.5);
+  EXPECT_DOUBLE_EQ(b.bound_s, b.alone_s + 3.7 + 0.5);
+  EXPECT_TRUE(b.fits);
+  EXPECT_EQ(b.urgent_bytes, std::uint64_t{1} << 29);
+  // A budget the PoRep pipeline fills: the urgent partition may also wait for memory, and says so.
+  c.memory_bytes = std::uint64_t{92} << 30;
+  c.synthesis_workers = 1;
+  const PlanResult full = simulate(porep, c);
+  ASSERT_TRUE(full.feasible);
+  const UrgentBound tight = urgent_bound(porep, full, winning, c);
+  EXPECT_FALSE(tight.fits) << "budget " << tight.budget_bytes << ", peak " << full.peak_reserved;
+}
+
 }  // namespace
 }  // namespace zk::engine
+
