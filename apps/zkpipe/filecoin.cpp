@@ -140,6 +140,7 @@ int run_circuit_info(const CircuitInfoArgs& a) {
   const fc::KeySections key = key_sections(m);
   std::string params_file = porep && size->published ? fc::stacked_params_stem(*size) + ".params" : std::string();
   if (snap && fc::update_params_stem(*size).ok()) params_file = *fc::update_params_stem(*size) + ".params";
+  if (post.ok()) params_file = fc::post_params_stem(*post) + ".params";
   if (a.json) {
     // The StackedCircuit is one circuit for API 1.0, 1.1 and 1.2 (they differ in the parent graph
     // and the public inputs, not in the constraints), so one key per sector size serves them all.

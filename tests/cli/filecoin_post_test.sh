@@ -23,6 +23,12 @@ py() { python3 -c "$1" "$2"; }
 "$Z" setup --kind winning-post --sector-size 2KiB --out "$D/params" > /dev/null || fail "setup --kind winning-post"
 WVK=$(ls "$D"/params/*0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0.vk) || fail "window key name"
 NVK=$(ls "$D"/params/*3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e.vk) || fail "winning key name"
+# circuit-info names the same files (the key a daemon looks for).
+for k in window-post:"$WVK" winning-post:"$NVK"; do
+  F=$("$Z" circuit-info --kind "${k%%:*}" --sector-size 2KiB --json \
+      | python3 -c "import json,sys; print(json.load(sys.stdin)['params_file'])")
+  [ "$D/params/${F%.params}.vk" = "${k#*:}" ] || fail "circuit-info ${k%%:*}: params_file '$F'"
+done
 
 # WindowPoSt: a full 2-sector partition under API 1.2 (registered proof 10).
 "$Z" gen-vanilla --kind window-post --sectors 2 --first-sector 40 --data-seed 3 --out "$D/w.json" --json > "$D/gen.json" \
