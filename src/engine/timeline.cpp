@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "base/markup.hpp"
+
 namespace zk::engine {
 
 namespace {
@@ -13,18 +15,6 @@ const std::map<std::string, const char*>& stage_colors() {
                                                             {"prove_start", "#e15759"},
                                                             {"prove_finish", "#59a14f"}};
   return colors;
-}
-
-std::string escape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    if (c == '<') o += "&lt;";
-    else if (c == '>') o += "&gt;";
-    else if (c == '&') o += "&amp;";
-    else if (c == '"') o += "&quot;";
-    else o += c;
-  }
-  return o;
 }
 
 }  // namespace
@@ -38,8 +28,8 @@ double draw_stage_lanes(std::ostringstream& o, const std::vector<TraceSpan>& spa
   const double span_s = std::max(t1_s - t0_s, 1e-3);
   auto x = [&](double t_s) { return box.left + box.width * (std::clamp(t_s, t0_s, t1_s) - t0_s) / span_s; };
   for (const auto& [w, lane] : lanes) {
-    o << "<text x=\"" << box.left - 100 << "\" y=\"" << box.top + lane * box.lane_h + 15 << "\">" << escape(w)
-      << "</text>\n";
+    o << "<text x=\"" << box.left - 100 << "\" y=\"" << box.top + lane * box.lane_h + 15 << "\">"
+      << base::escape_markup(w) << "</text>\n";
   }
   const auto& colors = stage_colors();
   for (const auto& s : spans) {
@@ -48,8 +38,8 @@ double draw_stage_lanes(std::ostringstream& o, const std::vector<TraceSpan>& spa
     const auto c = colors.count(s.stage) ? colors.at(s.stage) : "#999";
     o << "<rect x=\"" << x(b) << "\" y=\"" << box.top + lanes.at(s.worker) * box.lane_h + 3 << "\" width=\""
       << std::max(0.5, x(e) - x(b)) << "\" height=\"" << box.lane_h - 6 << "\" fill=\"" << c << "\"><title>"
-      << escape(s.stage) << " job " << s.job << " partition " << s.partition << ": " << s.duration_us / 1000
-      << " ms</title></rect>\n";
+      << base::escape_markup(s.stage) << " job " << s.job << " partition " << s.partition << ": "
+      << s.duration_us / 1000 << " ms</title></rect>\n";
   }
   return box.lane_h * static_cast<double>(std::max<std::size_t>(lanes.size(), 1));
 }
@@ -72,10 +62,10 @@ std::string live_timeline_svg(const std::vector<TraceSpan>& spans, double now_s,
   std::ostringstream o;
   o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << box.left + box.width + 20 << "\" height=\"" << height
     << "\" font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  o << "<text x=\"10\" y=\"20\" font-size=\"14\">" << escape(title) << "</text>\n" << body.str();
+  o << "<text x=\"10\" y=\"20\" font-size=\"14\">" << base::escape_markup(title) << "</text>\n" << body.str();
   o << "<line x1=\"" << box.left << "\" y1=\"" << axis_y << "\" x2=\"" << box.left + box.width << "\" y2=\"" << axis_y
     << "\" stroke=\"black\"/>\n";
-  o << "<text x=\"" << box.left << "\" y=\"" << axis_y + 14  << "\">-" << window_s << " s</text><text x=\""
+  o << "<text x=\"" << box.left << "\" y=\"" << axis_y + 14 << "\">-" << window_s << " s</text><text x=\""
     << box.left + box.width - 30 << "\" y=\"" << axis_y + 14 << "\">now</text>\n";
   draw_stage_legend(o, box.left, height - 25);
   o << "</svg>\n";

@@ -156,22 +156,19 @@ Result<std::unique_ptr<HttpListener>> HttpListener::start(const HttpListenerConf
     inet_pton(AF_INET, addr->host.c_str(), &s4->sin_addr);
   }
   const auto timeout = static_cast<unsigned>(config.timeout.count());
+  // HTTPS adds the certificate and key (an option array: empty for plain HTTP).
+  MHD_OptionItem tls_options[] = {{MHD_OPTION_END, 0, nullptr}, {MHD_OPTION_END, 0, nullptr},
+                                  {MHD_OPTION_END, 0, nullptr}};
   if (tls) {
-    impl->daemon = MHD_start_daemon(
-        flags, static_cast<std::uint16_t>(addr->port), nullptr, nullptr, &on_request, impl.get(), MHD_OPTION_SOCK_ADDR,
-        reinterpret_cast<sockaddr*>(&ss), MHD_OPTION_CONNECTION_LIMIT, config.max_connections,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, config.max_connections, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-        config.max_request_bytes, MHD_OPTION_CONNECTION_TIMEOUT, timeout, MHD_OPTION_HTTPS_MEM_CERT,
-        impl->cert.c_str(), MHD_OPTION_HTTPS_MEM_KEY, impl->key.c_str(), MHD_OPTION_EXTERNAL_LOGGER, &quiet_log,
-        nullptr, MHD_OPTION_END);
-  } else {
-    impl->daemon = MHD_start_daemon(
-        flags, static_cast<std::uint16_t>(addr->port), nullptr, nullptr, &on_request, impl.get(), MHD_OPTION_SOCK_ADDR,
-        reinterpret_cast<sockaddr*>(&ss), MHD_OPTION_CONNECTION_LIMIT, config.max_connections,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, config.max_connections, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-        config.max_request_bytes, MHD_OPTION_CONNECTION_TIMEOUT, timeout, MHD_OPTION_EXTERNAL_LOGGER, &quiet_log,
-        nullptr, MHD_OPTION_END);
+    tls_options[0] = {MHD_OPTION_HTTPS_MEM_CERT, 0, const_cast<char*>(impl->cert.c_str())};
+    tls_options[1] = {MHD_OPTION_HTTPS_MEM_KEY, 0, const_cast<char*>(impl->key.c_str())};
   }
+  impl->daemon = MHD_start_daemon(
+      flags, static_cast<std::uint16_t>(addr->port), nullptr, nullptr, &on_request, impl.get(), MHD_OPTION_SOCK_ADDR,
+      reinterpret_cast<sockaddr*>(&ss), MHD_OPTION_CONNECTION_LIMIT, config.max_connections,
+      MHD_OPTION_PER_IP_CONNECTION_LIMIT, config.max_connections, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+      config.max_request_bytes, MHD_OPTION_CONNECTION_TIMEOUT, timeout, MHD_OPTION_EXTERNAL_LOGGER, &quiet_log,
+      nullptr, MHD_OPTION_ARRAY, tls_options, MHD_OPTION_END);
   if (impl->daemon == nullptr) {
     return Status::unavailable("daemon.http_listen \"" + config.listen + "\": cannot listen there" +
                                (tls ? " (in use, or the TLS certificate and key were not accepted)" : " (in use?)"));

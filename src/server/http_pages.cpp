@@ -5,30 +5,15 @@
 #include <cstdio>
 #include <sstream>
 
+#include "base/markup.hpp"
 #include "engine/budget.hpp"
 #include "engine/timeline.hpp"
 
 namespace zk::server {
 
-std::string html_escape(const std::string& s) {
-  std::string o;
-  o.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      case '\'': o += "&#39;"; break;
-      default: o += c;
-    }
-  }
-  return o;
-}
-
 namespace {
 
-std::string bytes(std::uint64_t n) { return html_escape(engine::format_bytes(n)); }
+std::string bytes(std::uint64_t n) { return base::escape_markup(engine::format_bytes(n)); }
 
 std::string seconds(double s) {
   char b[32];
@@ -41,7 +26,7 @@ std::string seconds(double s) {
 std::string status_html(const pb::GetStatusResponse& st, const std::string& grpc_address,
                         const std::string& timeline_svg) {
   std::ostringstream o;
-  auto e = html_escape;
+  auto e = base::escape_markup;
   o << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
     << "<meta http-equiv=\"refresh\" content=\"2\"><title>zkpipe status</title>"
     << "<style>body{font-family:sans-serif;margin:1.5em;color:#222}table{border-collapse:collapse;margin:.4em 0 1.2em}"

@@ -32,7 +32,4 @@ std::string status_html(const pb::GetStatusResponse& st, const std::string& grpc
 /// How much of the pipeline's recent past the status page draws.
 inline constexpr double kTimelineSeconds = 120;
 
-/// `&`, `<`, `>`, `"`, `'` as entities.
-std::string html_escape(const std::string& s);
-
 }  // namespace zk::server
