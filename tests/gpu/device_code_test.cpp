@@ -13,6 +13,7 @@
 #include "curve/bls12_381.hpp"
 #include "curve/bn254.hpp"
 #include "curve/cuda/dev_point.hpp"
+#include "field/cuda/carry_chain.hpp"
 #include "field/cuda/dev_field.hpp"
 #include "field/fields.hpp"
 #include "msm/cuda/msm_body.hpp"
@@ -64,6 +65,79 @@ TYPED_TEST(DevFieldTest, MatchesTheCpuField) {
     EXPECT_TRUE(std::equal(ref.begin(), ref.end(), c.v));
   }
   EXPECT_EQ(host<F>(DevField<typename F::Params>::one()), F::one());
+}
+
+// Operands whose 32-bit limbs make every carry chain of the product run long: Montgomery limbs
+// p - 1, p - 2, all-ones halves just below p, powers of two at each 32-bit boundary, and their
+// neighbours; each against all the others.
+TYPED_TEST(DevFieldTest, MatchesTheCpuFieldAtTheCarryEdges) {
+  using F = TypeParam;
+  using Repr = typename F::Repr;
+  const Repr p = F::Params::kModulus;
+  std::vector<Repr> raw;
+  for (std::uint64_t d : {1ull, 2ull, 3ull, 1ull << 32, (1ull << 32) + 1}) {
+    Repr r = p;
+    r[0] -= d;  // p's lowest limb is above 2^33 for all four fields
+    raw.push_back(r);
+  }
+  for (std::size_t bit = 0; bit + 1 < 64 * F::kLimbs - 1; bit += 32) {
+    Repr r{};
+    r[bit / 64] = std::uint64_t{1} << (bit % 64);
+    raw.push_back(r);
+    Repr below{};  // 2^bit - 1: all ones under the boundary
+    for (std::size_t k = 0; k < bit / 64; ++k) below[k] = ~std::uint64_t{0};
+    if (bit % 64 != 0) below[bit / 64] = (std::uint64_t{1} << (bit % 64)) - 1;
+    raw.push_back(below);
+  }
+  Repr halves = p;  // p with every 32-bit half but the top one set to all ones, if still below p
+  for (std::size_t k = 0; k + 1 < F::kLimbs; ++k) halves[k] = ~std::uint64_t{0};
+  halves[F::kLimbs - 1] -= 1;
+  raw.push_back(halves);
+  std::vector<F> xs;
+  for (const Repr& r : raw) {
+    if (field::cmp_limbs(r, p) < 0) xs.push_back(F::from_mont(r));
+  }
+  ASSERT_GT(xs.size(), 10u);
+  for (const F& a : xs) {
+    for (const F& b : xs) {
+      EXPECT_EQ(host<F>(dev(a) * dev(b)), a * b);
+      EXPECT_EQ(host<F>(dev(a) + dev(b)), a + b);
+      EXPECT_EQ(host<F>(dev(a) - dev(b)), a - b);
+    }
+  }
+}
+
+// The host emulation of the PTX steps: carries and borrows in and out of each step.
+TEST(CarryChain, StepsCarryAndBorrowAsPtxDefinesThem) {
+  CarryChain cc;
+  constexpr std::uint32_t kMax = 0xffffffffu;
+  EXPECT_EQ(cc.add_cc(kMax, 1), 0u);
+  EXPECT_EQ(cc.cf, 1u);
+  EXPECT_EQ(cc.addc_cc(kMax, 0), 0u);  // kMax + 0 + carry
+  EXPECT_EQ(cc.cf, 1u);
+  EXPECT_EQ(cc.addc(5, 6), 12u);
+  EXPECT_EQ(cc.add_cc(1, 2), 3u);
+  EXPECT_EQ(cc.cf, 0u);
+  EXPECT_EQ(cc.sub_cc(0, 1), kMax);
+  EXPECT_EQ(cc.cf, 1u);  // borrow
+  EXPECT_EQ(cc.subc_cc(5, 5), kMax);  // 5 - 5 - borrow
+  EXPECT_EQ(cc.cf, 1u);
+  EXPECT_EQ(cc.subc(0, 0), kMax);  // the all-ones mask of a borrow
+  EXPECT_EQ(cc.sub_cc(7, 7), 0u);
+  EXPECT_EQ(cc.cf, 0u);
+  EXPECT_EQ(cc.subc(0, 0), 0u);
+  // (2^32 - 1)^2 = 2^64 - 2^33 + 1: lo 1, hi 2^32 - 2.
+  EXPECT_EQ(cc.mad_lo_cc(kMax, kMax, kMax), 0u);  // 1 + kMax
+  EXPECT_EQ(cc.cf, 1u);
+  EXPECT_EQ(cc.madc_hi_cc(kMax, kMax, 0), kMax);  // 2^32 - 2 + 0 + carry
+  EXPECT_EQ(cc.cf, 0u);
+  EXPECT_EQ(cc.mad_hi_cc(kMax, kMax, 2), 0u);  // 2^32 - 2 + 2
+  EXPECT_EQ(cc.cf, 1u);
+  EXPECT_EQ(cc.madc_lo_cc(3, 4, kMax - 12), 0u);  // 12 + (2^32 - 13) + 1
+  EXPECT_EQ(cc.cf, 1u);
+  EXPECT_EQ(cc.madc_hi(kMax, kMax, 0), kMax);  // 2^32 - 2 + carry
+  EXPECT_EQ(mul_lo(kMax, kMax), 1u);
+  EXPECT_EQ(mul_hi(kMax, kMax), kMax - 1);
 }
 
 template <class C>
