@@ -330,11 +330,13 @@ int report(const BenchArgs& a, Target& target, double setup_ms) {
 }
 
 
-/// With the GPU, key bases stay on the device across the run's proofs (as in the daemon).
-std::shared_ptr<gpu::ResidentCache> resident_cache(engine::ProverDevice d) {
+/// With the GPU: every device of the host, key bases kept on each across the run's proofs (as in
+/// the daemon).
+std::shared_ptr<gpu::DevicePool> device_pool(engine::ProverDevice d) {
   if (d != engine::ProverDevice::kGpu) return nullptr;
-  const auto devices = gpu::devices();
-  return devices.empty() ? nullptr : std::make_shared<gpu::ResidentCache>(devices.front().total_bytes / 2);
+  std::vector<int> all;
+  for (const auto& g : gpu::devices()) all.push_back(g.ordinal);
+  return gpu::DevicePool::for_devices(all);
 }
 
 Result<engine::ProverDevice> prover_device(const BenchArgs& a) {
@@ -361,7 +363,7 @@ int bench_synthetic(const BenchArgs& a) {
     std::fprintf(stderr, "zkpipe: %s\n", device.status().message().c_str());
     return 2;
   }
-  (*wl)->set_device(*device, nullptr, resident_cache(*device));
+  (*wl)->set_device(*device, device_pool(*device));
   Target t;
   t.kind = "synthetic";
   t.workload = *wl;
@@ -408,7 +410,7 @@ int bench_zkey(BenchArgs a, const groth16::snarkjs::ZkeyInfo& info) {
                                                   engine::ZkeyWorkload<E>::load_zkey_file);
     auto w = engine::ZkeyWorkload<E>::open(*cache, a.zkey);
     if (!w.ok()) return w.status();
-    (*w)->set_device(*device, nullptr, resident_cache(*device));
+    (*w)->set_device(*device, device_pool(*device));
     wl = *w;
     t.workload = wl;
     return {};
@@ -457,7 +459,7 @@ int bench_filecoin_workload(BenchArgs a, const std::string& shape, std::size_t p
         eng.budget(), eng.ledger(), W::params_file_bytes,
         *device == engine::ProverDevice::kGpu ? W::load_params_file_pinned : W::load_params_file);
     std::shared_ptr<W> w = make(*cache);
-    w->set_device(*device, nullptr, resident_cache(*device));
+    w->set_device(*device, device_pool(*device));
     t.workload = w;
     return {};
   };

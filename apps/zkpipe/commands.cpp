@@ -15,7 +15,7 @@
 #include "base/mapped_file.hpp"
 #include "circuits/synthetic.hpp"
 #include "engine/groth16_workload.hpp"
-#include "gpu/gate.hpp"
+#include "gpu/pool.hpp"
 #include "gpu/gpu.hpp"
 #include "groth16/gpu_backend.hpp"
 #include "groth16/io.hpp"
@@ -142,7 +142,7 @@ int prove(const ProveArgs& a) {
   using Fr = typename E::Fr;
   auto gpu_on = use_gpu(a.device);
   if (!gpu_on.ok()) return fail(gpu_on.status().message(), a.json);
-  gpu::DeviceGate gate;
+  gpu::DevicePool gpus({});  // device 0, no resident bases: one proof
   if (!a.json) std::printf("prove_start on the %s\n", *gpu_on ? "GPU" : "CPU");
   const auto t0 = Clock::now();
   auto bytes = groth16::read_file(a.params);
@@ -179,7 +179,7 @@ int prove(const ProveArgs& a) {
       const Fr r = random_scalar<E>(rd), s = random_scalar<E>(rd);
       if (!*gpu_on) return groth16::prove(*pk, std::move(partition), r, s, &t);
       auto pending =
-          groth16::prove_start<E, groth16::GpuBackend>(*pk, std::move(partition), r, s, &t, groth16::GpuBackend(gate));
+          groth16::prove_start<E, groth16::GpuBackend>(*pk, std::move(partition), r, s, &t, groth16::GpuBackend(gpus));
       if (!pending.ok()) return pending.status();
       return groth16::prove_finish(*pk, std::move(*pending), &t);
     }();
@@ -432,12 +432,12 @@ int prove_zkey(const ProveArgs& a, const std::string& proof_path, const std::str
   std::random_device rd;
   auto gpu_on = use_gpu(a.device);
   if (!gpu_on.ok()) return fail(gpu_on.status().message(), a.json);
-  gpu::DeviceGate gate;
+  gpu::DevicePool gpus({});  // device 0, no resident bases: one proof
   const auto t1 = Clock::now();
   groth16::ProveTimings t;
   const auto r = random_scalar<E>(rd), s = random_scalar<E>(rd);
   auto pending = *gpu_on ? groth16::snarkjs::prove_start<E, groth16::GpuBackend>(*zk, *w, std::move(*rows), r, s, &t,
-                                                                                 groth16::GpuBackend(gate))
+                                                                                 groth16::GpuBackend(gpus))
                          : groth16::snarkjs::prove_start<E>(*zk, *w, std::move(*rows), r, s, &t);
   if (!pending.ok()) return fail(pending.status().message(), a.json);
   release(zk->a), release(zk->b1), release(zk->c), release(zk->h);

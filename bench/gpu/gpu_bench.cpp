@@ -17,7 +17,7 @@
 #include "curve/bls12_381.hpp"
 #include "curve/bn254.hpp"
 #include "gpu/gpu.hpp"
-#include "gpu/resident.hpp"
+#include "gpu/pool.hpp"
 #include "groth16/gpu_backend.hpp"
 #include "groth16/setup.hpp"
 #include "msm/gpu_msm.hpp"
@@ -180,11 +180,11 @@ void BM_Quotient(benchmark::State& state) {
 
 template <class Backend>
 Backend make_backend() {
-  static gpu::DeviceGate gate;
+  static gpu::DevicePool gpus({});  // device 0, nothing kept resident
   if constexpr (std::is_same_v<Backend, groth16::CpuBackend>) {
     return {};
   } else {
-    return Backend(gate);
+    return Backend(gpus);
   }
 }
 
@@ -270,15 +270,11 @@ void BM_ProveStartShape(benchmark::State& state) {
   auto& key = keys[log_n];
   if (!key) key = std::make_unique<ShapeKey>(log_n);
   Rng rng(8);
-  static gpu::DeviceGate gate;
-  std::unique_ptr<gpu::ResidentCache> cache;
+  // Device 0 keeping the key's bases resident (half its memory, as the daemon).
+  static const auto gpus = gpu::DevicePool::for_devices({0});
   auto backend = [&] {
     if constexpr (kGpu) {
-      if (!cache) {
-        const auto d = gpu::devices();
-        cache = std::make_unique<gpu::ResidentCache>(d.empty() ? 0 : d.front().total_bytes / 2);
-      }
-      return Backend(gate, cache.get(), key->pk);
+      return Backend(*gpus, {}, key->pk);
     } else {
       return Backend{};
     }
@@ -314,7 +310,7 @@ void BM_ProveStartShape(benchmark::State& state) {
   state.counters["msm_a_ms"] = sum.msm_a / it;
   state.counters["msm_b_g1_ms"] = sum.msm_b_g1 / it;
   if constexpr (kGpu) {
-    if (cache) state.counters["resident_hits"] = static_cast<double>(cache->stats().hits);
+    state.counters["resident_hits"] = static_cast<double>(gpus->status().front().resident.hits);
   }
 }
 

@@ -869,6 +869,8 @@ void Engine::prover_loop(std::string name) {
     task->held[BufferClass::kAbc] += dense[BufferClass::kAbc];
     ledger_.record(Event::kProveStartBegin, dense, {}, Stage::kInChannel, Stage::kProving);
     set_worker(name, task.get());
+    task->synth->label = {job.req.request_id.empty() ? std::to_string(job.id) : job.req.request_id, job.req.circuit,
+                          static_cast<std::uint32_t>(task->partition)};
     auto p = guarded("prove_start", [&] { return job.workload->prove_start(std::move(task->synth)); });
     set_worker(name, nullptr);
     // a/b/c are gone (freed inside prove_start, or with the failed stage's state).

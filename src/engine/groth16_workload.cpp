@@ -221,7 +221,7 @@ Result<std::unique_ptr<Pending>> Groth16Workload<E>::prove_start(std::unique_ptr
   auto pending = placement_.on_gpu()
                      ? groth16::prove_start<E, groth16::GpuBackend>(
                            *in->pk, std::move(in->partition), r, s_, nullptr,
-                           groth16::GpuBackend(placement_.gate(), placement_.resident(), in->pk))
+                           groth16::GpuBackend(placement_.pool(), {}, in->pk, in->label))
                      : groth16::prove_start<E, groth16::CpuBackend>(*in->pk, std::move(in->partition), r, s_);
   if (!pending.ok()) return pending.status();
   auto out = std::make_unique<PendingOut<E>>();

@@ -13,8 +13,7 @@
 #include <vector>
 
 #include "engine/params_cache.hpp"
-#include "gpu/gate.hpp"
-#include "gpu/resident.hpp"
+#include "gpu/pool.hpp"
 #include "engine/workload.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/verifier.hpp"
@@ -29,26 +28,23 @@ Result<ProverDevice> parse_prover_device(const std::string& name);
 /// The device kAuto resolves to here, and a message when kGpu cannot be honoured.
 Result<ProverDevice> resolve_prover_device(ProverDevice wanted);
 
-/// Where a workload's prove_start runs and what it shares there. With kGpu: the device's gate
-/// (every workload whose prover workers share the device should share it — the dual-worker
-/// interlock; without one the workload makes its own) and, optionally, the cache that keeps key
-/// bases on the device across proofs.
+/// Where a workload's prove_start runs and what it shares there. With kGpu: the host's devices (a
+/// gate and resident bases per GPU; every workload whose prover workers share the GPUs should share
+/// the pool — the dual-worker interlock; without one the workload makes its own over device 0,
+/// keeping no bases resident).
 class ProverPlacement {
  public:
-  void set(ProverDevice d, std::shared_ptr<gpu::DeviceGate> gate, std::shared_ptr<gpu::ResidentCache> resident) {
+  void set(ProverDevice d, std::shared_ptr<gpu::DevicePool> pool) {
     device_ = d;
-    gate_ = d == ProverDevice::kGpu && !gate ? std::make_shared<gpu::DeviceGate>() : std::move(gate);
-    resident_ = d == ProverDevice::kGpu ? std::move(resident) : nullptr;
+    pool_ = d != ProverDevice::kGpu ? nullptr : pool ? std::move(pool) : std::make_shared<gpu::DevicePool>(gpu::DevicePool::Options{});
   }
   ProverDevice device() const { return device_; }
   bool on_gpu() const { return device_ == ProverDevice::kGpu; }
-  gpu::DeviceGate& gate() const { return *gate_; }  // on_gpu() only
-  gpu::ResidentCache* resident() const { return resident_.get(); }
+  gpu::DevicePool& pool() const { return *pool_; }  // on_gpu() only
 
  private:
   ProverDevice device_ = ProverDevice::kCpu;
-  std::shared_ptr<gpu::DeviceGate> gate_;
-  std::shared_ptr<gpu::ResidentCache> resident_;
+  std::shared_ptr<gpu::DevicePool> pool_;
 };
 
 /// A verifying key prepared on first use (self-verification), shared by every later check.
@@ -104,10 +100,7 @@ class Groth16Workload : public Workload {
   std::uint64_t key_bytes() const;
   /// prove_start's device (resolved: kCpu or kGpu; default the CPU) and what it shares there
   /// (ProverPlacement).
-  void set_device(ProverDevice d, std::shared_ptr<gpu::DeviceGate> gate = nullptr,
-                  std::shared_ptr<gpu::ResidentCache> resident = nullptr) {
-    placement_.set(d, std::move(gate), std::move(resident));
-  }
+  void set_device(ProverDevice d, std::shared_ptr<gpu::DevicePool> pool = nullptr) { placement_.set(d, std::move(pool)); }
   ProverDevice device() const { return placement_.device(); }
 
  protected:

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/status.hpp"
+#include "gpu/pool.hpp"
 
 namespace zk::engine {
 
@@ -49,6 +50,8 @@ struct Synthesized {
   /// when the workload tracks them: the engine gives back the rest of the aux reservation after
   /// synthesis, for the partition's remaining life (to the end of prove_finish).
   virtual std::optional<std::uint64_t> aux_bytes() const { return std::nullopt; }
+  /// The job and partition (set by the engine before prove_start): shown beside the GPU they are on.
+  gpu::WorkLabel label;
 };
 struct Pending {
   virtual ~Pending() = default;

@@ -129,7 +129,7 @@ Result<std::unique_ptr<Pending>> ZkeyWorkload<E>::prove_start(std::unique_ptr<Sy
   const Fr r = os_random_scalar<Fr>(), s_ = os_random_scalar<Fr>();
   auto pending = placement_.on_gpu() ? sj::prove_start<E, groth16::GpuBackend>(
                                            *in->key, in->witness, std::move(in->rows), r, s_, nullptr,
-                                           groth16::GpuBackend(placement_.gate(), placement_.resident(), in->key))
+                                           groth16::GpuBackend(placement_.pool(), {}, in->key, in->label))
                                      : sj::prove_start<E>(*in->key, in->witness, std::move(in->rows), r, s_);
   if (!pending.ok()) return pending.status();
   auto out = std::make_unique<ZkeyPending<E>>();

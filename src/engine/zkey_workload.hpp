@@ -43,10 +43,7 @@ class ZkeyWorkload : public Workload {
   const std::string& shape() const { return path_; }
   const groth16::snarkjs::ZkeyInfo& info() const { return info_; }
   /// prove_start's device and what it shares there, as Groth16Workload::set_device.
-  void set_device(ProverDevice d, std::shared_ptr<gpu::DeviceGate> gate = nullptr,
-                  std::shared_ptr<gpu::ResidentCache> resident = nullptr) {
-    placement_.set(d, std::move(gate), std::move(resident));
-  }
+  void set_device(ProverDevice d, std::shared_ptr<gpu::DevicePool> pool = nullptr) { placement_.set(d, std::move(pool)); }
   ProverDevice device() const { return placement_.device(); }
   /// The public signals of a job (witness values 1..nPublic).
   Result<std::vector<typename E::Fr>> public_inputs(const JobRequest& job) const;

@@ -17,8 +17,8 @@ bool built_with_cuda() { return true; }
 
 std::vector<DeviceInfo> devices() {
   std::vector<DeviceInfo> out;
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+  int count = 0, current = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || cudaGetDevice(&current) != cudaSuccess) {
     cudaGetLastError();  // clear the sticky "no device / no driver" error
     return out;
   }
@@ -34,7 +34,17 @@ std::vector<DeviceInfo> devices() {
     if (cudaSetDevice(i) == cudaSuccess && cudaMemGetInfo(&free_b, &total_b) == cudaSuccess) d.free_bytes = free_b;
     out.push_back(d);
   }
+  cudaSetDevice(current);  // asking each device for its free memory made it current
   return out;
+}
+
+Status select_device(int ordinal) {
+  if (Status s = require_device(); !s.ok()) return s;
+  if (cudaError_t e = cudaSetDevice(ordinal); e != cudaSuccess) {
+    cudaGetLastError();
+    return Status::unavailable("CUDA device " + std::to_string(ordinal) + ": " + cudaGetErrorString(e));
+  }
+  return {};
 }
 
 Status require_device() {
@@ -52,7 +62,8 @@ Result<std::unique_ptr<HostPin>> HostPin::pin(const void* data, std::size_t byte
   if (Status s = require_device(); !s.ok()) return s;
   if (data == nullptr || bytes == 0) return std::unique_ptr<HostPin>(new HostPin(nullptr, 0));
   void* p = const_cast<void*>(data);  // registration does not write to the range
-  const cudaError_t e = cudaHostRegister(p, bytes, cudaHostRegisterDefault);
+  // Portable: page-locked for every device's context, as the pool's leases may use any of them.
+  const cudaError_t e = cudaHostRegister(p, bytes, cudaHostRegisterPortable);
   if (e != cudaSuccess) {
     cudaGetLastError();
     return Status::internal("cudaHostRegister of " + std::to_string(bytes) + " bytes: " + cudaGetErrorString(e));
@@ -72,8 +83,10 @@ Status cuda_error(cudaError_t e, const char* what) {
 }
 
 /// Two page-locked staging buffers and their "the device has read it" events, made on first use
-/// and kept for the process (cudaHostAlloc of 64 MiB costs milliseconds); one copy at a time.
+/// and kept for the process (cudaHostAlloc of 64 MiB costs milliseconds); one copy at a time per
+/// device (events belong to the device that made them, so each device has its own pair).
 struct Staging {
+  static constexpr int kMaxDevices = 64;
   static constexpr std::size_t kBytes = std::size_t{32} << 20;
   std::mutex m;
   void* buffer[2] = {nullptr, nullptr};
@@ -81,7 +94,7 @@ struct Staging {
   Status ready() {
     for (int i = 0; i < 2; ++i) {
       if (buffer[i] == nullptr) {
-        if (cudaError_t e = cudaHostAlloc(&buffer[i], kBytes, cudaHostAllocDefault); e != cudaSuccess) {
+        if (cudaError_t e = cudaHostAlloc(&buffer[i], kBytes, cudaHostAllocPortable); e != cudaSuccess) {
           buffer[i] = nullptr;
           return cuda_error(e, "cudaHostAlloc of a staging buffer");
         }
@@ -124,7 +137,15 @@ Status copy_to_device(void* device, const void* host, std::size_t bytes, void* s
     }
     return {};
   }
-  static Staging staging;  // never destroyed before the process's CUDA context: leaked on purpose
+  int ordinal = 0;
+  if (cudaError_t e = cudaGetDevice(&ordinal); e != cudaSuccess) return cuda_error(e, "cudaGetDevice");
+  if (ordinal < 0 || ordinal >= Staging::kMaxDevices) {
+    return Status::unavailable("copy to device " + std::to_string(ordinal) + ": staging serves devices 0-" +
+                               std::to_string(Staging::kMaxDevices - 1));
+  }
+  // Never destroyed before the process's CUDA contexts: leaked on purpose.
+  static auto* const stagings = new Staging[Staging::kMaxDevices];
+  Staging& staging = stagings[ordinal];
   std::lock_guard lock(staging.m);
   if (Status s = staging.ready(); !s.ok()) return s;
   const auto* src = static_cast<const unsigned char*>(host);
@@ -162,6 +183,7 @@ Status require_device() { return Status::unavailable("zkpipe was built without C
 Result<std::unique_ptr<HostPin>> HostPin::pin(const void*, std::size_t) { return require_device(); }
 HostPin::~HostPin() = default;
 Status copy_to_device(void*, const void*, std::size_t, void*, bool) { return require_device(); }
+Status select_device(int) { return require_device(); }
 Status synchronize() { return require_device(); }
 
 #endif

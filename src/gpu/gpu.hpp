@@ -29,6 +29,10 @@ std::vector<DeviceInfo> devices();
 /// OK when a kernel can run now; UNAVAILABLE "built without CUDA" or "no CUDA device (...)".
 Status require_device();
 
+/// Makes `ordinal` the calling thread's current device (cudaSetDevice): kernels, allocations and
+/// copies the thread issues go there. UNAVAILABLE without CUDA or with a bad ordinal.
+Status select_device(int ordinal);
+
 /// Copies `bytes` from host memory to device memory, ordered on `stream` (a cudaStream_t; null:
 /// the default stream), returning once the host range may be reused. Pageable ranges of 64 MiB or
 /// more go through two page-locked staging buffers that several threads fill while the device

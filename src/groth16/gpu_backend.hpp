@@ -2,8 +2,8 @@
 
 // prove_start's work on a device (prover.hpp's Backend): the quotient H and the G1 MSMs run
 // through `Ops` (CudaOps: the quotient kept on the device for the H MSM, msm::gpu::msm_g1), all of
-// a partition's device calls inside one turn of the device's gate (gpu/gate.hpp, the dual-worker
-// interlock). What needs no device happens before the turn and overlaps the other prover worker's
+// a partition's device calls inside one turn of one of the host's devices (gpu/pool.hpp: a gate
+// per device, the dual-worker interlock). What needs no device happens before the turn and overlaps the other prover worker's
 // kernels: the padding of a and b, and the witness's scalars (a compact column on the host) as the
 // dense vectors the kernels take (`gather`: the whole witness for L, the density-filtered ones for
 // A and B; identity bases allowed). B_G2 stays on the CPU in
@@ -19,8 +19,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
-#include "gpu/gate.hpp"
-#include "gpu/resident.hpp"
+#include "gpu/pool.hpp"
 #include "groth16/prover.hpp"
 #include "msm/gpu_msm.hpp"
 #include "ntt/gpu_ntt.hpp"
@@ -54,20 +53,22 @@ struct CudaOps {
   }
 };
 
-/// A device backend over `Ops` (tests substitute CPU-emulated ops to check the interlock). With a
-/// ResidentCache and the key's owner, MSM bases stay on the device across proofs (uploaded on the
-/// first use, inside the turn; without room they upload as usual).
+/// A device backend over `Ops` (tests substitute CPU-emulated ops and devices). prove_start's
+/// device turn is a lease from the pool: one of the host's GPUs, made current on the calling thread
+/// for the turn (gpu/pool.hpp). With the key's owner, MSM bases stay resident on that device across
+/// proofs (uploaded on the first use, inside the turn; without room they upload as usual). `label`
+/// names the partition on the device for status pages.
 template <class Ops>
 class DeviceBackend {
  public:
   static constexpr const char* kName = "gpu";
   static constexpr bool kHostTwiddles = Ops::kHostTwiddles;
-  explicit DeviceBackend(gpu::DeviceGate& gate, Ops ops = {}) : gate_(&gate), ops_(std::move(ops)) {}
-  DeviceBackend(gpu::DeviceGate& gate, gpu::ResidentCache* cache, std::weak_ptr<const void> key_owner, Ops ops = {})
-      : gate_(&gate), cache_(cache), owner_(std::move(key_owner)), ops_(std::move(ops)) {}
+  explicit DeviceBackend(gpu::DevicePool& pool, Ops ops = {}, std::weak_ptr<const void> key_owner = {},
+                         gpu::WorkLabel label = {})
+      : pool_(&pool), owner_(std::move(key_owner)), label_(std::move(label)), ops_(std::move(ops)) {}
 
-  /// The device's turn for prove_start's device section (every call below runs inside it).
-  gpu::DeviceGate::Turn exclusive() const { return gate_->enter(); }
+  /// A device's turn for prove_start's device section (every call below runs inside it).
+  gpu::DevicePool::Lease exclusive() const { return pool_->acquire(label_); }
 
   /// prover.hpp's CpuBackend::quotient_and_h: the quotient and the H MSM.
   template <class C, class F>
@@ -76,12 +77,14 @@ class DeviceBackend {
                                             ProveTimings& t) const {
     if (h_bases.size() > a.size()) return Status::invalid_argument("quotient: more H bases than values");
     if (a.size() != b.size()) return Status::invalid_argument("quotient: a and b have different lengths");
+    if (Status s = pool_->device_here(); !s.ok()) return s;
     const gpu::DeviceCopy resident = resident_bases(h_bases);
     return ops_.template quotient_and_h<C>(d, a, b, odd_coset, h_bases, resident.get(), t);
   }
   template <class C>
   Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases,
                                  std::span<const typename C::Scalar> scalars) const {
+    if (Status s = pool_->device_here(); !s.ok()) return s;
     const gpu::DeviceCopy resident = resident_bases(bases);
     return ops_.template msm<C>(bases, scalars, resident.get());
   }
@@ -94,12 +97,14 @@ class DeviceBackend {
                                             ProveTimings& t) const {
     if (h_bases.size() > a.size()) return Status::invalid_argument("quotient: more H bases than values");
     if (a.size() != b.size()) return Status::invalid_argument("quotient: a and b have different lengths");
+    if (Status s = pool_->device_here(); !s.ok()) return s;
     const auto affine = unpack(h_bases);  // never looked up in the cache: its address is this call's
     return ops_.template quotient_and_h<C>(d, a, b, odd_coset, std::span<const curve::Affine<C>>(affine), nullptr, t);
   }
   template <class C>
   Result<curve::Jacobian<C>> msm(std::span<const curve::PackedAffine<C>> bases,
                                  std::span<const typename C::Scalar> scalars) const {
+    if (Status s = pool_->device_here(); !s.ok()) return s;
     const auto affine = unpack(bases);
     return ops_.template msm<C>(std::span<const curve::Affine<C>>(affine), scalars, nullptr);
   }
@@ -130,7 +135,7 @@ class DeviceBackend {
   Result<curve::Jacobian<C>> msm_gathered(const Gathered<C>& g) const {
     return msm<C>(g.bases, std::span<const typename C::Scalar>(g.dense));
   }
-  gpu::DeviceGate& gate() const { return *gate_; }
+  gpu::DevicePool& pool() const { return *pool_; }
   /// Values per block of the parallel gather (a multiple of 64: whole bitmap words).
   static constexpr std::size_t kGatherBlock = std::size_t{1} << 12;
 
@@ -166,17 +171,19 @@ class DeviceBackend {
     });
     return out;
   }
-  /// The bases' device copy when a cache is set and has room (empty otherwise: they upload as usual).
-  /// The caller holds it until its MSM is done, even if the cache evicts it meanwhile.
+  /// The bases' copy on the device of this thread's turn when the key's owner is known and the
+  /// device has room (empty otherwise: they upload as usual). The caller holds it until its MSM is
+  /// done, even if the cache evicts it meanwhile.
   template <class C>
   gpu::DeviceCopy resident_bases(std::span<const curve::Affine<C>> bases) const {
-    if (cache_ == nullptr || bases.empty() || owner_.expired()) return {};
-    auto r = cache_->get(bases.data(), bases.size_bytes(), owner_);
+    gpu::ResidentCache* cache = pool_->resident_here();
+    if (cache == nullptr || bases.empty() || owner_.expired()) return {};
+    auto r = cache->get(bases.data(), bases.size_bytes(), owner_);
     return r.ok() ? std::move(*r) : gpu::DeviceCopy{};
   }
-  gpu::DeviceGate* gate_;
-  gpu::ResidentCache* cache_ = nullptr;
+  gpu::DevicePool* pool_;
   std::weak_ptr<const void> owner_;
+  gpu::WorkLabel label_;
   Ops ops_;
 };
 

@@ -172,7 +172,7 @@ Result<DaemonConfig> parse_config(std::string_view text) {
                                 "engine.budget",
                                 "engine.budget_fraction", "engine.synthesis_workers", "engine.prover_workers",
                                 "engine.finalizer_workers", "engine.channel_capacity", "engine.urgent_priority", "engine.urgent_synthesis_workers", "engine.self_verify", "engine.max_partitions", "engine.max_kept_jobs", "engine.max_input_bytes",
-                                "engine.result_ttl_s", "engine.device", "log.level", "log.format"});
+                                "engine.result_ttl_s", "engine.device", "engine.gpus", "log.level", "log.format"});
       !s.ok()) {
     return Status::invalid_argument("config: " + s.message());
   }
@@ -215,7 +215,7 @@ Result<DaemonConfig> parse_config(std::string_view text) {
                    r.integer("engine", "max_kept_jobs", c.engine.max_kept_jobs, 1, 1u << 24),
                    r.size("engine", "max_input_bytes", c.engine.max_input_bytes),
                    r.integer("engine", "result_ttl_s", ttl, 1, 7 * 24 * 3600),
-                   r.string("engine", "device", c.device),
+                   r.string("engine", "device", c.device), r.string("engine", "gpus", c.gpus),
                    r.string("log", "level", c.log_level), r.string("log", "format", c.log_format)}) {
     if (!s.ok()) return Status::invalid_argument("config: " + s.message());
   }

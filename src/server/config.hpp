@@ -64,7 +64,7 @@ struct DaemonConfig {
   // embedded store, 2 x synthesis workers with a shared one.
   std::size_t queue_claim_partitions = 0;
   // [engine]
-  // prover_workers 0 (the default): 2 with a GPU (the dual-worker interlock: one worker prepares on
+  // prover_workers 0 (the default): 2 per GPU (the dual-worker interlock: one worker prepares on
   // the CPU while the other's kernels run), 1 on the CPU.
   engine::EngineConfig engine = [] {
     engine::EngineConfig e;
@@ -76,6 +76,9 @@ struct DaemonConfig {
     return e;
   }();
   std::string device = "auto";  // where prove_start runs: auto (GPU if present), cpu, gpu
+  // With the GPU: which devices ("all", or ordinals such as "0,2"); a job's partitions spread
+  // across them (docs/gpu.md "Every GPU of the host").
+  std::string gpus = "all";
   // [log]
   std::string log_level = "info";  // trace, debug, info, warn, error, off
   std::string log_format = "text";  // text or json

@@ -355,13 +355,21 @@ grpc::ServerUnaryReactor* CuzkService::GetStatus(grpc::CallbackServerContext* ct
       x->set_ref_count(static_cast<std::uint32_t>(std::max<long>(0, p.users)));
     }
   }
-  std::uint32_t ordinal = 0;
+  // Every device of the host; those prove_start uses name the partition in their turn now.
+  std::vector<gpu::DevicePool::DeviceStatus> in_use;
+  if (const auto* gpus = core_.registry().gpus(); gpus != nullptr) in_use = gpus->status();
   for (const auto& d : gpu::devices()) {
     auto* g = resp->add_gpus();
-    g->set_ordinal(ordinal++);
+    g->set_ordinal(static_cast<std::uint32_t>(d.ordinal));
     g->set_name(d.name);
     g->set_vram_total_bytes(d.total_bytes);
     g->set_vram_free_bytes(d.free_bytes);
+    for (const auto& u : in_use) {
+      if (u.ordinal != d.ordinal || !u.current) continue;
+      g->set_current_job_id(u.current->job_id);
+      const std::string label = queue_label(u.current->kind);
+      g->set_current_proof_kind(label.empty() ? u.current->kind : label);
+    }
   }
   resp->set_total_proofs_completed(st.jobs_done);
   resp->set_total_proofs_failed(st.jobs_failed);

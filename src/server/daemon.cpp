@@ -17,6 +17,8 @@
 #include <spdlog/spdlog.h>
 
 #include "base/build_info.hpp"
+#include "gpu/gpu.hpp"
+#include "gpu/pool.hpp"
 #include "server/http_pages.hpp"
 #include "server/tls.hpp"
 #include "store/pg_job_store.hpp"
@@ -256,11 +258,24 @@ Result<std::unique_ptr<Daemon>> Daemon::start(const DaemonConfig& config) {
   if (!wanted.ok()) return wanted.status();
   auto device = engine::resolve_prover_device(*wanted);
   if (!device.ok()) return device.status();
+  std::shared_ptr<gpu::DevicePool> gpus;
+  if (*device == engine::ProverDevice::kGpu) {
+    auto ordinals = gpu::parse_device_list(config.gpus, static_cast<int>(gpu::devices().size()));
+    if (!ordinals.ok()) return Status::invalid_argument("config: engine." + ordinals.status().message());
+    gpus = gpu::DevicePool::for_devices(*ordinals);
+  }
   engine::EngineConfig engine_config = config.engine;
-  if (engine_config.prover_workers == 0) engine_config.prover_workers = *device == engine::ProverDevice::kGpu ? 2 : 1;
+  if (engine_config.prover_workers == 0) {
+    engine_config.prover_workers = gpus ? 2 * static_cast<unsigned>(gpus->size()) : 1;
+  }
   d->engine_ = std::make_unique<engine::Engine>(engine_config, std::map<std::string, std::shared_ptr<engine::Workload>>{});
-  d->registry_ = std::make_unique<WorkloadRegistry>(*d->engine_, config.params_dir, *device);
+  d->registry_ = std::make_unique<WorkloadRegistry>(*d->engine_, config.params_dir, *device, gpus);
   d->device_ = *device == engine::ProverDevice::kGpu ? "gpu" : "cpu";
+  if (gpus) {
+    std::string list;
+    for (const auto& g : gpus->status()) list += (list.empty() ? "" : ",") + std::to_string(g.ordinal);
+    d->device_ += (gpus->size() > 1 ? "s " : " ") + list;
+  }
   auto store = open_job_store(config);
   if (!store.ok()) {
     d->engine_->shutdown();

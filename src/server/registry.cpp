@@ -25,16 +25,16 @@ bool safe_name(const std::string& s) {
 
 }  // namespace
 
-WorkloadRegistry::WorkloadRegistry(engine::Engine& engine, std::string params_dir, engine::ProverDevice device)
-    : engine_(engine),
-      dir_(std::move(params_dir)),
-      device_(device),
-      gate_(device == engine::ProverDevice::kGpu ? std::make_shared<gpu::DeviceGate>() : nullptr) {
+WorkloadRegistry::WorkloadRegistry(engine::Engine& engine, std::string params_dir, engine::ProverDevice device,
+                                   std::shared_ptr<gpu::DevicePool> gpus)
+    : engine_(engine), dir_(std::move(params_dir)), device_(device) {
   if (device == engine::ProverDevice::kGpu) {
-    // Half the device for resident key bases (PoRep-32G's G1 queries, 38 GiB, fit an H200's half);
-    // the rest for the MSM and NTT working buffers, which size their passes from what is free.
-    const auto devices = gpu::devices();
-    if (!devices.empty()) resident_ = std::make_shared<gpu::ResidentCache>(devices.front().total_bytes / 2);
+    if (!gpus) {
+      std::vector<int> all;
+      for (const auto& d : gpu::devices()) all.push_back(d.ordinal);
+      gpus = gpu::DevicePool::for_devices(all);
+    }
+    pool_ = std::move(gpus);
   }
   using engine::ParamsCache;
   using Bls = groth16::Bls12_381;
@@ -108,12 +108,12 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
     if (curve == "bn254") {
       e.cache = kBellmanBn;
       auto s = std::make_shared<engine::SyntheticWorkload<groth16::Bn254>>(n, *caches_[e.cache], e.r.params_path);
-      s->set_device(device_, gate_, resident_);
+      s->set_device(device_, pool_);
       w = s;
     } else {
       e.cache = kBellmanBls;
       auto s = std::make_shared<engine::SyntheticWorkload<groth16::Bls12_381>>(n, *caches_[e.cache], e.r.params_path);
-      s->set_device(device_, gate_, resident_);
+      s->set_device(device_, pool_);
       w = s;
     }
   } else if (circuit == "porep") {
@@ -137,7 +137,7 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
     e.r.partitions = size.partitions;
     e.cache = kBellmanBls;
     auto fw = std::make_shared<engine::FilecoinPorepWorkload>(size, *caches_[e.cache], e.r.params_path);
-    fw->set_device(device_, gate_, resident_);
+    fw->set_device(device_, pool_);
     w = fw;
   } else if (circuit == "window-post" || circuit == "winning-post") {
     // Filecoin's FallbackPoSt: one partition per job; Window V1 and V1_2 share their key files.
@@ -163,7 +163,7 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
     e.r.partitions = 1;
     e.cache = kBellmanBls;
     auto fw = std::make_shared<engine::FilecoinPostWorkload>(winning, *size, *caches_[e.cache], e.r.params_path);
-    fw->set_device(device_, gate_, resident_);
+    fw->set_device(device_, pool_);
     w = fw;
   } else if (circuit == "snap-update") {
     // Filecoin's SnapDeals: one job proves every partition of the sector size.
@@ -185,7 +185,7 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
     e.r.partitions = *partitions;
     e.cache = kBellmanBls;
     auto fw = std::make_shared<engine::FilecoinUpdateWorkload>(*size, *caches_[e.cache], e.r.params_path);
-    fw->set_device(device_, gate_, resident_);
+    fw->set_device(device_, pool_);
     w = fw;
   } else if (circuit == "zkey") {
     const fs::path p = fs::path(dir_) / shape;
@@ -198,13 +198,13 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
       e.cache = kZkeyBn;
       auto z = engine::ZkeyWorkload<groth16::Bn254>::open(*caches_[e.cache], e.r.params_path);
       if (!z.ok()) return z.status();
-      (*z)->set_device(device_, gate_, resident_);
+      (*z)->set_device(device_, pool_);
       w = *z;
     } else {
       e.cache = kZkeyBls;
       auto z = engine::ZkeyWorkload<groth16::Bls12_381>::open(*caches_[e.cache], e.r.params_path);
       if (!z.ok()) return z.status();
-      (*z)->set_device(device_, gate_, resident_);
+      (*z)->set_device(device_, pool_);
       w = *z;
     }
   } else {

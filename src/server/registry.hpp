@@ -33,9 +33,11 @@ struct Resolved {
 
 class WorkloadRegistry {
  public:
-  /// `device`: where the Groth16 workloads' prove_start runs (already resolved: kCpu or kGpu).
+  /// `device`: where the Groth16 workloads' prove_start runs (already resolved: kCpu or kGpu);
+  /// `gpus`: with kGpu, the devices their prover workers share (null: every device of the host).
   WorkloadRegistry(engine::Engine& engine, std::string params_dir,
-                   engine::ProverDevice device = engine::ProverDevice::kCpu);
+                   engine::ProverDevice device = engine::ProverDevice::kCpu,
+                   std::shared_ptr<gpu::DevicePool> gpus = nullptr);
   ~WorkloadRegistry();
 
   /// The engine kind serving (circuit, shape), made and registered on first use. NOT_FOUND when the
@@ -55,10 +57,9 @@ class WorkloadRegistry {
   std::vector<engine::ParamsEntryInfo> params() const;
   /// Drops every cached key that is not in use (before the engine goes).
   void evict_all_unused();
-  /// The GPU's gate (turn statistics for metrics); null when prove_start runs on the CPU.
-  const gpu::DeviceGate* gate() const { return gate_.get(); }
-  /// The bases kept on the GPU across proofs (half the device's memory at most); null on the CPU.
-  const gpu::ResidentCache* resident() const { return resident_.get(); }
+  /// The GPUs prove_start uses (each one's gate and resident bases, for metrics and status); null
+  /// when prove_start runs on the CPU.
+  const gpu::DevicePool* gpus() const { return pool_.get(); }
 
  private:
   enum CacheId { kBellmanBls, kBellmanBn, kZkeyBls, kZkeyBn, kCaches };
@@ -71,8 +72,7 @@ class WorkloadRegistry {
   engine::Engine& engine_;
   std::string dir_;
   engine::ProverDevice device_;
-  std::shared_ptr<gpu::DeviceGate> gate_;  // with kGpu: shared by every workload (the interlock)
-  std::shared_ptr<gpu::ResidentCache> resident_;  // with kGpu: MSM bases kept on the device
+  std::shared_ptr<gpu::DevicePool> pool_;  // with kGpu: shared by every workload (the interlock)
   std::unique_ptr<engine::ParamsCache> caches_[kCaches];
   std::uint64_t evictors_[kCaches] = {};  // engine handles (Engine::add_key_evictor)
   mutable std::mutex m_;

@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "engine/ledger.hpp"
+#include "gpu/gpu.hpp"
 
 namespace zk::server {
 
@@ -505,6 +506,25 @@ void ProvingService::status(pb::GetStatusResponse* resp) {
     x->set_circuit(w.circuit);
     x->set_busy_ms(w.busy_ms);
   }
+  if (const auto* gpus = registry_.gpus(); gpus != nullptr) {
+    const auto info = gpu::devices();
+    for (const auto& d : gpus->status()) {
+      auto* x = resp->add_gpus();
+      x->set_ordinal(static_cast<std::uint32_t>(d.ordinal));
+      for (const auto& i : info) {
+        if (i.ordinal == d.ordinal) x->set_name(i.name), x->set_memory_total_bytes(i.total_bytes);
+      }
+      x->set_turns(d.gate.turns);
+      x->set_busy_s(d.gate.held_ms / 1000);
+      x->set_waiting(d.gate.waiting);
+      if (d.current) {
+        x->set_job_id(d.current->job_id);
+        x->set_kind(d.current->kind);
+        x->set_partition(d.current->partition);
+      }
+      x->set_resident_bytes(d.resident.bytes);
+    }
+  }
   for (const auto& p : registry_.params()) {
     auto* x = resp->add_params();
     x->set_id(p.id);
@@ -541,20 +561,34 @@ void ProvingService::status(pb::GetStatusResponse* resp) {
   }
 }
 
-std::string gate_metrics(const gpu::DeviceGate& gate) {
-  const auto g = gate.stats();
-  const std::string dev = "{gpu=\"" + std::to_string(gate.ordinal()) + "\"}";
+std::string gpu_metrics(const gpu::DevicePool& gpus) {
+  const auto devices = gpus.status();
   std::string t;
-  t += "# HELP zkpipe_gpu_turns_total Device turns taken by prover workers (one per partition).\n";
-  t += "# TYPE zkpipe_gpu_turns_total counter\nzkpipe_gpu_turns_total" + dev + " " + std::to_string(g.turns) + "\n";
-  t += "# HELP zkpipe_gpu_busy_seconds_total Seconds the device was held by a prover worker.\n";
-  t += "# TYPE zkpipe_gpu_busy_seconds_total counter\nzkpipe_gpu_busy_seconds_total" + dev + " " +
-       std::to_string(g.held_ms / 1000) + "\n";
-  t += "# HELP zkpipe_gpu_wait_seconds_total Seconds prover workers waited for the device.\n";
-  t += "# TYPE zkpipe_gpu_wait_seconds_total counter\nzkpipe_gpu_wait_seconds_total" + dev + " " +
-       std::to_string(g.wait_ms / 1000) + "\n";
-  t += "# HELP zkpipe_gpu_waiting Prover workers waiting for the device now.\n";
-  t += "# TYPE zkpipe_gpu_waiting gauge\nzkpipe_gpu_waiting" + dev + " " + std::to_string(g.waiting) + "\n";
+  // One family at a time (HELP and TYPE once), a series per device.
+  auto family = [&](const char* name, const char* type, const char* help, auto&& value) {
+    t += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " " + type + "\n";
+    for (const auto& d : devices) t += std::string(name) + "{gpu=\"" + std::to_string(d.ordinal) + "\"} " + value(d) + "\n";
+  };
+  using D = gpu::DevicePool::DeviceStatus;
+  family("zkpipe_gpu_turns_total", "counter", "Device turns taken by prover workers (one per partition).",
+         [](const D& d) { return std::to_string(d.gate.turns); });
+  family("zkpipe_gpu_busy_seconds_total", "counter", "Seconds the device was held by a prover worker.",
+         [](const D& d) { return std::to_string(d.gate.held_ms / 1000); });
+  family("zkpipe_gpu_wait_seconds_total", "counter", "Seconds prover workers waited for the device.",
+         [](const D& d) { return std::to_string(d.gate.wait_ms / 1000); });
+  family("zkpipe_gpu_waiting", "gauge", "Prover workers waiting for the device now.",
+         [](const D& d) { return std::to_string(d.gate.waiting); });
+  family("zkpipe_gpu_proving", "gauge", "1 while a partition's device turn runs on the device.",
+         [](const D& d) { return std::string(d.current ? "1" : "0"); });
+  family("zkpipe_gpu_resident_bytes", "gauge", "Key bases kept in device memory.",
+         [](const D& d) { return std::to_string(d.resident.bytes); });
+  t += "# HELP zkpipe_gpu_resident_lookups_total MSM base lookups, by result.\n";
+  t += "# TYPE zkpipe_gpu_resident_lookups_total counter\n";
+  for (const auto& d : devices) {
+    const std::string gpu = "gpu=\"" + std::to_string(d.ordinal) + "\"";
+    t += "zkpipe_gpu_resident_lookups_total{" + gpu + ",result=\"hit\"} " + std::to_string(d.resident.hits) + "\n";
+    t += "zkpipe_gpu_resident_lookups_total{" + gpu + ",result=\"miss\"} " + std::to_string(d.resident.misses) + "\n";
+  }
   return t;
 }
 
@@ -582,16 +616,7 @@ std::string ProvingService::metrics_text() {
   for (const auto& p : registry_.params()) {
     text += "zkpipe_params_bytes{id=\"" + p.id + "\"} " + std::to_string(p.bytes) + "\n";
   }
-  if (const auto* gate = registry_.gate(); gate != nullptr) text += gate_metrics(*gate);
-  if (const auto* r = registry_.resident(); r != nullptr) {
-    const auto st = r->stats();
-    text += "# HELP zkpipe_gpu_resident_bytes Key bases kept in device memory.\n# TYPE zkpipe_gpu_resident_bytes gauge\n";
-    text += "zkpipe_gpu_resident_bytes " + std::to_string(st.bytes) + "\n";
-    text += "# HELP zkpipe_gpu_resident_lookups_total MSM base lookups, by result.\n";
-    text += "# TYPE zkpipe_gpu_resident_lookups_total counter\n";
-    text += "zkpipe_gpu_resident_lookups_total{result=\"hit\"} " + std::to_string(st.hits) + "\n";
-    text += "zkpipe_gpu_resident_lookups_total{result=\"miss\"} " + std::to_string(st.misses) + "\n";
-  }
+  if (const auto* gpus = registry_.gpus(); gpus != nullptr) text += gpu_metrics(*gpus);
   {
     std::lock_guard lock(m_);
     text += "# HELP zkpipe_admission_requests SubmitProof / Prove calls waiting for admission or being admitted "

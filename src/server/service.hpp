@@ -46,10 +46,11 @@ struct ServiceOptions {
   std::string version = "zkpipe";
 };
 
-/// Prometheus lines for the GPU's gate: turns taken, seconds the device was held and seconds
-/// prover workers waited for it (with two workers, waiting while the other's kernels run is the
-/// interlock working; busy / wall time is the GPU's share of the prover stage), workers waiting now.
-std::string gate_metrics(const gpu::DeviceGate& gate);
+/// Prometheus lines for each GPU prove_start uses (label gpu="ordinal"): turns taken, seconds the
+/// device was held and seconds prover workers waited for it (with two workers per device, waiting
+/// while the other's kernels run is the interlock working; busy / wall time is the GPU's share of
+/// the prover stage), workers waiting now, whether a partition is on it, its resident bases.
+std::string gpu_metrics(const gpu::DevicePool& gpus);
 
 class ProvingService final : public pb::ProvingEngine::CallbackService {
  public:

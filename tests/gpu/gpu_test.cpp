@@ -4,10 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
+
 #include "curve/bls12_381.hpp"
 #include "curve/bn254.hpp"
 #include "gpu/gpu.hpp"
-#include "gpu/resident.hpp"
+#include "gpu/pool.hpp"
 #include "groth16/gpu_backend.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/snarkjs.hpp"
@@ -179,8 +182,8 @@ void gpu_proof_equals_cpu() {
   };
   const Fr r = Fr::random(rng), s = Fr::random(rng);
   auto cpu_pending = groth16::prove_start<E, groth16::CpuBackend>(*pk, partition(), r, s);
-  DeviceGate gate;
-  auto gpu_pending = groth16::prove_start<E, groth16::GpuBackend>(*pk, partition(), r, s, nullptr, groth16::GpuBackend(gate));
+  DevicePool gpus({});
+  auto gpu_pending = groth16::prove_start<E, groth16::GpuBackend>(*pk, partition(), r, s, nullptr, groth16::GpuBackend(gpus));
   ASSERT_TRUE(cpu_pending.ok());
   ASSERT_TRUE(gpu_pending.ok()) << gpu_pending.status().to_string();
   auto cpu = groth16::prove_finish(*pk, std::move(*cpu_pending));
@@ -210,9 +213,9 @@ void gpu_zkey_proof_equals_cpu(const char* curve_dir) {
   ASSERT_TRUE(zk.ok() && w.ok());
   Rng rng(5);
   const Fr r = Fr::random(rng), s = Fr::random(rng);
-  DeviceGate gate;
+  DevicePool gpus({});
   auto gpu_p = sj::prove_start<E, groth16::GpuBackend>(*zk, *w, *sj::evaluate_rows<E>(*zk, *w), r, s, nullptr,
-                                                       groth16::GpuBackend(gate));
+                                                       groth16::GpuBackend(gpus));
   auto cpu_p = sj::prove_start<E>(*zk, *w, *sj::evaluate_rows<E>(*zk, *w), r, s);
   ASSERT_TRUE(gpu_p.ok()) << gpu_p.status().to_string();
   ASSERT_TRUE(cpu_p.ok());
@@ -245,21 +248,75 @@ TEST(GpuGroth16, ResidentBasesGiveTheSameProofs) {
     EXPECT_TRUE(circuit.synthesize(cs).ok());
     return std::move(cs).finish();
   };
-  DeviceGate gate;
-  ResidentCache cache(std::size_t{1} << 30);
+  DevicePool gpus({.resident_bytes = std::size_t{1} << 30});
   for (int round = 0; round < 2; ++round) {
     const Fr r = Fr::random(rng), s = Fr::random(rng);
     auto gpu_p = groth16::prove_start<E, groth16::GpuBackend>(*pk, partition(), r, s, nullptr,
-                                                             groth16::GpuBackend(gate, &cache, pk));
+                                                             groth16::GpuBackend(gpus, {}, pk));
     ASSERT_TRUE(gpu_p.ok()) << gpu_p.status().to_string();
     auto gpu = groth16::prove_finish(*pk, std::move(*gpu_p));
     auto cpu = groth16::prove(*pk, partition(), r, s);
     ASSERT_TRUE(gpu.ok() && cpu.ok());
     EXPECT_TRUE(*gpu == *cpu) << "round " << round;
   }
-  EXPECT_GE(cache.stats().hits, 4u);
-  std::printf("resident: %llu hits, %llu misses, %zu bytes\n", static_cast<unsigned long long>(cache.stats().hits),
-              static_cast<unsigned long long>(cache.stats().misses), cache.stats().bytes);
+  const auto resident = gpus.status().front().resident;
+  EXPECT_GE(resident.hits, 4u);
+  std::printf("resident: %llu hits, %llu misses, %zu bytes\n", static_cast<unsigned long long>(resident.hits),
+              static_cast<unsigned long long>(resident.misses), resident.bytes);
+}
+
+// Every GPU of the host: four workers prove partitions at once over a pool of all devices; each
+// device takes turns, keeps its own resident copy of the key's bases, and every proof equals the
+// CPU's for the same r and s.
+TEST(Gpu, PartitionsSpreadAcrossEveryDeviceProveWhatTheCpuProves) {
+  ZK_REQUIRE_GPU();
+  const auto devices = gpu::devices();
+  if (devices.size() < 2) GTEST_SKIP() << "one GPU here: the pool's spreading is tested on emulated devices";
+  using E = groth16::Bls12_381;
+  using Fr = E::Fr;
+  Rng rng(7107);
+  const circuits::SyntheticCircuit<Fr> circuit(4000, 3);
+  r1cs::ShapeRecorder<Fr> rec;
+  ASSERT_TRUE(circuit.synthesize(rec).ok());
+  auto made = groth16::generate_parameters<E>(rec.shape(), groth16::Trapdoor<E>::random(rng));
+  ASSERT_TRUE(made.ok());
+  auto pk = std::make_shared<const groth16::ProvingKey<E>>(std::move(*made));
+  std::vector<int> all;
+  for (const auto& d : devices) all.push_back(d.ordinal);
+  DevicePool gpus({.ordinals = all, .resident_bytes = std::size_t{1} << 30});
+  constexpr int kWorkers = 4, kRounds = 3;
+  std::vector<std::thread> workers;
+  std::atomic<int> mismatches{0}, failures{0};
+  for (int w = 0; w < kWorkers; ++w) {
+    workers.emplace_back([&, w] {
+      Rng wrng(7200 + static_cast<std::uint64_t>(w));
+      for (int round = 0; round < kRounds; ++round) {
+        const Fr r = Fr::random(wrng), s = Fr::random(wrng);
+        auto partition = [&] {
+          r1cs::ProvingSystem<Fr> cs({.inputs = pk->vk.ic.size(), .aux = pk->l.size(), .constraints = 4000});
+          EXPECT_TRUE(circuit.synthesize(cs).ok());
+          return std::move(cs).finish();
+        };
+        auto p = groth16::prove_start<E, groth16::GpuBackend>(*pk, partition(), r, s, nullptr,
+                                                             groth16::GpuBackend(gpus, {}, pk));
+        if (!p.ok()) {
+          ++failures;
+          continue;
+        }
+        auto gpu = groth16::prove_finish(*pk, std::move(*p));
+        auto cpu = groth16::prove(*pk, partition(), r, s);
+        if (!gpu.ok() || !cpu.ok() || !(*gpu == *cpu)) ++mismatches;
+      }
+    });
+  }
+  for (auto& t : workers) t.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(mismatches.load(), 0);
+  for (const auto& d : gpus.status()) {
+    EXPECT_GT(d.gate.turns, 0u) << "device " << d.ordinal << " never proved";
+    std::printf("device %d: %llu turns, %llu resident hits\n", d.ordinal, static_cast<unsigned long long>(d.gate.turns),
+                static_cast<unsigned long long>(d.resident.hits));
+  }
 }
 
 TEST(Gpu, DevicesAreListed) {

@@ -1,20 +1,24 @@
-// The dual-worker interlock (gpu/gate.hpp, groth16/gpu_backend.hpp) without a GPU: DeviceBackend
-// runs over CPU-emulated device calls, so the gate's rules and the backend's split between
-// CPU preparation (outside a turn) and device work (inside) are checked in CI. The kernels
+// The dual-worker interlock (gpu/gate.hpp, groth16/gpu_backend.hpp) and the pool of every GPU of
+// the host (gpu/pool.hpp) without a GPU: DeviceBackend runs over CPU-emulated devices and device
+// calls, so the gates' rules, the spreading of partitions across devices and the backend's split
+// between CPU preparation (outside a turn) and device work (inside) are checked in CI. The kernels
 // themselves are checked by gpu_device_code_test (emulated) and gpu_test (on a device).
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <type_traits>
 #include <vector>
 
 #include "gpu/gate.hpp"
-#include "gpu/resident.hpp"
+#include "gpu/pool.hpp"
 #include "groth16/gpu_backend.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
@@ -90,31 +94,76 @@ TEST(DeviceGate, MovedTurnReleasesOnce) {
   EXPECT_EQ(gate.stats().turns, 2u);
 }
 
-// What the emulated device saw.
+// Emulated devices: the pool's `select` makes an ordinal this thread's current device, as
+// cudaSetDevice does; every device call below is counted on the device current when it runs.
+thread_local int emulated_device = -1;
+constexpr int kMaxEmulated = 4;
+
+// What the emulated devices saw.
 struct DeviceLog {
-  gpu::DeviceGate* gate = nullptr;
-  std::atomic<int> inside{0}, max_inside{0}, calls{0};
-  std::atomic<bool> first{true}, other_worker_prepared_meanwhile{false};
+  gpu::DevicePool* pool = nullptr;
+  std::atomic<int> inside[kMaxEmulated] = {}, max_inside[kMaxEmulated] = {}, calls[kMaxEmulated] = {};
+  std::atomic<int> any_inside{0}, max_any_inside{0}, outside_a_turn{0};
+  std::atomic<bool> first{true}, first_released{false};
   std::atomic<int> resident_calls{0}, resident_mismatches{0};
+  // The very first device call holds its turn until this holds (default: another worker waits at
+  // some device's gate, i.e. it got through its CPU preparation while the device was taken).
+  std::function<bool(const DeviceLog&)> release_first = [](const DeviceLog& l) {
+    for (const auto& d : l.pool->status()) {
+      if (d.gate.waiting >= 1) return true;
+    }
+    return false;
+  };
+  int total_calls() const {
+    int n = 0;
+    for (const auto& c : calls) n += c.load();
+    return n;
+  }
 };
 
-// The device calls on the CPU. The very first call holds its turn until another worker is waiting
-// at the gate: that worker got through its CPU preparation (padding a, b, c) while the device was
-// taken, which is the point of the interlock.
+/// A pool of `n` emulated devices (resident copies made by `upload` when given).
+gpu::DevicePool emulated_pool(int n, std::size_t resident_bytes = 0, gpu::ResidentCache::Upload upload = nullptr) {
+  gpu::DevicePool::Options o;
+  o.ordinals.clear();
+  for (int i = 0; i < n; ++i) o.ordinals.push_back(i);
+  o.resident_bytes = resident_bytes;
+  if (upload) o.upload = [upload](int) { return upload; };
+  o.select = [](int ordinal) {
+    emulated_device = ordinal;
+    return Status{};
+  };
+  return gpu::DevicePool(std::move(o));
+}
+
+void raise_to(std::atomic<int>& max, int now) {
+  int seen = max.load();
+  while (now > seen && !max.compare_exchange_weak(seen, now)) {
+  }
+}
+
+// The device calls on the CPU, on the emulated device current on the calling thread.
 struct EmulatedOps {
   static constexpr bool kHostTwiddles = true;  // the CPU transforms need the table
   DeviceLog* log;
   void enter() const {
-    const int now = ++log->inside;
-    int seen = log->max_inside.load();
-    while (now > seen && !log->max_inside.compare_exchange_weak(seen, now)) {
+    const int d = emulated_device;
+    if (d < 0 || d >= kMaxEmulated) {
+      ++log->outside_a_turn;
+      return;
     }
-    ++log->calls;
+    raise_to(log->max_inside[d], ++log->inside[d]);
+    raise_to(log->max_any_inside, ++log->any_inside);
+    ++log->calls[d];
     if (log->first.exchange(false)) {
-      log->other_worker_prepared_meanwhile = eventually([&] { return log->gate->stats().waiting >= 1; });
+      log->first_released = eventually([&] { return log->release_first(*log); });
     }
   }
-  void leave() const { --log->inside; }
+  void leave() const {
+    const int d = emulated_device;
+    if (d < 0 || d >= kMaxEmulated) return;
+    --log->inside[d];
+    --log->any_inside;
+  }
   template <class Fn>
   auto on_device(Fn&& fn) const {
     enter();
@@ -190,10 +239,10 @@ TYPED_TEST(InterlockTest, TwoWorkersShareTheDeviceOneTurnAtATimeAndProveWhatTheC
   auto partition = [&] { return keyed.partition(); };
   const Fr r[2] = {Fr::random(rng), Fr::random(rng)}, s[2] = {Fr::random(rng), Fr::random(rng)};
 
-  gpu::DeviceGate gate;
+  gpu::DevicePool gpus = emulated_pool(1);
   DeviceLog log;
-  log.gate = &gate;
-  const DeviceBackend<EmulatedOps> backend(gate, EmulatedOps{&log});
+  log.pool = &gpus;
+  const DeviceBackend<EmulatedOps> backend(gpus, EmulatedOps{&log});
   std::vector<Result<PendingProof<E>>> pending(2, Status::internal("not run"));
   std::vector<std::thread> workers;
   for (int w = 0; w < 2; ++w) {
@@ -201,13 +250,13 @@ TYPED_TEST(InterlockTest, TwoWorkersShareTheDeviceOneTurnAtATimeAndProveWhatTheC
   }
   for (auto& t : workers) t.join();
 
-  EXPECT_EQ(log.max_inside.load(), 1) << "two workers were on the device at once";
-  EXPECT_TRUE(log.other_worker_prepared_meanwhile)
-      << "the second worker never reached the gate while the first held it";
+  EXPECT_EQ(log.max_inside[0].load(), 1) << "two workers were on the device at once";
+  EXPECT_TRUE(log.first_released) << "the second worker never reached the gate while the first held it";
   // One turn per partition for its device calls: the quotient with the H MSM, then L, A inputs,
   // A aux, B_G1 inputs, B_G1 aux.
-  EXPECT_EQ(log.calls.load(), 12);
-  EXPECT_EQ(gate.stats().turns, 2u);
+  EXPECT_EQ(log.calls[0].load(), 12);
+  EXPECT_EQ(log.outside_a_turn.load(), 0);
+  EXPECT_EQ(gpus.status()[0].gate.turns, 2u);
   const auto pvk = prepare_verifying_key(pk->vk);
   for (int w = 0; w < 2; ++w) {
     ASSERT_TRUE(pending[w].ok()) << pending[w].status().to_string();
@@ -230,11 +279,11 @@ TYPED_TEST(InterlockTest, ZkeyProverOnADeviceBackendProvesWhatTheCpuProves) {
   ASSERT_TRUE(zk.ok() && w.ok());
   auto rng = test::rng(78);
   const Fr r = Fr::random(rng), s = Fr::random(rng);
-  gpu::DeviceGate gate;
+  gpu::DevicePool gpus = emulated_pool(1);
   DeviceLog log;
-  log.gate = &gate;
+  log.pool = &gpus;
   log.first = false;
-  const DeviceBackend<EmulatedOps> backend(gate, EmulatedOps{&log});
+  const DeviceBackend<EmulatedOps> backend(gpus, EmulatedOps{&log});
   auto rows_dev = snarkjs::evaluate_rows<E>(*zk, *w);
   auto rows_cpu = snarkjs::evaluate_rows<E>(*zk, *w);
   ASSERT_TRUE(rows_dev.ok() && rows_cpu.ok());
@@ -242,9 +291,10 @@ TYPED_TEST(InterlockTest, ZkeyProverOnADeviceBackendProvesWhatTheCpuProves) {
   auto cpu = snarkjs::prove_start<E>(*zk, *w, std::move(*rows_cpu), r, s);
   ASSERT_TRUE(dev.ok()) << dev.status().to_string();
   ASSERT_TRUE(cpu.ok());
-  EXPECT_EQ(gate.stats().turns, 1u);  // one turn: quotient with H, C, A, B1
-  EXPECT_EQ(log.calls.load(), 4);
-  EXPECT_EQ(log.max_inside.load(), 1);
+  EXPECT_EQ(gpus.status()[0].gate.turns, 1u);  // one turn: quotient with H, C, A, B1
+  EXPECT_EQ(log.calls[0].load(), 4);
+  EXPECT_EQ(log.max_inside[0].load(), 1);
+  EXPECT_EQ(log.outside_a_turn.load(), 0);
   EXPECT_TRUE(snarkjs::prove_finish(*zk, *w, *dev) == snarkjs::prove_finish(*zk, *w, *cpu));
 }
 
@@ -260,17 +310,17 @@ TYPED_TEST(InterlockTest, ResidentBasesAreUploadedOnceAndDroppedWithTheirKey) {
   auto pk = std::move(keyed.pk);  // this test drops the key at the end
   auto partition = [&] { return keyed.partition(); };
   int uploads = 0;
-  gpu::ResidentCache cache(std::size_t{1} << 30, [&](const void* host, std::size_t bytes) -> Result<gpu::DeviceCopy> {
-    ++uploads;
-    auto copy = std::shared_ptr<std::uint8_t[]>(new std::uint8_t[bytes]);
-    std::memcpy(copy.get(), host, bytes);
-    return gpu::DeviceCopy(copy, copy.get());
-  });
-  gpu::DeviceGate gate;
+  gpu::DevicePool gpus =
+      emulated_pool(1, std::size_t{1} << 30, [&](const void* host, std::size_t bytes) -> Result<gpu::DeviceCopy> {
+        ++uploads;
+        auto copy = std::shared_ptr<std::uint8_t[]>(new std::uint8_t[bytes]);
+        std::memcpy(copy.get(), host, bytes);
+        return gpu::DeviceCopy(copy, copy.get());
+      });
   DeviceLog log;
-  log.gate = &gate;
+  log.pool = &gpus;
   log.first = false;
-  const DeviceBackend<EmulatedOps> backend(gate, &cache, pk, EmulatedOps{&log});
+  const DeviceBackend<EmulatedOps> backend(gpus, EmulatedOps{&log}, pk);
   for (int round = 0; round < 2; ++round) {
     const Fr r = Fr::random(rng), s = Fr::random(rng);
     auto pending = prove_start<E>(*pk, partition(), r, s, nullptr, backend);
@@ -290,14 +340,208 @@ TYPED_TEST(InterlockTest, ResidentBasesAreUploadedOnceAndDroppedWithTheirKey) {
   EXPECT_EQ(log.resident_mismatches.load(), 0);
   EXPECT_EQ(log.resident_calls.load(), 2 * msms);
   EXPECT_EQ(uploads, msms);
-  EXPECT_EQ(cache.stats().hits, static_cast<std::uint64_t>(msms));
+  EXPECT_EQ(gpus.status()[0].resident.hits, static_cast<std::uint64_t>(msms));
   // The key goes: its entries are dropped at the next lookup, never handed out.
   std::weak_ptr<const void> owner = pk;
   const void* h = pk->h.data();
   const std::size_t hb = pk->h.size() * sizeof(pk->h[0]);
   pk.reset();
-  EXPECT_FALSE(cache.get(h, hb, owner).ok());
-  EXPECT_EQ(cache.stats().entries, 0u);
+  auto lease = gpus.acquire();
+  EXPECT_FALSE(lease.resident().get(h, hb, owner).ok());
+  EXPECT_EQ(lease.resident().stats().entries, 0u);
+}
+
+// Every GPU of the host (gpu/pool.hpp): four workers prove eight partitions over three emulated
+// devices. The first device call holds its turn until a partition is on another device, so the
+// devices run at once; no device ever has two partitions in it; every call runs inside a lease
+// with its device current; proofs equal the CPU's and verify.
+TYPED_TEST(InterlockTest, PartitionsSpreadAcrossDevicesEachOneTurnAtATime) {
+  using E = TypeParam;
+  using Fr = typename E::Fr;
+  auto rng = test::rng(80);
+  const KeyedCircuit<E> keyed(rng, 3, 6, 200);
+  ASSERT_TRUE(keyed.pk);
+  gpu::DevicePool gpus = emulated_pool(3);
+  DeviceLog log;
+  log.pool = &gpus;
+  log.release_first = [](const DeviceLog& l) { return l.inside[1].load() + l.inside[2].load() >= 1; };
+  constexpr int kWorkers = 4, kEach = 2;
+  std::vector<Fr> r, s;
+  for (int i = 0; i < kWorkers * kEach; ++i) r.push_back(Fr::random(rng)), s.push_back(Fr::random(rng));
+  std::vector<Result<PendingProof<E>>> pending(kWorkers * kEach, Status::internal("not run"));
+  std::vector<std::thread> workers;
+  for (int w = 0; w < kWorkers; ++w) {
+    workers.emplace_back([&, w] {
+      for (int k = 0; k < kEach; ++k) {
+        const int i = w * kEach + k;
+        const DeviceBackend<EmulatedOps> backend(gpus, EmulatedOps{&log}, {},
+                                                 gpu::WorkLabel{"job-" + std::to_string(i), "test", 0});
+        pending[i] = prove_start<E>(*keyed.pk, keyed.partition(), r[i], s[i], nullptr, backend);
+      }
+    });
+  }
+  for (auto& t : workers) t.join();
+  EXPECT_TRUE(log.first_released) << "no partition ever ran on another device while device 0 was held";
+  EXPECT_GE(log.max_any_inside.load(), 2);
+  EXPECT_EQ(log.outside_a_turn.load(), 0);
+  EXPECT_EQ(log.total_calls(), 6 * kWorkers * kEach);
+  std::uint64_t turns = 0;
+  for (const auto& d : gpus.status()) {
+    EXPECT_LE(log.max_inside[d.ordinal].load(), 1) << "two partitions on device " << d.ordinal;
+    EXPECT_FALSE(d.current.has_value());
+    turns += d.gate.turns;
+  }
+  EXPECT_EQ(turns, static_cast<std::uint64_t>(kWorkers * kEach));
+  EXPECT_GT(log.calls[0].load(), 0);
+  EXPECT_GT(log.calls[1].load() + log.calls[2].load(), 0);
+  const auto pvk = prepare_verifying_key(keyed.pk->vk);
+  for (int i = 0; i < kWorkers * kEach; ++i) {
+    ASSERT_TRUE(pending[i].ok()) << pending[i].status().to_string();
+    auto proof = prove_finish(*keyed.pk, std::move(*pending[i]));
+    auto cpu = prove(*keyed.pk, keyed.partition(), r[i], s[i]);
+    ASSERT_TRUE(proof.ok() && cpu.ok());
+    EXPECT_EQ(*proof, *cpu) << "partition " << i;
+    EXPECT_TRUE(*verify(pvk, *proof, keyed.circuit.public_inputs()));
+  }
+}
+
+// Each device keeps its own copies of a key's bases: with two devices, each uploads the key once
+// and finds it on its later partitions.
+TYPED_TEST(InterlockTest, EachDeviceKeepsItsOwnResidentBases) {
+  using E = TypeParam;
+  using Fr = typename E::Fr;
+  auto rng = test::rng(81);
+  const KeyedCircuit<E> keyed(rng, 2, 5, 150);
+  ASSERT_TRUE(keyed.pk);
+  std::atomic<int> uploads[2] = {};
+  gpu::DevicePool::Options o;
+  o.ordinals = {0, 1};
+  o.resident_bytes = std::size_t{1} << 30;
+  o.upload = [&](int ordinal) -> gpu::ResidentCache::Upload {
+    return [&, ordinal](const void* host, std::size_t bytes) -> Result<gpu::DeviceCopy> {
+      ++uploads[ordinal];
+      auto copy = std::shared_ptr<std::uint8_t[]>(new std::uint8_t[bytes]);
+      std::memcpy(copy.get(), host, bytes);
+      return gpu::DeviceCopy(copy, copy.get());
+    };
+  };
+  o.select = [](int ordinal) {
+    emulated_device = ordinal;
+    return Status{};
+  };
+  gpu::DevicePool gpus(std::move(o));
+  DeviceLog log;
+  log.pool = &gpus;
+  log.first = false;
+  const DeviceBackend<EmulatedOps> backend(gpus, EmulatedOps{&log}, keyed.pk);
+  // Another caller holds one device while each partition is proved: device 0 for the first two
+  // partitions (which go to device 1), device 1 for the last two (which go to device 0).
+  std::vector<int> used;
+  for (int round = 0; round < 4; ++round) {
+    std::optional<gpu::DevicePool::Lease> first, second;
+    std::thread taker([&] {
+      first.emplace(gpus.acquire());  // device 0: both free, the lowest ordinal
+      if (round >= 2) {
+        second.emplace(gpus.acquire());  // device 1
+        first.reset();
+      }
+    });
+    taker.join();
+    const int calls_on_0 = log.calls[0].load();
+    const Fr r = Fr::random(rng), s = Fr::random(rng);
+    auto pending = prove_start<E>(*keyed.pk, keyed.partition(), r, s, nullptr, backend);
+    used.push_back(log.calls[0].load() > calls_on_0 ? 0 : 1);
+    first.reset();
+    second.reset();
+    ASSERT_TRUE(pending.ok()) << pending.status().to_string();
+    EXPECT_EQ(used.back(), round >= 2 ? 0 : 1) << "round " << round;
+    auto proof = prove_finish(*keyed.pk, std::move(*pending));
+    auto cpu = prove(*keyed.pk, keyed.partition(), r, s);
+    ASSERT_TRUE(proof.ok() && cpu.ok());
+    EXPECT_EQ(*proof, *cpu);
+  }
+  EXPECT_EQ(log.resident_mismatches.load(), 0);
+  EXPECT_EQ(log.outside_a_turn.load(), 0);
+  const auto st = gpus.status();
+  ASSERT_EQ(st.size(), 2u);
+  for (const auto& d : st) {
+    const int partitions = static_cast<int>(std::count(used.begin(), used.end(), d.ordinal));
+    EXPECT_EQ(partitions, 2) << "device " << d.ordinal;
+    EXPECT_EQ(d.gate.turns, 2u + (d.ordinal == 0 ? 4u : 2u)) << "device " << d.ordinal;  // with the other caller's
+    EXPECT_GT(uploads[d.ordinal].load(), 0) << "device " << d.ordinal;
+    EXPECT_GT(d.resident.hits, 0u) << "device " << d.ordinal;  // its second partition found the bases
+    EXPECT_EQ(static_cast<std::uint64_t>(uploads[d.ordinal].load()), d.resident.misses);
+  }
+}
+
+TEST(DevicePool, LeasesGoToTheLeastBusyDeviceAndNameTheirPartition) {
+  gpu::DevicePool gpus = emulated_pool(3);
+  auto a = gpus.acquire({"a", "porep", 0});
+  auto b = gpus.acquire({"b", "porep", 1});
+  auto c = gpus.acquire({"c", "window-post", 0});
+  EXPECT_EQ(a.ordinal(), 0);
+  EXPECT_EQ(b.ordinal(), 1);
+  EXPECT_EQ(c.ordinal(), 2);
+  EXPECT_EQ(emulated_device, 2);  // the last lease's device is current on this thread
+  auto st = gpus.status();
+  ASSERT_TRUE(st[1].current.has_value());
+  EXPECT_EQ(st[1].current->job_id, "b");
+  EXPECT_EQ(st[1].current->partition, 1u);
+  ASSERT_TRUE(st[2].current.has_value());
+  EXPECT_EQ(st[2].current->kind, "window-post");
+  b.release();
+  EXPECT_FALSE(gpus.status()[1].current.has_value());
+  auto d = gpus.acquire({"d", "porep", 2});
+  EXPECT_EQ(d.ordinal(), 1);  // the one free device
+  // All busy: the next caller queues on the device with the fewest callers (the lowest ordinal on
+  // ties) and gets it when its holder leaves.
+  std::atomic<int> got{-1};
+  std::thread waiter([&] {
+    auto e = gpus.acquire({"e", "porep", 3});
+    got = e.ordinal();
+  });
+  ASSERT_TRUE(eventually([&] { return gpus.status()[0].gate.waiting == 1; }));
+  EXPECT_EQ(got.load(), -1);
+  a.release();
+  waiter.join();
+  EXPECT_EQ(got.load(), 0);
+  for (const auto& x : gpus.status()) EXPECT_EQ(x.gate.waiting, 0u);
+}
+
+TEST(DevicePool, ADeviceCallOutsideALeaseOrOnAnUnselectableDeviceFails) {
+  gpu::DevicePool::Options o;
+  o.select = [](int) { return Status::unavailable("CUDA device 0: emulated failure"); };
+  gpu::DevicePool gpus(std::move(o));
+  EXPECT_EQ(gpus.device_here().code(), StatusCode::kInternal);  // no lease on this thread
+  EXPECT_EQ(gpus.resident_here(), nullptr);
+  DeviceLog log;
+  log.pool = &gpus;
+  log.first = false;
+  const DeviceBackend<EmulatedOps> backend(gpus, EmulatedOps{&log});
+  using C = Bls12_381::G1Config;
+  std::vector<curve::Affine<C>> bases(1, curve::Affine<C>::generator());
+  std::vector<Bls12_381::Fr> scalars(1, Bls12_381::Fr::one());
+  EXPECT_EQ(backend.template msm<C>(bases, scalars).status().code(), StatusCode::kInternal);  // outside a turn
+  {
+    auto lease = gpus.acquire();
+    EXPECT_EQ(lease.status().code(), StatusCode::kUnavailable);
+    EXPECT_EQ(gpus.device_here().code(), StatusCode::kUnavailable);
+    // The device calls fail with the reason instead of running on whatever device is current.
+    EXPECT_EQ(backend.template msm<C>(bases, scalars).status().code(), StatusCode::kUnavailable);
+  }
+  EXPECT_EQ(log.total_calls(), 0);
+  EXPECT_EQ(gpus.device_here().code(), StatusCode::kInternal);  // released
+  EXPECT_EQ(gpus.status()[0].gate.turns, 1u);
+}
+
+TEST(DevicePool, DeviceListsNameExistingDistinctOrdinals) {
+  EXPECT_EQ(*gpu::parse_device_list("all", 3), (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(*gpu::parse_device_list("", 2), (std::vector<int>{0, 1}));
+  EXPECT_EQ(*gpu::parse_device_list("2, 0", 3), (std::vector<int>{2, 0}));
+  for (const char* bad : {"3", "0,0", "x", "-1", "1,,2", "99999"}) {
+    EXPECT_EQ(gpu::parse_device_list(bad, 3).status().code(), StatusCode::kInvalidArgument) << bad;
+  }
+  EXPECT_NE(gpu::parse_device_list("4", 2).status().message().find("has 2 GPUs"), std::string::npos);
 }
 
 TEST(ResidentCache, EvictsLeastRecentlyUsedWithinItsCapacity) {
@@ -324,15 +568,16 @@ TEST(ResidentCache, EvictsLeastRecentlyUsedWithinItsCapacity) {
   EXPECT_EQ(cache.stats().bytes, 0u);
 }
 
-/// A gate and a backend over emulated device calls, for tests that only gather (no first-call hold).
+/// An emulated device and a backend over it, for tests that only gather (no first-call hold).
 struct GatherOnlyDevice {
-  gpu::DeviceGate gate;
+  gpu::DevicePool gpus = emulated_pool(1);
   DeviceLog log;
-  DeviceBackend<EmulatedOps> backend{gate, EmulatedOps{&log}};
+  DeviceBackend<EmulatedOps> backend{gpus, EmulatedOps{&log}};
   GatherOnlyDevice() {
-    log.gate = &gate;
+    log.pool = &gpus;
     log.first = false;
   }
+  std::uint64_t turns() const { return gpus.status()[0].gate.turns; }
 };
 
 TYPED_TEST(InterlockTest, GatherKeepsTheDensityFilteredScalarsInOrder) {  // several parallel blocks
@@ -341,7 +586,6 @@ TYPED_TEST(InterlockTest, GatherKeepsTheDensityFilteredScalarsInOrder) {  // sev
   using Fr = typename E::Fr;
   GatherOnlyDevice device;
   const auto& backend = device.backend;
-  const auto& gate = device.gate;
   auto rng = test::rng(1207);
   const std::size_t n = 3 * DeviceBackend<EmulatedOps>::kGatherBlock + 77;  // a partial last block
   std::vector<Fr> scalars(n);
@@ -363,7 +607,7 @@ TYPED_TEST(InterlockTest, GatherKeepsTheDensityFilteredScalarsInOrder) {  // sev
     ASSERT_EQ(g->dense.size(), expected.size());
     for (std::size_t j = 0; j < expected.size(); ++j) ASSERT_EQ(g->dense[j], expected[j]) << j << " " << from_column;
   }
-  EXPECT_EQ(gate.stats().turns, 0u);
+  EXPECT_EQ(device.turns(), 0u);
 }
 
 TYPED_TEST(InterlockTest, MismatchedDensityIsAnErrorBeforeTheDevice) {  // found while gathering, on the CPU
@@ -372,7 +616,6 @@ TYPED_TEST(InterlockTest, MismatchedDensityIsAnErrorBeforeTheDevice) {  // found
   using Fr = typename E::Fr;
   GatherOnlyDevice device;
   const auto& backend = device.backend;
-  const auto& gate = device.gate;
   std::vector<curve::Affine<C>> bases(2, curve::Affine<C>::generator());
   std::vector<Fr> scalars(3, Fr::one());
   msm::DensityBitmap density(3);
@@ -380,7 +623,7 @@ TYPED_TEST(InterlockTest, MismatchedDensityIsAnErrorBeforeTheDevice) {  // found
   auto res = backend.template gather<C>(bases, scalars, density);
   ASSERT_FALSE(res.ok());
   EXPECT_EQ(res.status().code(), StatusCode::kInvalidArgument);
-  EXPECT_EQ(gate.stats().turns, 0u);
+  EXPECT_EQ(device.turns(), 0u);
 }
 
 }  // namespace

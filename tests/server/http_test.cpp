@@ -86,6 +86,29 @@ TEST(StatusPage, EscapesWhatItShowsAndNamesTheWork) {
   EXPECT_NE(html.find("<div id=\"timeline\"><svg id=\"t\"></svg></div>"), std::string::npos);
 }
 
+TEST(StatusPage, NamesThePartitionOnEachGpu) {
+  pb::GetStatusResponse st;
+  auto* g = st.add_gpus();
+  g->set_ordinal(0);
+  g->set_name("NVIDIA H200");
+  g->set_turns(12);
+  g->set_busy_s(9.5);
+  g->set_job_id("curio-<7>");
+  g->set_kind("porep:32GiB");
+  g->set_partition(3);
+  g->set_resident_bytes(std::uint64_t{38} << 30);
+  st.add_gpus()->set_ordinal(1);
+  const std::string html = status_html(st, "unix:///run/zkpipe/zkpipe.sock", "");
+  EXPECT_NE(html.find("<table id=\"gpus\">"), std::string::npos);
+  EXPECT_NE(html.find("<tr class=\"busy\"><td>0 NVIDIA H200</td><td>porep:32GiB job curio-&lt;7&gt; partition 3</td>"
+                      "<td>12</td><td>9.5 s</td>"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<tr><td>1 </td><td></td><td>0</td>"), std::string::npos);
+  // No GPU table when prove_start runs on the CPU.
+  EXPECT_EQ(status_html(pb::GetStatusResponse(), "x", "").find("id=\"gpus\""), std::string::npos);
+}
+
 TEST(StatusPage, TheLiveTimelineDrawsTheRecentStagesOfEachWorker) {
   std::vector<engine::TraceSpan> spans = {
       {"synthesis-0", "synthesis", 7, 0, 100e6, 5e6},    // 100-105 s

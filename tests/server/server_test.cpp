@@ -760,20 +760,31 @@ TEST_F(TlsTest, BadTlsSettingsAreErrorsNamingTheSetting) {
   }
 }
 
-// With the GPU, every workload the registry makes shares one gate, and its turns show in metrics.
-TEST(GpuGateMetrics, RegistryOwnsOneGateOnlyWithTheGpu) {
+// With the GPU, every workload the registry makes shares one pool of devices (a gate each), and
+// each device's turns, waiting workers and partition show in metrics.
+TEST(GpuMetrics, RegistryOwnsOnePoolOnlyWithTheGpuAndMetricsHaveASeriesPerDevice) {
   engine::Engine e({.budget_bytes = std::uint64_t{1} << 28, .synthesis_workers = 1}, {});
   WorkloadRegistry cpu(e, ".", engine::ProverDevice::kCpu);
-  EXPECT_EQ(cpu.gate(), nullptr);
-  WorkloadRegistry gpu_reg(e, ".", engine::ProverDevice::kGpu);
-  ASSERT_NE(gpu_reg.gate(), nullptr);
-  gpu::DeviceGate gate(1);
-  { auto t = gate.enter(); }
-  { auto t = gate.enter(); }
-  const std::string m = gate_metrics(gate);
-  EXPECT_NE(m.find("zkpipe_gpu_turns_total{gpu=\"1\"} 2\n"), std::string::npos) << m;
+  EXPECT_EQ(cpu.gpus(), nullptr);
+  gpu::DevicePool::Options o;
+  o.ordinals = {0, 1};
+  o.select = [](int) { return Status{}; };  // emulated devices
+  auto pool = std::make_shared<gpu::DevicePool>(std::move(o));
+  WorkloadRegistry gpu_reg(e, ".", engine::ProverDevice::kGpu, pool);
+  ASSERT_EQ(gpu_reg.gpus(), pool.get());
+  { auto t = pool->acquire(); }
+  { auto t = pool->acquire(); }
+  auto held = pool->acquire({"job-7", "porep:32GiB", 3});  // device 0: both free
+  auto other = pool->acquire();                            // device 1
+  const std::string m = gpu_metrics(*pool);
+  EXPECT_NE(m.find("zkpipe_gpu_turns_total{gpu=\"0\"} 3\n"), std::string::npos) << m;
+  EXPECT_NE(m.find("zkpipe_gpu_turns_total{gpu=\"1\"} 1\n"), std::string::npos) << m;
   EXPECT_NE(m.find("# TYPE zkpipe_gpu_busy_seconds_total counter"), std::string::npos);
+  EXPECT_EQ(m.find("# TYPE zkpipe_gpu_busy_seconds_total counter", m.find("# TYPE zkpipe_gpu_busy_seconds_total") + 1),
+            std::string::npos) << "one TYPE line per family";
   EXPECT_NE(m.find("zkpipe_gpu_waiting{gpu=\"1\"} 0\n"), std::string::npos);
+  EXPECT_NE(m.find("zkpipe_gpu_proving{gpu=\"0\"} 1\n"), std::string::npos);
+  EXPECT_NE(m.find("zkpipe_gpu_resident_lookups_total{gpu=\"1\",result=\"hit\"} 0\n"), std::string::npos);
   e.shutdown();
 }
 

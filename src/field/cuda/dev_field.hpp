@@ -73,9 +73,10 @@ constexpr ReductionConstants<P::kLimbs> reduction_constants() {
 #if defined(__CUDACC__)
 /// The modulus's 32-bit limbs in constant memory for the product's reduction rows: as an operand
 /// ptxas cannot see, so it does not special-case limbs such as 1 or 2^32 - 1 (BLS12-381's Fr),
-/// which would break its fusion of each (lo, hi) pair into one wide multiply-add.
+/// which would break its fusion of each (lo, hi) pair into one wide multiply-add. One copy per
+/// translation unit (static): each .cu file is its own device module.
 template <class P>
-__constant__ ReductionConstants<P::kLimbs> kDevReduction = reduction_constants<P>();
+static __constant__ ReductionConstants<P::kLimbs> kDevReduction = reduction_constants<P>();
 #endif
 
 template <class P>
