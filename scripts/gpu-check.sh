@@ -8,13 +8,16 @@
 #        # shared library they need beyond glibc and the CUDA driver, into .gpu-carry/
 #   bash scripts/gpu-check.sh run                    # there (device tool, carry [".gpu-carry"]):
 #        # nvidia-smi, the kernels' differential tests (gpu_test), the device code on the CPU,
+#        # the arithmetic rates (IMAD per SM per clock, Fq and Fr products per second),
 #        # bench_gpu (MSM G1 2^20/2^22/2^24 random, bits-heavy and with resident bases; 1 GiB
 #        # uploads, the driver's against the staged copy; NTT 2^24/2^26 with kernel/copy
 #        # split, quotient 2^20/2^24, prove_start 2^20 on both backends and PoRep-shaped partitions
 #        # of 2^22/2^24), compute-sanitizer memcheck on the whole-proof tests, then prove_start of a
-#        # 2^27 partition; everything goes to $OUT (default .gpu-carry/out): gpu-check.txt,
-#        # bench_gpu.json, bench_gpu_2p27.json. Sections are ordered by value: a run cut short
-#        # still brings back what it finished.
+#        # 2^27 partition, then the MSMs of 2^26 and 2^27 points (random and bits-heavy, bases
+#        # resident) and the NTT of 2^27; everything goes to $OUT (default .gpu-carry/out):
+#        # gpu-check.txt, bench_gpu_rates.json, bench_gpu.json, bench_gpu_2p27.json,
+#        # bench_gpu_large.json. Sections are ordered by value: a run cut short still brings back
+#        # what it finished.
 #
 #   bash scripts/gpu-check.sh profile                # there, like run: Nsight Compute's per-kernel
 #        # times, occupancy and throughput for the MSM, NTT and quotient, and one sub-run launch in full
@@ -54,6 +57,7 @@ case "$mode" in
     export LD_LIBRARY_PATH="$PWD/$CARRY/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     export ZKPIPE_TEST_DATA_DIR="$PWD/tests/data"  # the binaries were built against another path
     SAN=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2> /dev/null || true)
+    LARGE='BM_MsmG1<Bls1, true, (false|true), true>/(26|27)|BM_Ntt<BlsFr, true>/27'
     {
       echo "== $(date -u +%FT%TZ) $(uname -m)"
       nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv 2>&1
@@ -63,8 +67,12 @@ case "$mode" in
       echo "== device code on the CPU"
       timeout 30 "$CARRY/bin/gpu_device_code_test" --gtest_brief=1 2>&1
       echo "gpu_device_code_test exit $?"
-      echo "== bench_gpu (all but the 2^27 partition)"
-      timeout 240 "$CARRY/bin/bench_gpu" --benchmark_filter='-BM_ProveStart2p27' \
+      echo "== arithmetic rates (32-bit multiply-adds per SM per clock; Fq, Fr products)"
+      timeout 60 "$CARRY/bin/bench_gpu" --benchmark_filter='BM_ImadRate|BM_FieldProductRate' \
+        --benchmark_out="$OUT/bench_gpu_rates.json" --benchmark_out_format=json 2>&1
+      echo "rates exit $?"
+      echo "== bench_gpu (all but the 2^26-2^27 MSMs and NTT, and the 2^27 partition)"
+      timeout 200 "$CARRY/bin/bench_gpu" --benchmark_filter="-$LARGE|BM_ProveStart2p27|BM_ImadRate|BM_FieldProductRate" \
         --benchmark_out="$OUT/bench_gpu.json" --benchmark_out_format=json 2>&1
       echo "bench_gpu exit $?"
       if [ -n "$SAN" ]; then
@@ -78,6 +86,10 @@ case "$mode" in
       timeout 150 "$CARRY/bin/bench_gpu" --benchmark_filter='BM_ProveStart2p27' \
         --benchmark_out="$OUT/bench_gpu_2p27.json" --benchmark_out_format=json 2>&1
       echo "bench_gpu 2^27 exit $?"
+      echo "== MSM 2^26 / 2^27 (random, bits-heavy; bases resident) and NTT 2^27: issue 42's table"
+      timeout 150 "$CARRY/bin/bench_gpu" --benchmark_filter="$LARGE" \
+        --benchmark_out="$OUT/bench_gpu_large.json" --benchmark_out_format=json 2>&1
+      echo "bench_gpu large exit $?"
     } | tee "$OUT/gpu-check.txt"
     ;;
   profile)

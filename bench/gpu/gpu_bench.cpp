@@ -12,6 +12,7 @@
 #include <memory>
 #include <type_traits>
 
+#include "arith_rate.hpp"
 #include "base/rng.hpp"
 #include "circuits/synthetic.hpp"
 #include "curve/bls12_381.hpp"
@@ -44,6 +45,39 @@ bool skip_without_gpu(benchmark::State& state) {
   }();
   (void)warm;
   return false;
+}
+
+/// The device's 32-bit multiply-add rate (the floor of every field product) and its Fq and Fr
+/// product rates: with the products' SASS counts (docs/gpu.md) they say how close the product runs
+/// to the issue limit.
+void BM_ImadRate(benchmark::State& state) {
+  if (skip_without_gpu(state)) return;
+  bench_gpu::Rate r;
+  for (auto _ : state) {
+    auto x = bench_gpu::imad_rate();
+    if (!x.ok()) {
+      state.SkipWithError(x.status().message().c_str());
+      return;
+    }
+    r = *x;
+  }
+  state.counters["imad_per_s"] = r.per_s;
+  state.counters["imad_per_sm_clock"] = r.per_sm_per_clock;
+}
+template <bool kFq>
+void BM_FieldProductRate(benchmark::State& state) {
+  if (skip_without_gpu(state)) return;
+  bench_gpu::Rate r;
+  for (auto _ : state) {
+    auto x = bench_gpu::field_product_rate(kFq);
+    if (!x.ok()) {
+      state.SkipWithError(x.status().message().c_str());
+      return;
+    }
+    r = *x;
+  }
+  state.counters["products_per_s"] = r.per_s;
+  state.counters["products_per_sm_clock"] = r.per_sm_per_clock;
 }
 
 /// n bases tiled from 2^16 random points (distinct enough for timing), n random scalars.
@@ -317,15 +351,21 @@ void BM_ProveStartShape(benchmark::State& state) {
 using Bls1 = curve::Bls12_381G1;
 using Bn1 = curve::Bn254G1;
 using BlsFr = field::Bls12_381Fr;
+BENCHMARK(BM_ImadRate)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_FieldProductRate<true>)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_FieldProductRate<false>)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_MsmG1<Bls1, true>)->Arg(20)->Arg(22)->Arg(24)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_MsmG1<Bn1, true>)->Arg(20)->Arg(22)->Arg(24)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_MsmG1<Bls1, true, true>)->Arg(20)->Arg(24)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_MsmG1<Bls1, true, false, true>)->Arg(22)->Arg(24)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+// PoRep-32G's sizes (2^27: the H query; 14 GiB of bases resident): the issue-42 table.
+BENCHMARK(BM_MsmG1<Bls1, true, false, true>)->Arg(26)->Arg(27)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
+BENCHMARK(BM_MsmG1<Bls1, true, true, true>)->Arg(27)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
 BENCHMARK(BM_MsmG1<Bn1, true, false, true>)->Arg(24)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_MsmG1<Bls1, false>)->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_Upload<false>)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_Upload<true>)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
-BENCHMARK(BM_Ntt<BlsFr, true>)->Arg(24)->Arg(26)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_Ntt<BlsFr, true>)->Arg(24)->Arg(26)->Arg(27)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_Ntt<BlsFr, false>)->Arg(24)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_Quotient<BlsFr, true>)->Arg(20)->Arg(24)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_Quotient<BlsFr, false>)->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
