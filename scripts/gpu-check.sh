@@ -19,6 +19,11 @@
 #        # bench_gpu_large.json. Sections are ordered by value: a run cut short still brings back
 #        # what it finished.
 #
+#        # Last, the whole 32 GiB PoRep C2 through the engine (`c2` runs only that): 3 proofs with
+#        # a synthetic C1 and a benchmark key (random points; the proofs do not verify).
+#
+#   bash scripts/gpu-check.sh c2                     # there, like run: the whole C2 alone (~3 min)
+#
 #   bash scripts/gpu-check.sh profile                # there, like run: Nsight Compute's per-kernel
 #        # times, occupancy and throughput for the MSM, NTT and quotient, and one sub-run launch in full
 #
@@ -34,9 +39,9 @@ case "$mode" in
   prepare)
     B=${2:-build/gpu}
     if [ "$B" = build/gpu ]; then cmake --preset gpu >/dev/null || exit 1; fi
-    cmake --build "$B" --target gpu_test gpu_device_code_test bench_gpu -j "$(nproc)" || exit 1
+    cmake --build "$B" --target gpu_test gpu_device_code_test bench_gpu zkpipe -j "$(nproc)" || exit 1
     rm -rf "$CARRY" && mkdir -p "$CARRY/bin" "$CARRY/lib"
-    for t in tests/gpu_test tests/gpu_device_code_test bench/bench_gpu; do
+    for t in tests/gpu_test tests/gpu_device_code_test bench/bench_gpu apps/zkpipe/zkpipe; do
       cp "$B/$t" "$CARRY/bin/" && strip "$CARRY/bin/$(basename "$t")"
     done
     # Shared libraries beyond glibc and the CUDA driver (libcuda comes with the device's driver).
@@ -48,16 +53,36 @@ case "$mode" in
         *) cp -L "$lib" "$CARRY/lib/" ;;
       esac
     done
+    # One gzip archive (unpacked by `run`): the binaries and libraries are ~60 MB as files, and the
+    # carry must stay under 64 MiB with the working tree.
+    tar -czf "$CARRY/carry.tar.gz" -C "$CARRY" bin lib && rm -rf "$CARRY/bin" "$CARRY/lib" || exit 1
     du -sh "$CARRY"
     echo "ready: carry $CARRY (must stay under 64 MiB with the working tree)"
     ;;
-  run)
+  run | c2)
     OUT=${OUT:-$CARRY/out}
     mkdir -p "$OUT"
+    [ -d "$CARRY/bin" ] || tar -xzf "$CARRY/carry.tar.gz" -C "$CARRY" || exit 1
     export LD_LIBRARY_PATH="$PWD/$CARRY/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     export ZKPIPE_TEST_DATA_DIR="$PWD/tests/data"  # the binaries were built against another path
     SAN=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2> /dev/null || true)
     LARGE='BM_MsmG1<Bls1, true, (false|true), true>/(26|27)|BM_Ntt<BlsFr, true>/27'
+    whole_c2() {
+      # PoRep C2 of 32 GiB sectors through the engine as a storage provider runs it: a consistent
+      # synthetic C1 (gen-c1 --synthetic), 3 proofs of 10 partitions, 12 synthesis workers and 2
+      # prover workers per GPU, the key a BENCHMARK KEY of the real key's sizes (random points: the
+      # proofs do not verify, and the report says so). ~51 GB of key and ~40 GB of partitions.
+      echo "== whole 32 GiB PoRep C2 through the engine (synthetic C1; benchmark key: proofs do not verify)"
+      timeout 30 "$CARRY/bin/zkpipe" gen-c1 --synthetic --sector-size 32GiB --out "$OUT/c1-32g.json" 2>&1 | tail -2
+      timeout "${C2_TIMEOUT:-300}" "$CARRY/bin/zkpipe" bench --circuit porep --shape 32GiB --input "$OUT/c1-32g.json" \
+        --params benchmark-key --device gpu --jobs 3 --synthesis-workers 12 --prover-workers 2 --plot "$OUT/c2-32g.svg" 2>&1 | tail -30
+      echo "c2 exit ${PIPESTATUS[0]}"
+      rm -f "$OUT/c1-32g.json"
+    }
+    if [ "$mode" = c2 ]; then
+      { echo "== $(date -u +%FT%TZ)"; nvidia-smi --query-gpu=name,memory.total --format=csv 2>&1; whole_c2; } | tee "$OUT/c2.txt"
+      exit 0
+    fi
     {
       echo "== $(date -u +%FT%TZ) $(uname -m)"
       nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv 2>&1
@@ -90,6 +115,7 @@ case "$mode" in
       timeout 150 "$CARRY/bin/bench_gpu" --benchmark_filter="$LARGE" \
         --benchmark_out="$OUT/bench_gpu_large.json" --benchmark_out_format=json 2>&1
       echo "bench_gpu large exit $?"
+      C2_TIMEOUT=200 whole_c2
     } | tee "$OUT/gpu-check.txt"
     ;;
   profile)
@@ -99,6 +125,7 @@ case "$mode" in
     # first launch is the benchmark's one-point warm-up, skipped).
     OUT=${OUT:-$CARRY/out}
     mkdir -p "$OUT"
+    [ -d "$CARRY/bin" ] || tar -xzf "$CARRY/carry.tar.gz" -C "$CARRY" || exit 1
     export LD_LIBRARY_PATH="$PWD/$CARRY/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2> /dev/null | head -1)
     [ -n "$NCU" ] || { echo "ncu not found"; exit 1; }
@@ -122,7 +149,7 @@ case "$mode" in
     grep -iE 'stall|issued|eligible|occupancy|registers|spill|local|throughput|duration' "$OUT/subrun-details.txt" | head -60
     ;;
   *)
-    echo "usage: gpu-check.sh prepare [BUILD_DIR] | run | profile" >&2
+    echo "usage: gpu-check.sh prepare [BUILD_DIR] | run | c2 | profile" >&2
     exit 2
     ;;
 esac

@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -17,6 +18,7 @@
 
 #include "engine/engine.hpp"
 #include "engine/synthetic_workload.hpp"
+#include "circuits/filecoin/parameter_files.hpp"
 #include "circuits/filecoin/porep/sectors.hpp"
 #include "engine/filecoin_porep_workload.hpp"
 #include "engine/filecoin_post_workload.hpp"
@@ -25,7 +27,7 @@
 #include "engine/timeline.hpp"
 #include "engine/zkey_workload.hpp"
 #include "gpu/gpu.hpp"
-#include "gpu/resident.hpp"
+#include "gpu/pool.hpp"
 #include "groth16/io.hpp"
 
 namespace zk::app {
@@ -432,12 +434,27 @@ int bench_zkey(BenchArgs a, const groth16::snarkjs::ZkeyInfo& info) {
   return report(a, t, 0);
 }
 
+/// `--params benchmark-key`: a key of the real key's sizes made of random points
+/// (groth16/benchmark_key.hpp), for sizes whose key is not at hand (PoRep 32 GiB on a GPU machine).
+constexpr const char* kBenchmarkKey = "benchmark-key";
+
 /// Filecoin's kinds: every job proves the same input (all its partitions) with keys from a .params
-/// file, loaded through a ParamsCache that shares the engine's budget. `make(cache)` makes the
-/// workload.
+/// file (or a benchmark key of `benchmark_sizes`), loaded through a ParamsCache that shares the
+/// engine's budget. `make(cache)` makes the workload.
 template <class W, class Make>
-int bench_filecoin_workload(BenchArgs a, const std::string& shape, std::size_t partitions, const std::string& what,
-                            Make make, const std::string& kind) {
+int bench_filecoin_workload(BenchArgs a, const std::string& shape, std::size_t partitions, std::string what,
+                            Make make, const std::string& kind,
+                            std::optional<groth16::KeySizes> benchmark_sizes = std::nullopt) {
+  const bool benchmark_key = a.params == kBenchmarkKey;
+  if (benchmark_key && !benchmark_sizes) {
+    std::fprintf(stderr, "zkpipe: --params %s: only for --circuit porep (its key sizes are pinned)\n", kBenchmarkKey);
+    return 2;
+  }
+  if (benchmark_key && a.verify) {
+    std::fprintf(stderr, "zkpipe: --verify with --params %s: its proofs do not verify (random points)\n", kBenchmarkKey);
+    return 2;
+  }
+  if (benchmark_key) what += ", BENCHMARK KEY (random points, not a setup: the proofs do not verify)";
   auto text = groth16::read_file(a.input);
   if (!text.ok()) {
     std::fprintf(stderr, "zkpipe: %s\n", text.status().message().c_str());
@@ -455,9 +472,17 @@ int bench_filecoin_workload(BenchArgs a, const std::string& shape, std::size_t p
   t.partitions = partitions;
   t.what = what;
   t.attach = [&](engine::Engine& eng) -> Status {
-    cache = std::make_shared<engine::ParamsCache>(
-        eng.budget(), eng.ledger(), W::params_file_bytes,
-        *device == engine::ProverDevice::kGpu ? W::load_params_file_pinned : W::load_params_file);
+    const bool pin = *device == engine::ProverDevice::kGpu;
+    if (benchmark_key) {
+      const groth16::KeySizes sizes = *benchmark_sizes;
+      cache = std::make_shared<engine::ParamsCache>(
+          eng.budget(), eng.ledger(),
+          [sizes](const std::string&) -> Result<std::uint64_t> { return sizes.bytes<groth16::Bls12_381>() + 4096; },
+          [sizes, pin](const std::string&) { return W::benchmark_params(sizes, pin); });
+    } else {
+      cache = std::make_shared<engine::ParamsCache>(eng.budget(), eng.ledger(), W::params_file_bytes,
+                                                    pin ? W::load_params_file_pinned : W::load_params_file);
+    }
     std::shared_ptr<W> w = make(*cache);
     w->set_device(*device, device_pool(*device));
     t.workload = w;
@@ -494,9 +519,16 @@ int bench_filecoin_kind(const BenchArgs& a) {
         a, size->name, n,
         std::to_string(n) + " partition" + (n == 1 ? "" : "s") + " of Filecoin's " + size->name + " PoRep",
         [&](engine::ParamsCache& cache) {
-          return std::make_shared<engine::FilecoinPorepWorkload>(*size, cache, a.params);
+          auto w = std::make_shared<engine::FilecoinPorepWorkload>(*size, cache, a.params);
+          if (a.params == kBenchmarkKey) w->set_benchmark_key();
+          return w;
         },
-        a.circuit);
+        a.circuit,
+        [&]() -> std::optional<groth16::KeySizes> {
+          const auto k = circuits::filecoin::stacked_key_sections(*size);
+          if (!k) return std::nullopt;
+          return groth16::KeySizes{.ic = k->ic, .h = k->h, .l = k->l, .a = k->a, .b = k->b};
+        }());
   }
   if (a.circuit == "snap-update") {
     auto shape = circuits::filecoin::update_shape(size->bytes);

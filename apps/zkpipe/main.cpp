@@ -327,7 +327,8 @@ int main(int argc, char** argv) {
   bench->add_option("--input", bench_args.input,
                     "Filecoin kinds: the input every job proves (porep: a C1 from gen-c1 or Filecoin's; "
                     "PoSt / snap-update: gen-vanilla's)");
-  bench->add_option("--params", bench_args.params, "Filecoin kinds: the .params file");
+  bench->add_option("--params", bench_args.params,
+                    "Filecoin kinds: the .params file, or benchmark-key (porep: random points of the real key's sizes; proofs do not verify)");
   bench->add_option("--constraints", bench_args.constraints, "constraints per partition")->capture_default_str();
   bench->add_option("--curve", bench_args.curve, "bls12-381 or bn254")->capture_default_str();
   bench->add_option("--jobs", bench_args.jobs, "jobs submitted at once")->capture_default_str();

@@ -32,7 +32,10 @@ class FilecoinPorepWorkload : public Groth16Workload<groth16::Bls12_381> {
   std::optional<std::uint64_t> registered_proof_of(const JobRequest& job) override;
   Result<std::unique_ptr<Synthesized>> synthesize(const JobRequest& job, std::size_t partition) override;
   Result<std::vector<Fr>> public_inputs(const JobRequest& job, std::size_t partition) const override;
-  bool always_verify() const override { return true; }  // a PoRep proof goes on chain
+  bool always_verify() const override { return !benchmark_key_; }  // a PoRep proof goes on chain
+  /// Its key is a benchmark key (`zkpipe bench --params benchmark-key`: random points, so no proof
+  /// can verify): the check every PoRep proof gets is off. Never set by the daemon.
+  void set_benchmark_key() { benchmark_key_ = true; }
 
   const circuits::filecoin::SectorSize& sector_size() const { return size_; }
 
@@ -50,6 +53,7 @@ class FilecoinPorepWorkload : public Groth16Workload<groth16::Bls12_381> {
 
  private:
   circuits::filecoin::SectorSize size_;
+  bool benchmark_key_ = false;
   mutable RecentInputs<std::array<std::uint8_t, 32>, Parsed> recent_;  // keyed by the input's SHA-256
 };
 

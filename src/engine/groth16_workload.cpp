@@ -109,16 +109,14 @@ struct PinnedKey {
   groth16::ProvingKey<E> pk;
   std::vector<std::unique_ptr<gpu::HostPin>> pins;
 };
-}  // namespace
 
+/// `loaded` (a ProvingKey<E>) with its G1 queries page-locked; `what` names it in the log.
 template <class E>
-Result<LoadedParams> Groth16Workload<E>::load_params_file_pinned(const std::string& path) {
-  auto loaded = load_params_file(path);
-  if (!loaded.ok()) return loaded;
+LoadedParams pin_key(LoadedParams loaded, const std::string& what) {
   auto holder = std::make_shared<PinnedKey<E>>();
   holder->pk = std::move(*std::const_pointer_cast<groth16::ProvingKey<E>>(
-      std::static_pointer_cast<const groth16::ProvingKey<E>>(loaded->object)));
-  loaded->object.reset();
+      std::static_pointer_cast<const groth16::ProvingKey<E>>(loaded.object)));
+  loaded.object.reset();
   std::uint64_t pinned = 0;
   // Each query separately (small ones may share a page with another and be refused as already
   // registered; a refusal leaves that query pageable, which is slower, never wrong).
@@ -128,17 +126,37 @@ Result<LoadedParams> Groth16Workload<E>::load_params_file_pinned(const std::stri
     if (query->mapped()) continue;
     auto pin = gpu::HostPin::pin(query->data(), query->size() * sizeof((*query)[0]));
     if (!pin.ok()) {
-      spdlog::warn("{}: a key query stays in pageable memory (slower uploads): {}", path, pin.status().message());
+      spdlog::warn("{}: a key query stays in pageable memory (slower uploads): {}", what, pin.status().message());
       if (pin.status().code() == StatusCode::kUnavailable) break;  // no device: the others fail alike
       continue;
     }
     pinned += (*pin)->bytes();
     holder->pins.push_back(std::move(*pin));
   }
-  if (pinned > 0) spdlog::info("{}: {} MiB of G1 queries pinned for the GPU", path, pinned >> 20);
+  if (pinned > 0) spdlog::info("{}: {} MiB of G1 queries pinned for the GPU", what, pinned >> 20);
   const groth16::ProvingKey<E>* pk = &holder->pk;
-  loaded->object = std::shared_ptr<const void>(std::move(holder), pk);  // aliasing: the key, owned with its pins
+  loaded.object = std::shared_ptr<const void>(std::move(holder), pk);  // aliasing: the key, owned with its pins
   return loaded;
+}
+}  // namespace
+
+template <class E>
+Result<LoadedParams> Groth16Workload<E>::load_params_file_pinned(const std::string& path) {
+  auto loaded = load_params_file(path);
+  if (!loaded.ok()) return loaded;
+  return pin_key<E>(std::move(*loaded), path);
+}
+
+template <class E>
+Result<LoadedParams> Groth16Workload<E>::benchmark_params(const groth16::KeySizes& sizes, bool pin) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto pk = groth16::benchmark_key<E>(sizes, 0xbe4c);
+  const std::uint64_t held = held_bytes(pk);
+  spdlog::warn("benchmark key: {} MiB of random points made in {:.1f} s, NOT a setup: its proofs do not verify",
+               held >> 20, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  LoadedParams loaded{std::make_shared<const groth16::ProvingKey<E>>(std::move(pk)), held};
+  if (!pin) return loaded;
+  return pin_key<E>(std::move(loaded), "benchmark key");
 }
 
 template <class E>

@@ -14,6 +14,7 @@
 
 #include "engine/params_cache.hpp"
 #include "gpu/pool.hpp"
+#include "groth16/benchmark_key.hpp"
 #include "engine/workload.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/verifier.hpp"
@@ -83,6 +84,10 @@ class Groth16Workload : public Workload {
   /// The same, with the G1 queries page-locked for the GPU (gpu::HostPin; unpinned, with a
   /// warning, when pinning fails). For caches whose workloads run prove_start on the GPU.
   static Result<LoadedParams> load_params_file_pinned(const std::string& path);
+  /// A benchmark key of these sizes as a cache entry (groth16/benchmark_key.hpp: random points,
+  /// NOT a setup, proofs do not verify), its G1 queries pinned when `pin`. For `zkpipe bench` at
+  /// sizes whose real key is not at hand.
+  static Result<LoadedParams> benchmark_params(const groth16::KeySizes& sizes, bool pin);
 
   Result<WorkingSet> working_set(const JobRequest& job) override;
   Result<std::unique_ptr<Pending>> prove_start(std::unique_ptr<Synthesized> s) override;

@@ -36,6 +36,16 @@ assert d['stages_ms']['synthesis']['mean'] > 0 and d['params_bytes'] == 0, d" "$
     || fail "plan from the pipeline profile"
 "$Z" bench --circuit porep --shape 2KiB --input "$D/c1.json" --pipeline > /dev/null 2>&1
 [ $? -eq 2 ] || fail "--pipeline without --synthesis-only must exit 2"
+# A benchmark key (random points of the real key's sizes, for 32 GiB on a GPU machine): the job is
+# proved through the whole pipeline, never verified, and the report says so.
+"$Z" bench --circuit porep --shape 2KiB --input "$D/c1.json" --params benchmark-key --jobs 1 --device cpu --json \
+    > "$D/bk.json" 2> "$D/bk.err" || fail "bench --params benchmark-key: $(cat "$D/bk.err")"
+/usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1]))
+assert d['ok'] and d['jobs'] == 1 and 'BENCHMARK KEY' in d['what'] and d['params_bytes'] > 10**9, d
+assert d['stages_ms']['prove_start']['mean'] > 0, d" "$D/bk.json" || fail "benchmark-key report: $(cat "$D/bk.json")"
+grep -q "NOT a setup" "$D/bk.err" || fail "the benchmark key must be announced: $(cat "$D/bk.err")"
+"$Z" bench --circuit porep --shape 2KiB --input "$D/c1.json" --params benchmark-key --verify > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "do not verify" "$D/err" || fail "--verify with a benchmark key must exit 2"
 
 "$Z" setup --kind porep --sector-size 2KiB --out "$D/params" --json > "$D/setup.json" || fail "setup --kind porep"
 STEM="$D/params/v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f"
