@@ -10,11 +10,11 @@ set -u
 Z="$1"
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 D=$(mktemp -d)
-SERVE_PID=
 cleanup() { [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2> /dev/null; rm -rf "$D"; }
 trap cleanup EXIT
 export ZKPIPE_KEY_CACHE="$D/key-cache"
 fail() { echo "FAIL: $*"; [ -f "$D/serve.log" ] && tail -20 "$D/serve.log"; exit 1; }
+. "$(dirname "$0")/lib.sh"  # start_daemon, serving_address, stop_daemon; SERVE_PID
 py() { python3 -c "$1" "$2"; }
 /usr/bin/python3 -c "import grpc, google.protobuf" 2> /dev/null && command -v grpc_python_plugin > /dev/null \
     || fail "python3-grpcio and grpc_python_plugin are needed (scripts/install-deps.sh installs them)"
@@ -35,13 +35,10 @@ R2=$(echo "$R" | sed 's/^./f/')
 RN=$(py "import json,sys; print(json.load(open(sys.argv[1]))['randomness'])" "$D/gn.json")
 
 SOCK="$D/zk.sock"
-ZKPIPE_TEST_FAIL_SYNTHESES=1 "$Z" serve --state-dir "$(mktemp -d "$D/state.XXXXXX")" --listen "unix://$SOCK" \
-    --params-dir "$D/params" > "$D/serve.out" 2> "$D/serve.log" &
-SERVE_PID=$!
-i=0
-while ! grep -q "serving on" "$D/serve.out" 2> /dev/null; do
-  i=$((i + 1)); [ $i -gt 300 ] && fail "daemon did not start"; sleep 0.1
-done
+export ZKPIPE_TEST_FAIL_SYNTHESES=1
+start_daemon "$D/serve.out" "$D/serve.log" --state-dir "$(mktemp -d "$D/state.XXXXXX")" --listen "unix://$SOCK" \
+    --params-dir "$D/params"
+unset ZKPIPE_TEST_FAIL_SYNTHESES
 grep -q "ZKPIPE_TEST_FAIL_SYNTHESES=1: the first N partition syntheses fail on purpose" "$D/serve.log" || fail "the daemon must say that the test hook is on"
 mkdir -p "$D/stubs"
 protoc --proto_path="$ROOT/proto" --python_out="$D/stubs" --grpc_out="$D/stubs" \
@@ -58,7 +55,5 @@ touch "$D/stubs/cuzk/__init__.py" "$D/stubs/cuzk/v1/__init__.py"
 # shellcheck disable=SC2086
 "$Z" verify --kind winning-post --registered-proof 0 --vk "$NVK" --proof "$D/retry-winning.bin" --randomness "$RN" \
     $(sectors "$D/gn.json") > /dev/null || fail "the retried WinningPoSt must verify"
-kill "$SERVE_PID"
-wait "$SERVE_PID" 2> /dev/null
-SERVE_PID=
+stop_daemon
 echo "curio retry ok: failed then proved, cancelled then proved, another payload under a used id proved"

@@ -9,10 +9,10 @@ set -u
 Z=$(realpath "$1")
 ROOT="$2"
 D=$(mktemp -d)
-SERVE_PID=""
 cleanup() { [ -n "$SERVE_PID" ] && kill -9 "$SERVE_PID" 2> /dev/null; rm -rf "$D"; }
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; for l in "$D"/serve*.log; do [ -f "$l" ] && { echo "== $l"; tail -15 "$l"; }; done; exit 1; }
+. "$(dirname "$0")/lib.sh"  # start_daemon, serving_address, stop_daemon; SERVE_PID
 PY=/usr/bin/python3
 if ! $PY -c "import grpc, google.protobuf" 2> /dev/null || ! command -v grpc_python_plugin > /dev/null; then
   echo "python3-grpcio or grpc_python_plugin missing (scripts/install-deps.sh installs them)"
@@ -32,14 +32,8 @@ STATE="$D/state"
 printf '[daemon]\nshutdown_grace_s = 0\n[engine]\nsynthesis_workers = 1\n' > "$D/zk.toml"
 
 start() {  # $1: log name
-  rm -f "$D/serve.out"
-  "$Z" serve --config "$D/zk.toml" --listen "$ADDR" --state-dir "$STATE" --params-dir "$D/keys" \
-    > "$D/serve.out" 2> "$D/$1.log" &
-  SERVE_PID=$!
-  i=0
-  while ! grep -q "serving on" "$D/serve.out" 2> /dev/null; do
-    i=$((i + 1)); [ $i -gt 300 ] && fail "daemon did not start"; sleep 0.1
-  done
+  start_daemon "$D/serve.out" "$D/$1.log" --config "$D/zk.toml" --listen "$ADDR" --state-dir "$STATE" \
+    --params-dir "$D/keys"
 }
 
 # 1. SIGKILL with 20 jobs accepted, some done, some running, most queued.
@@ -49,9 +43,7 @@ i=0
 while [ "$(client completed "$ADDR")" -lt 2 ]; do
   i=$((i + 1)); [ $i -gt 600 ] && fail "no job completed"; sleep 0.1
 done
-kill -9 "$SERVE_PID"
-wait "$SERVE_PID" 2> /dev/null
-SERVE_PID=""
+stop_daemon KILL
 [ "$(wc -l < "$D/ids")" -eq 20 ] || fail "20 ids expected"
 
 start serve2
@@ -61,16 +53,12 @@ client resubmit "$ADDR" "$SHAPE" "$D/ids" || fail "request ids must name the sam
 
 # 2. SIGTERM without a grace period: unfinished jobs are given back to the store, not lost.
 client submit "$ADDR" "$SHAPE" 21 6 "$D/ids2" || fail "submit 2"
-kill -TERM "$SERVE_PID"
-wait "$SERVE_PID"
+stop_daemon
 RC=$?
-SERVE_PID=""
 [ $RC -eq 0 ] || fail "serve must exit 0 after SIGTERM (got $RC)"
 start serve3
 [ "$(client await "$ADDR" "$D/ids2" "$D/out")" = "6" ] || fail "the 6 jobs must complete on the next daemon"
-kill -TERM "$SERVE_PID"
-wait "$SERVE_PID"
-SERVE_PID=""
+stop_daemon
 
 # 3. A stop bounds its wait for a stage that cannot be interrupted (issue 47): every synthesis of
 # this daemon first sleeps 120 s (ZKPIPE_TEST_SLOW_SYNTHESIS_MS, as a 32 GiB stage on the CPU runs
@@ -86,11 +74,9 @@ while [ "$(client claims "$ADDR")" -lt 1 ]; do
 done
 sleep 0.5  # inside the synthesis
 T0=$(date +%s)
-kill -TERM "$SERVE_PID"
-wait "$SERVE_PID"
+stop_daemon
 RC=$?
 T1=$(date +%s)
-SERVE_PID=""
 [ $RC -eq 0 ] || fail "serve must exit 0 after SIGTERM during a stage (got $RC)"
 # 3 s of bound against the stage's 120 s: 60 s leaves any machine room and still tells them apart.
 [ $((T1 - T0)) -lt 60 ] || fail "the stop took $((T1 - T0)) s: it waited for the stage"
@@ -98,9 +84,7 @@ grep -q "did not end within 3000 ms" "$D/serve4.log" || fail "the daemon must sa
 grep -q "stopped inside a stage; kept in the job store" "$D/serve4.log" || fail "the job must go back to the store"
 start serve5
 [ "$(client await "$ADDR" "$D/ids3" "$D/out")" = "1" ] || fail "the job stopped inside a stage must complete next time"
-kill -TERM "$SERVE_PID"
-wait "$SERVE_PID"
-SERVE_PID=""
+stop_daemon
 
 cat "$D/ids" "$D/ids2" "$D/ids3" | while read -r seed job; do
   "$Z" verify --vk "$D/keys/synthetic-$SHAPE.vk" --proof "$D/out/$seed.bin" --public "$D/out/$seed.json" > /dev/null \

@@ -11,11 +11,11 @@
 set -u
 Z="$1"
 D=$(mktemp -d)
-SERVE_PID=
 cleanup() { [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2> /dev/null; rm -rf "$D"; }
 trap cleanup EXIT
 export ZKPIPE_KEY_CACHE="$D/key-cache"
 fail() { echo "FAIL: $*"; [ -f "$D/serve.log" ] && tail -20 "$D/serve.log"; exit 1; }
+. "$(dirname "$0")/lib.sh"  # start_daemon, serving_address, stop_daemon; SERVE_PID
 field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
 
 "$Z" gen-c1 --sector-size 2KiB --miner-id 1234 --sector-number 7 --data-seed 5 --out "$D/c1.json" --json \
@@ -119,12 +119,8 @@ PY
 
 # Through the daemon: the wrapped C1, the pipeline, self-verification.
 SOCK="$D/zk.sock"
-"$Z" serve --state-dir "$(mktemp -d "$D/state.XXXXXX")" --listen "unix://$SOCK" --params-dir "$D/params" > "$D/serve.out" 2> "$D/serve.log" &
-SERVE_PID=$!
-i=0
-while ! grep -q "serving on" "$D/serve.out" 2> /dev/null; do
-  i=$((i + 1)); [ $i -gt 300 ] && fail "daemon did not start"; sleep 0.1
-done
+start_daemon "$D/serve.out" "$D/serve.log" --state-dir "$(mktemp -d "$D/state.XXXXXX")" --listen "unix://$SOCK" \
+    --params-dir "$D/params"
 "$Z" prove --addr "unix://$SOCK" --kind porep --c1 "$D/c1w.json" --out "$D/daemon.bin" > "$D/out" 2>&1 \
     || fail "prove through the daemon: $(cat "$D/out")"
 "$Z" verify --kind porep --c1 "$D/c1.json" --vk "$STEM.vk" --proof "$D/daemon.bin" > /dev/null \
@@ -198,7 +194,5 @@ r = stub.SubmitProof(proving_pb2.SubmitProofRequest(circuit="porep", shape="2KiB
 assert r.partitions == 13, r
 assert stub.CancelProof(proving_pb2.CancelProofRequest(job_id=r.job_id), timeout=30).was_active
 PY
-kill "$SERVE_PID"
-wait "$SERVE_PID" 2> /dev/null
-SERVE_PID=
+stop_daemon
 echo "ok"

@@ -12,11 +12,11 @@
 set -u
 Z="$1"
 D=$(mktemp -d)
-SERVE_PID=
 cleanup() { [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2> /dev/null; rm -rf "$D"; }
 trap cleanup EXIT
 export ZKPIPE_KEY_CACHE="$D/key-cache"
 fail() { echo "FAIL: $*"; [ -f "$D/serve.log" ] && tail -20 "$D/serve.log"; exit 1; }
+. "$(dirname "$0")/lib.sh"  # start_daemon, serving_address, stop_daemon; SERVE_PID
 py() { python3 -c "$1" "$2"; }
 
 "$Z" setup --kind window-post --sector-size 2KiB --out "$D/params" > /dev/null || fail "setup --kind window-post"
@@ -142,12 +142,8 @@ python3 "$(dirname "$0")/verify_properties.py" "$Z" verify --kind winning-post -
 
 # Through the daemon: both kinds, one request each, proofs checked here again.
 SOCK="$D/zk.sock"
-"$Z" serve --state-dir "$(mktemp -d "$D/state.XXXXXX")" --listen "unix://$SOCK" --params-dir "$D/params" > "$D/serve.out" 2> "$D/serve.log" &
-SERVE_PID=$!
-i=0
-while ! grep -q "serving on" "$D/serve.out" 2> /dev/null; do
-  i=$((i + 1)); [ $i -gt 300 ] && fail "daemon did not start"; sleep 0.1
-done
+start_daemon "$D/serve.out" "$D/serve.log" --state-dir "$(mktemp -d "$D/state.XXXXXX")" --listen "unix://$SOCK" \
+    --params-dir "$D/params"
 "$Z" prove --addr "unix://$SOCK" --kind winning-post --post-input "$D/n.json" --out "$D/dn.bin" > "$D/out" 2>&1 \
     || fail "winning-post through the daemon: $(cat "$D/out")"
 # shellcheck disable=SC2086
@@ -177,9 +173,7 @@ R=$(py "import json,sys; print(json.load(open(sys.argv[1]))['randomness'])" "$D/
 "$Z" verify --kind window-post --registered-proof 10 --vk "$WVK" --proof "$D/window.bin" --randomness "$R" \
     $(py "import json,sys,base64,struct; d=json.load(open(sys.argv[1])); print(' '.join('--sector %d:%s' % (struct.unpack('<Q', base64.b64decode(v)[:8])[0], base64.b64decode(v)[8:40].hex()) for v in d['vanilla_proofs']))" "$D/w.json") \
     > /dev/null || fail "the WindowPoSt proof made through cuzk.v1 must verify"
-kill "$SERVE_PID"
-wait "$SERVE_PID" 2> /dev/null
-SERVE_PID=
+stop_daemon
 
 # The Curio-like client over mutual TLS on 127.0.0.1 (an ephemeral port; a throwaway CA made here:
 # the daemon's certificate for 127.0.0.1, a client certificate the CA signed), as a load on both
@@ -194,16 +188,10 @@ SERVE_PID=
 sh "$ROOT/tests/cli/make_test_ca.sh" "$D/pki" || fail "make_test_ca.sh (openssl)"
 "$Z" setup --circuit synthetic --constraints 200 --out "$D/params" > /dev/null || fail "setup synthetic"
 printf '[engine]\nbudget = "64MiB"\n' > "$D/load.toml"
-# The previous daemon's "serving on" line must not be read before this one truncates the file.
-rm -f "$D/serve.out"
-"$Z" serve --state-dir "$(mktemp -d "$D/state.XXXXXX")" --config "$D/load.toml" --listen 127.0.0.1:0 --params-dir "$D/params" --tls-cert "$D/pki/server.pem" \
-    --tls-key "$D/pki/server.key" --tls-client-ca "$D/pki/ca.pem" > "$D/serve.out" 2> "$D/serve.log" &
-SERVE_PID=$!
-i=0
-while ! grep -q "serving on" "$D/serve.out" 2> /dev/null; do
-  i=$((i + 1)); [ $i -gt 300 ] && fail "TLS daemon did not start"; sleep 0.1
-done
-TCP=$(sed -n 's/^zkpipe serving on //p' "$D/serve.out")
+start_daemon "$D/serve.out" "$D/serve.log" --state-dir "$(mktemp -d "$D/state.XXXXXX")" --config "$D/load.toml" \
+    --listen 127.0.0.1:0 --params-dir "$D/params" --tls-cert "$D/pki/server.pem" --tls-key "$D/pki/server.key" \
+    --tls-client-ca "$D/pki/ca.pem"
+TCP=$(serving_address "$D/serve.out")
 mkdir -p "$D/load"
 /usr/bin/python3 "$ROOT/tests/cli/curio_client.py" --tls-ca "$D/pki/ca.pem" --tls-cert "$D/pki/client.pem" \
     --tls-key "$D/pki/client.key" "$D/stubs" "$TCP" load "$D/w.json" bls12-381-n200 50 4 "$D/load" > "$D/out" 2>&1 \
@@ -224,7 +212,5 @@ done
 /usr/bin/python3 "$ROOT/tests/cli/curio_client.py" --tls-ca "$D/pki/ca.pem" "$D/stubs" "$TCP" load "$D/w.json" \
     bls12-381-n200 1 0 "$D/load" > "$D/out" 2>&1 && fail "a client without a certificate must be refused"
 grep -q "UNAVAILABLE" "$D/out" || fail "refused handshake: $(cat "$D/out")"
-kill "$SERVE_PID"
-wait "$SERVE_PID" 2> /dev/null
-SERVE_PID=
+stop_daemon
 echo "ok"

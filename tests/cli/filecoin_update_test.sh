@@ -11,11 +11,11 @@
 set -u
 Z="$1"
 D=$(mktemp -d)
-SERVE_PID=
 cleanup() { [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2> /dev/null; rm -rf "$D"; }
 trap cleanup EXIT
 export ZKPIPE_KEY_CACHE="$D/key-cache"
 fail() { echo "FAIL: $*"; [ -f "$D/serve.log" ] && tail -20 "$D/serve.log"; exit 1; }
+. "$(dirname "$0")/lib.sh"  # start_daemon, serving_address, stop_daemon; SERVE_PID
 py() { python3 -c "$1" "$2"; }
 
 # The 2 KiB update circuit has 1.7M constraints: the development setup takes ~45 s on 2 cores.
@@ -53,12 +53,8 @@ grep -q "satisfied; public inputs match" "$D/out" || fail "check must report a s
 # Through the daemon: zkpipe.v1 refuses a tampered input; cuzk.v1 proves it as Curio sends SnapDeals
 # (one daemon proof: both protocols submit to the same engine workload; cli_filecoin_c2 proves through zkpipe.v1).
 SOCK="$D/zk.sock"
-"$Z" serve --state-dir "$(mktemp -d "$D/state.XXXXXX")" --listen "unix://$SOCK" --params-dir "$D/params" > "$D/serve.out" 2> "$D/serve.log" &
-SERVE_PID=$!
-i=0
-while ! grep -q "serving on" "$D/serve.out" 2> /dev/null; do
-  i=$((i + 1)); [ $i -gt 300 ] && fail "daemon did not start"; sleep 0.1
-done
+start_daemon "$D/serve.out" "$D/serve.log" --state-dir "$(mktemp -d "$D/state.XXXXXX")" --listen "unix://$SOCK" \
+    --params-dir "$D/params"
 "$Z" prove --addr "unix://$SOCK" --kind snap-update --update-input "$D/u.json.bad" --out "$D/x.bin" > /dev/null 2> "$D/err"
 [ $? -eq 2 ] || fail "the daemon must refuse a tampered input: $(cat "$D/err")"
 
@@ -73,7 +69,5 @@ touch "$D/stubs/cuzk/__init__.py" "$D/stubs/cuzk/v1/__init__.py"
     || fail "curio client: $(cat "$D/out")"
 "$Z" verify --kind snap-update --registered-proof 0 --vk "$VK" --proof "$D/cuzk.bin" --comm-r-old "$OLD" \
     --comm-d-new "$DNEW" --comm-r-new "$NEW" > /dev/null || fail "the proof made through cuzk.v1 must verify"
-kill "$SERVE_PID"
-wait "$SERVE_PID" 2> /dev/null
-SERVE_PID=
+stop_daemon
 echo "ok"

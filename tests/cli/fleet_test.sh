@@ -21,6 +21,7 @@ cleanup() {
 }
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; for l in "$D"/*.log; do [ -f "$l" ] && { echo "== $l"; tail -12 "$l"; }; done; exit 1; }
+. "$(dirname "$0")/lib.sh"  # start_daemon
 PY=/usr/bin/python3
 if [ ! -x "$PGBIN/initdb" ]; then
   echo "PostgreSQL 15 server binaries missing (scripts/install-deps.sh installs postgresql)"
@@ -59,16 +60,12 @@ SHAPE="bls12-381-n$N"
 # Short leases so that a dead daemon's claims are taken over within seconds.
 printf '[daemon]\nshutdown_grace_s = 0\n[engine]\nsynthesis_workers = 1\n[queue]\nlease_s = 4\nheartbeat_s = 1\npoll_ms = 100\nclaim_partitions = 1\n' > "$D/zk.toml"
 
-start() {  # $1: name (socket, logs); sets PID_<name>
-  rm -f "$D/$1.out"
-  "$Z" serve --config "$D/zk.toml" --listen "unix://$D/$1.sock" --queue "$URL" --params-dir "$D/keys" \
-    > "$D/$1.out" 2> "$D/$1.log" &
-  eval "PID_$1=$!"
-  PIDS="$PIDS $!"
-  i=0
-  while ! grep -q "serving on" "$D/$1.out" 2> /dev/null; do
-    i=$((i + 1)); [ $i -gt 300 ] && fail "daemon $1 did not start"; sleep 0.1
-  done
+start() {  # $1: name (socket, logs); sets PID_<name> (several daemons run at once: not SERVE_PID)
+  start_daemon "$D/$1.out" "$D/$1.log" --config "$D/zk.toml" --listen "unix://$D/$1.sock" --queue "$URL" \
+    --params-dir "$D/keys"
+  eval "PID_$1=$SERVE_PID"
+  PIDS="$PIDS $SERVE_PID"
+  SERVE_PID=""
 }
 addr() { echo "unix://$D/$1.sock"; }
 

@@ -8,10 +8,10 @@ set -u
 Z=$(realpath "$1")
 ROOT="$2"
 D=$(mktemp -d)
-SERVE_PID=""
 cleanup() { [ -n "$SERVE_PID" ] && kill -9 "$SERVE_PID" 2> /dev/null; rm -rf "$D"; }
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; [ -f "$D/serve.log" ] && tail -20 "$D/serve.log"; exit 1; }
+. "$(dirname "$0")/lib.sh"  # start_daemon, serving_address, stop_daemon; SERVE_PID
 N=2000
 SHAPE="bls12-381-n$N"
 SOCK="$D/zk.sock"
@@ -31,12 +31,8 @@ printf '[engine]\nprover_workers = 65\n' > "$D/bad2.toml"
 [ $? -eq 2 ] && grep -q "cannot reach a zkpipe daemon" "$D/err" || fail "status without a daemon must say so"
 
 printf '[daemon]\nshutdown_grace_s = 300\n[engine]\nsynthesis_workers = 1\n[log]\nformat = "json"\n' > "$D/zk.toml"
-"$Z" serve --state-dir "$(mktemp -d "$D/state.XXXXXX")" --config "$D/zk.toml" --listen "$ADDR" --params-dir "$D/keys" > "$D/serve.out" 2> "$D/serve.log" &
-SERVE_PID=$!
-i=0
-while ! grep -q "serving on" "$D/serve.out" 2> /dev/null; do
-  i=$((i + 1)); [ $i -gt 300 ] && fail "daemon did not start"; sleep 0.1
-done
+start_daemon "$D/serve.out" "$D/serve.log" --state-dir "$(mktemp -d "$D/state.XXXXXX")" --config "$D/zk.toml" \
+    --listen "$ADDR" --params-dir "$D/keys"
 [ "$(stat -c %a "$SOCK")" = "600" ] || fail "socket must be owner-only"
 head -1 "$D/serve.log" | python3 -c "import json,sys; json.loads(sys.stdin.readline())" || fail "json log lines"
 "$Z" serve --state-dir "$(mktemp -d "$D/state.XXXXXX")" --listen "$ADDR" --params-dir "$D/keys" > /dev/null 2> "$D/err"
@@ -83,10 +79,8 @@ i=0
 until "$Z" status --addr "$ADDR" --json | python3 -c "import json,sys; j=json.load(sys.stdin); sys.exit(0 if int(j['totals'].get('active',0))>0 else 1)"; do
   i=$((i + 1)); [ $i -gt 300 ] && fail "no job became active"; sleep 0.05
 done
-kill -TERM $SERVE_PID
-wait $SERVE_PID
+stop_daemon
 RC=$?
-SERVE_PID=""
 [ $RC -eq 0 ] || fail "serve must exit 0 after SIGTERM (got $RC)"
 wait $BENCH_PID
 BRC=$?
@@ -114,15 +108,9 @@ P="$D/pki"
 # zkpipe's clients over mutual TLS on 127.0.0.1 with a token (a throwaway CA made here).
 printf '[daemon]\nlisten = "127.0.0.1:0"\ntoken = "tls-token"\ntls_cert = "%s"\ntls_key = "%s"\ntls_client_ca = "%s"\n' \
   "$P/server.pem" "$P/server.key" "$P/ca.pem" > "$D/tls.toml"
-# The previous daemon's "serving on" line must not be read before this one truncates the file.
-rm -f "$D/serve.out"
-"$Z" serve --state-dir "$(mktemp -d "$D/state.XXXXXX")" --config "$D/tls.toml" --params-dir "$D/keys" > "$D/serve.out" 2> "$D/serve.log" &
-SERVE_PID=$!
-i=0
-while ! grep -q "serving on" "$D/serve.out" 2> /dev/null; do
-  i=$((i + 1)); [ $i -gt 300 ] && fail "TLS daemon did not start"; sleep 0.1
-done
-TCP=$(sed -n 's/^zkpipe serving on //p' "$D/serve.out")
+start_daemon "$D/serve.out" "$D/serve.log" --state-dir "$(mktemp -d "$D/state.XXXXXX")" --config "$D/tls.toml" \
+    --params-dir "$D/keys"
+TCP=$(serving_address "$D/serve.out")
 grep -q "mutual TLS" "$D/serve.log" || fail "the log says mutual TLS"
 MTLS="--tls-ca $P/ca.pem --tls-cert $P/client.pem --tls-key $P/client.key"
 # shellcheck disable=SC2086
@@ -150,7 +138,5 @@ ZKPIPE_TOKEN=tls-token "$Z" prove --addr "$TCP" $MTLS --constraints $N --seed 4 
 [ $? -eq 2 ] && grep -q "unix socket" "$D/err" || fail "TLS to a unix socket must exit 2: $(cat "$D/err")"
 "$Z" prove --constraints $N --out "$D/x.bin" --tls-ca "$P/ca.pem" > /dev/null 2> "$D/err"
 [ $? -eq 2 ] && grep -q "need --addr" "$D/err" || fail "TLS flags without --addr must exit 2: $(cat "$D/err")"
-kill -TERM $SERVE_PID
-wait $SERVE_PID || fail "the TLS daemon must exit 0"
-SERVE_PID=""
+stop_daemon || fail "the TLS daemon must exit 0"
 echo "serve ok"

@@ -1,0 +1,38 @@
+# Shared by the CLI tests that run a daemon (POSIX sh; sourced after Z, the zkpipe binary, D, the
+# test's scratch directory, and the test's own `fail` are defined): start a daemon in the
+# background and wait until it serves, read its address, stop it and forget it. SERVE_PID is the
+# running daemon's pid (empty when none), for the test's cleanup trap.
+SERVE_PID=""
+
+# start_daemon OUT LOG ARGS...: `$Z serve ARGS` in the background, stdout to OUT (removed first, so
+# an earlier daemon's "serving on" line is never read) and stderr to LOG; returns once it prints
+# "serving on". Fails the test when it exits first or has not served after 30 s.
+start_daemon() {
+  out=$1
+  log=$2
+  shift 2
+  rm -f "$out"
+  "$Z" serve "$@" > "$out" 2> "$log" &
+  SERVE_PID=$!
+  i=0
+  while ! grep -q "serving on" "$out" 2> /dev/null; do
+    i=$((i + 1))
+    if [ $i -gt 300 ] || ! kill -0 "$SERVE_PID" 2> /dev/null; then
+      fail "daemon did not start ($*): $(tail -5 "$log" 2> /dev/null)"
+    fi
+    sleep 0.1
+  done
+}
+
+# serving_address OUT: the address a daemon started with OUT serves on (127.0.0.1:PORT for port 0).
+serving_address() { sed -n 's/^zkpipe serving on //p' "$1"; }
+
+# stop_daemon [SIGNAL]: signals the daemon (TERM by default), waits for it and forgets it; returns
+# its exit status.
+stop_daemon() {
+  kill "-${1:-TERM}" "$SERVE_PID" 2> /dev/null
+  wait "$SERVE_PID" 2> /dev/null
+  rc=$?
+  SERVE_PID=""
+  return $rc
+}
