@@ -67,6 +67,10 @@ case "$mode" in
     export ZKPIPE_TEST_DATA_DIR="$PWD/tests/data"  # the binaries were built against another path
     SAN=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2> /dev/null || true)
     LARGE='BM_MsmG1<Bls1, true, (false|true), true>/(26|27)|BM_Ntt<BlsFr, true>/27'
+    bench() {  # $1: seconds at most, $2: the benchmark filter, $3: the JSON file under $OUT
+      timeout "$1" "$CARRY/bin/bench_gpu" --benchmark_filter="$2" --benchmark_out="$OUT/$3" \
+        --benchmark_out_format=json 2>&1
+    }
     whole_c2() {
       # PoRep C2 of 32 GiB sectors through the engine as a storage provider runs it: a consistent
       # synthetic C1 (gen-c1 --synthetic), 3 proofs of 10 partitions, 12 synthesis workers and 2
@@ -93,12 +97,10 @@ case "$mode" in
       timeout 30 "$CARRY/bin/gpu_device_code_test" --gtest_brief=1 2>&1
       echo "gpu_device_code_test exit $?"
       echo "== arithmetic rates (32-bit multiply-adds per SM per clock; Fq, Fr products)"
-      timeout 60 "$CARRY/bin/bench_gpu" --benchmark_filter='BM_ImadRate|BM_FieldProductRate' \
-        --benchmark_out="$OUT/bench_gpu_rates.json" --benchmark_out_format=json 2>&1
+      bench 60 'BM_ImadRate|BM_FieldProductRate' bench_gpu_rates.json
       echo "rates exit $?"
       echo "== bench_gpu (all but the 2^26-2^27 MSMs and NTT, and the 2^27 partition)"
-      timeout 200 "$CARRY/bin/bench_gpu" --benchmark_filter="-$LARGE|BM_ProveStart2p27|BM_ImadRate|BM_FieldProductRate" \
-        --benchmark_out="$OUT/bench_gpu.json" --benchmark_out_format=json 2>&1
+      bench 200 "-$LARGE|BM_ProveStart2p27|BM_ImadRate|BM_FieldProductRate" bench_gpu.json
       echo "bench_gpu exit $?"
       if [ -n "$SAN" ]; then
         echo "== compute-sanitizer memcheck (the small whole-proof cases)"
@@ -108,12 +110,10 @@ case "$mode" in
         echo "== compute-sanitizer not found: memcheck skipped"
       fi
       echo "== prove_start of a 2^27 partition (PoRep-32G's domain; ~70 GB of host memory)"
-      timeout 150 "$CARRY/bin/bench_gpu" --benchmark_filter='BM_ProveStart2p27' \
-        --benchmark_out="$OUT/bench_gpu_2p27.json" --benchmark_out_format=json 2>&1
+      bench 150 BM_ProveStart2p27 bench_gpu_2p27.json
       echo "bench_gpu 2^27 exit $?"
       echo "== MSM 2^26 / 2^27 (random, bits-heavy; bases resident) and NTT 2^27: issue 42's table"
-      timeout 150 "$CARRY/bin/bench_gpu" --benchmark_filter="$LARGE" \
-        --benchmark_out="$OUT/bench_gpu_large.json" --benchmark_out_format=json 2>&1
+      bench 150 "$LARGE" bench_gpu_large.json
       echo "bench_gpu large exit $?"
       C2_TIMEOUT=200 whole_c2
     } | tee "$OUT/gpu-check.txt"

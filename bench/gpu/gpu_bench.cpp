@@ -50,34 +50,27 @@ bool skip_without_gpu(benchmark::State& state) {
 /// The device's 32-bit multiply-add rate (the floor of every field product) and its Fq and Fr
 /// product rates: with the products' SASS counts (docs/gpu.md) they say how close the product runs
 /// to the issue limit.
-void BM_ImadRate(benchmark::State& state) {
+template <class Measure>
+void run_rate(benchmark::State& state, Measure&& measure, const std::string& what) {
   if (skip_without_gpu(state)) return;
   bench_gpu::Rate r;
   for (auto _ : state) {
-    auto x = bench_gpu::imad_rate();
+    auto x = measure();
     if (!x.ok()) {
       state.SkipWithError(x.status().message().c_str());
       return;
     }
     r = *x;
   }
-  state.counters["imad_per_s"] = r.per_s;
-  state.counters["imad_per_sm_clock"] = r.per_sm_per_clock;
+  state.counters[what + "_per_s"] = r.per_s;
+  state.counters[what + "_per_sm_clock"] = r.per_sm_per_clock;
+}
+void BM_ImadRate(benchmark::State& state) {
+  run_rate(state, [] { return bench_gpu::imad_rate(); }, "imad");
 }
 template <bool kFq>
 void BM_FieldProductRate(benchmark::State& state) {
-  if (skip_without_gpu(state)) return;
-  bench_gpu::Rate r;
-  for (auto _ : state) {
-    auto x = bench_gpu::field_product_rate(kFq);
-    if (!x.ok()) {
-      state.SkipWithError(x.status().message().c_str());
-      return;
-    }
-    r = *x;
-  }
-  state.counters["products_per_s"] = r.per_s;
-  state.counters["products_per_sm_clock"] = r.per_sm_per_clock;
+  run_rate(state, [] { return bench_gpu::field_product_rate(kFq); }, "products");
 }
 
 /// n bases tiled from 2^16 random points (distinct enough for timing), n random scalars.

@@ -209,9 +209,9 @@ Result<WorkingSet> Groth16Workload<E>::working_set(const JobRequest&) {
   // expands them to the domain and, on the CPU, forms c = a o b beside them for the quotient (a GPU
   // forms it in device memory).
   w.abc = 2 * r1cs::CompactColumn<Fr>::max_bytes(n);
-  // On a GPU the witness's scalars are also made dense for the kernels (DeviceBackend::gather), for
-  // the length of prove_start.
-  w.prove_room = placement_.on_gpu() ? (2 * n + vars) * sizeof(Fr) : 3 * n * sizeof(Fr);
+  // On a GPU only the inputs' scalars are made dense on the host (DeviceBackend::gather): the device
+  // forms the witness's from its compact column.
+  w.prove_room = placement_.on_gpu() ? (2 * n + (*pk)->vk.ic.size()) * sizeof(Fr) : 3 * n * sizeof(Fr);
   // The inputs (dense) and the compact witness, whatever its values; the engine keeps only what
   // the witness really holds once synthesized (aux_bytes).
   w.aux = (*pk)->vk.ic.size() * sizeof(Fr) + r1cs::CompactColumn<Fr>::max_bytes((*pk)->l.size());

@@ -3,12 +3,13 @@
 // prove_start's work on a device (prover.hpp's Backend): the quotient H and the G1 MSMs run
 // through `Ops` (CudaOps: the quotient kept on the device for the H MSM, msm::gpu::msm_g1), all of
 // a partition's device calls inside one turn of one of the host's devices (gpu/pool.hpp: a gate
-// per device, the dual-worker interlock). What needs no device happens before the turn and overlaps the other prover worker's
-// kernels: the padding of a and b, and the witness's scalars (a compact column on the host) as the
-// dense vectors the kernels take (`gather`: the whole witness for L, the density-filtered ones for
-// A and B; identity bases allowed). B_G2 stays on the CPU in
-// prove_finish, as in the reference daemon. Without a device every call is UNAVAILABLE; the engine
-// resolves the device before choosing this backend.
+// per device, the dual-worker interlock). What needs no device happens before the turn and
+// overlaps the other prover worker's kernels: the padding of a and b, and the inputs' few scalars
+// made dense (`gather`). The witness's scalars stay a compact column on the host: the device forms
+// the dense scalars of L, A and B_G1 from it (msm::gpu::msm_g1_compact), so no gathered copy is
+// held or uploaded. Identity bases allowed. B_G2 stays on the CPU in prove_finish, as in the
+// reference daemon. Without a device every call is UNAVAILABLE; the engine resolves the device
+// before choosing this backend.
 
 #include <algorithm>
 #include <memory>
@@ -50,6 +51,14 @@ struct CudaOps {
   Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
                                  const void* device_bases) const {
     return msm::gpu::msm_g1<C>(bases, scalars, {.device_bases = device_bases});
+  }
+  /// The scalars of a compact witness column (the rows `density` selects, or all), formed on the
+  /// device.
+  template <class C>
+  Result<curve::Jacobian<C>> msm_compact(std::span<const curve::Affine<C>> bases,
+                                         const msm::CompactColumn<typename C::Scalar>& column,
+                                         const msm::DensityBitmap* density, const void* device_bases) const {
+    return msm::gpu::msm_g1_compact<C>(bases, column, density, {.device_bases = device_bases});
   }
 };
 
@@ -108,32 +117,44 @@ class DeviceBackend {
     const auto affine = unpack(bases);
     return ops_.template msm<C>(std::span<const curve::Affine<C>>(affine), scalars, nullptr);
   }
-  /// An MSM's input over the witness, made dense on the CPU before the turn: the kernels take dense
-  /// scalars (identity bases allowed).
+  /// An MSM's input over the witness: the inputs' few scalars made dense on the CPU before the turn,
+  /// or the compact witness column itself (and the density bitmap choosing its rows), which the
+  /// device expands — the host neither gathers nor uploads dense aux scalars (4 GiB for each of L
+  /// and A at 2^27). Identity bases allowed.
   template <class C>
   struct Gathered {
     std::span<const curve::Affine<C>> bases;
     base::UninitVector<typename C::Scalar> dense;
+    const msm::CompactColumn<typename C::Scalar>* compact = nullptr;
+    const msm::DensityBitmap* density = nullptr;  // with `compact`: the rows it selects (null: all)
   };
   template <class C>
   Result<Gathered<C>> gather(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
                              const msm::DensityBitmap& density) const {
     return gather_filtered<C>(bases, scalars.size(), density, [&](std::size_t i) { return scalars[i]; });
   }
-  /// The whole compact witness (density null: the L query), or its density-filtered part.
+  /// The whole compact witness (density null: the L query), or its density-filtered part: kept
+  /// compact for the device (the column must live until the MSM is done).
   template <class C>
   Result<Gathered<C>> gather(std::span<const curve::Affine<C>> bases,
                              const msm::CompactColumn<typename C::Scalar>& scalars,
                              const msm::DensityBitmap* density = nullptr) const {
-    if (density != nullptr) {
-      return gather_filtered<C>(bases, scalars.size(), *density, [&](std::size_t i) { return scalars.get(i); });
+    const std::size_t selected = density != nullptr ? density->popcount() : scalars.size();
+    if ((density != nullptr && density->size() != scalars.size()) || selected != bases.size()) {
+      return Status::invalid_argument(density != nullptr ? "gpu msm: density does not match the bases and scalars"
+                                                         : "gpu msm: bases and scalars differ in number");
     }
-    if (scalars.size() != bases.size()) return Status::invalid_argument("gpu msm: bases and scalars differ in number");
-    return Gathered<C>{bases, scalars.expand(scalars.size())};
+    Gathered<C> g{bases, {}};
+    g.compact = &scalars;
+    g.density = density;
+    return g;
   }
   template <class C>
   Result<curve::Jacobian<C>> msm_gathered(const Gathered<C>& g) const {
-    return msm<C>(g.bases, std::span<const typename C::Scalar>(g.dense));
+    if (g.compact == nullptr) return msm<C>(g.bases, std::span<const typename C::Scalar>(g.dense));
+    if (Status s = pool_->device_here(); !s.ok()) return s;
+    const gpu::DeviceCopy resident = resident_bases(g.bases);
+    return ops_.template msm_compact<C>(g.bases, *g.compact, g.density, resident.get());
   }
   gpu::DevicePool& pool() const { return *pool_; }
   /// Values per block of the parallel gather (a multiple of 64: whole bitmap words).

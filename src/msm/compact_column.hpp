@@ -122,6 +122,18 @@ class CompactColumn {
     for (std::size_t i = 0; i < rows_; ++i) fn(is_other(i) ? other(pos++) : is_one(i) ? F::one() : F::zero());
   }
 
+  /// 64 rows: which are 1, which are other values, and the count of other values before them.
+  struct Group {
+    std::uint64_t ones, others;
+    std::uint32_t rank;
+  };
+  /// The raw layout, for copying the column as it is (the GPU forms the MSMs' scalars from it:
+  /// msm/gpu_msm.hpp): one Group per 64 rows, and the other values in order, in chunks of
+  /// 2^kChunkLog (the last one partial).
+  std::span<const Group> groups() const { return groups_; }
+  std::size_t chunk_count() const { return chunks_.size(); }
+  std::span<const F> chunk(std::size_t k) const { return chunks_[k]; }
+
   /// Frees everything (the column is empty afterwards).
   void release() {
     std::vector<Group>().swap(groups_);
@@ -130,12 +142,6 @@ class CompactColumn {
   }
 
  private:
-  /// 64 rows: which are 1, which are other values, and the count of other values before them.
-  struct Group {
-    std::uint64_t ones, others;
-    std::uint32_t rank;
-  };
-
   const F& other(std::size_t pos) const { return chunks_[pos >> kChunkLog][pos & ((std::size_t{1} << kChunkLog) - 1)]; }
 
   std::vector<Group> groups_;           // a row is 0 when neither of its bits is set

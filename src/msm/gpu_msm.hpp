@@ -7,12 +7,16 @@
 // and combines the windows. Bases and scalars that do not fit in device memory go in passes.
 // Without CUDA, or without a device: UNAVAILABLE.
 
+#include <cstddef>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "base/status.hpp"
 #include "curve/point.hpp"
+#include "msm/compact_column.hpp"
 #include "msm/cuda/msm_raw.hpp"
+#include "msm/density.hpp"
 
 namespace zk::msm::gpu {
 
@@ -27,13 +31,32 @@ struct Options {
   void* device_scalars = nullptr;
 };
 
+namespace detail {
+/// The windows' value from the device's partial sums (windows x chunks): Horner over the windows.
+template <curve::CurveConfig C>
+curve::Jacobian<C> combine(const raw::Plan& plan, const std::vector<curve::Xyzz<C>>& partials) {
+  curve::Jacobian<C> acc = curve::Jacobian<C>::identity();
+  for (unsigned w = plan.windows; w-- > 0;) {
+    for (unsigned i = 0; i < plan.window_bits; ++i) acc = acc.dbl();
+    curve::Xyzz<C> sum = curve::Xyzz<C>::identity();
+    for (unsigned k = 0; k < plan.chunks; ++k) sum = sum + partials[static_cast<std::size_t>(w) * plan.chunks + k];
+    acc += sum.to_jacobian();
+  }
+  return acc;
+}
+template <curve::CurveConfig C>
+void check_layouts() {
+  static_assert(sizeof(curve::Affine<C>) == 2 * sizeof(typename C::Field) + 8, "Affine layout the kernels expect");
+  static_assert(sizeof(curve::Xyzz<C>) == 4 * sizeof(typename C::Field), "Xyzz layout the kernels expect");
+}
+}  // namespace detail
+
 template <curve::CurveConfig C>
 Result<curve::Jacobian<C>> msm_g1(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
                                   const Options& options = {}, raw::Stats* stats = nullptr) {
   using FqP = typename C::Field::Params;
   using FrP = typename C::Scalar::Params;
-  static_assert(sizeof(curve::Affine<C>) == 2 * sizeof(typename C::Field) + 8, "Affine layout the kernels expect");
-  static_assert(sizeof(curve::Xyzz<C>) == 4 * sizeof(typename C::Field), "Xyzz layout the kernels expect");
+  detail::check_layouts<C>();
   if (bases.size() != scalars.size()) {
     return Status::invalid_argument("gpu msm: " + std::to_string(bases.size()) + " bases but " +
                                     std::to_string(scalars.size()) + " scalars");
@@ -48,14 +71,55 @@ Result<curve::Jacobian<C>> msm_g1(std::span<const curve::Affine<C>> bases, std::
       !s.ok()) {
     return s;
   }
-  curve::Jacobian<C> acc = curve::Jacobian<C>::identity();
-  for (unsigned w = plan.windows; w-- > 0;) {
-    for (unsigned i = 0; i < plan.window_bits; ++i) acc = acc.dbl();
-    curve::Xyzz<C> sum = curve::Xyzz<C>::identity();
-    for (unsigned k = 0; k < plan.chunks; ++k) sum = sum + partials[static_cast<std::size_t>(w) * plan.chunks + k];
-    acc += sum.to_jacobian();
+  return detail::combine<C>(plan, partials);
+}
+
+/// msm_g1 with the scalars a compact witness column holds — every row, or the rows `density`
+/// selects (bases.size() of them) — formed on the device (raw::CompactScalars): the host neither
+/// gathers nor uploads dense scalars. `options.device_scalars` is not used.
+template <curve::CurveConfig C>
+Result<curve::Jacobian<C>> msm_g1_compact(std::span<const curve::Affine<C>> bases,
+                                          const CompactColumn<typename C::Scalar>& column,
+                                          const DensityBitmap* density, const Options& options = {},
+                                          raw::Stats* stats = nullptr) {
+  using FqP = typename C::Field::Params;
+  using FrP = typename C::Scalar::Params;
+  using Group = typename CompactColumn<typename C::Scalar>::Group;
+  detail::check_layouts<C>();
+  static_assert(sizeof(Group) == 24 && offsetof(Group, others) == 8 && offsetof(Group, rank) == 16,
+                "CompactColumn's group layout the kernels expect (msm_body::CompactGroup)");
+  const std::size_t selected = density != nullptr ? density->popcount() : column.size();
+  if ((density != nullptr && density->size() != column.size()) || selected != bases.size()) {
+    return Status::invalid_argument("gpu msm: the compact column's " + std::string(density ? "selected " : "") +
+                                    "rows (" + std::to_string(selected) + ") do not match the " +
+                                    std::to_string(bases.size()) + " bases");
   }
-  return acc;
+  if (bases.empty()) return curve::Jacobian<C>::identity();
+  raw::CompactScalars k;
+  k.groups = column.groups().data();
+  k.rows = column.size();
+  for (std::size_t c = 0; c < column.chunk_count(); ++c) {
+    k.chunks.push_back(column.chunk(c).data());
+    k.chunk_values.push_back(column.chunk(c).size());
+  }
+  if (density != nullptr) {
+    k.density = density->words().data();
+    k.before.resize(density->words().size());
+    std::uint32_t before = 0;
+    for (std::size_t w = 0; w < k.before.size(); ++w) {
+      k.before[w] = before;
+      before += static_cast<std::uint32_t>(__builtin_popcountll(density->words()[w]));
+    }
+  }
+  raw::Plan plan = raw::make_plan(bases.size(), C::Scalar::kBits);
+  plan.points_per_pass = options.points_per_pass;
+  std::vector<curve::Xyzz<C>> partials(static_cast<std::size_t>(plan.windows) * plan.chunks);
+  if (Status s = raw::msm_g1_compact<FqP, FrP>(bases.data(), k, bases.size(), plan, partials.data(), stats,
+                                                options.device_bases);
+      !s.ok()) {
+    return s;
+  }
+  return detail::combine<C>(plan, partials);
 }
 
 }  // namespace zk::msm::gpu

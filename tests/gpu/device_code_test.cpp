@@ -16,7 +16,9 @@
 #include "field/cuda/carry_chain.hpp"
 #include "field/cuda/dev_field.hpp"
 #include "field/fields.hpp"
+#include "msm/compact_column.hpp"
 #include "msm/cuda/msm_body.hpp"
+#include "msm/density.hpp"
 #include "msm/cuda/msm_raw.hpp"
 #include "msm/pippenger.hpp"
 #include "ntt/cuda/ntt_body.hpp"
@@ -138,6 +140,53 @@ TEST(CarryChain, StepsCarryAndBorrowAsPtxDefinesThem) {
   EXPECT_EQ(cc.madc_hi(kMax, kMax, 0), kMax);  // 2^32 - 2 + carry
   EXPECT_EQ(mul_lo(kMax, kMax), 1u);
   EXPECT_EQ(mul_hi(kMax, kMax), kMax - 1);
+}
+
+// The device's formation of an MSM's scalars from a compact witness column (msm_gpu.cu's
+// expand_compact_kernel, one thread per row): every row, or the rows a density bitmap selects,
+// equal CompactColumn::get in order; rows past the column are 0.
+TEST(CompactScalars, DeviceExpansionEqualsTheColumn) {
+  using F = field::Bls12_381Fr;
+  using FP = F::Params;
+  auto rng = test::rng(311);
+  for (std::size_t rows : {std::size_t{1}, std::size_t{64}, std::size_t{1000}, std::size_t{70000}}) {
+    msm::CompactColumn<F> column;
+    msm::DensityBitmap density(rows);
+    std::vector<F> all, selected;
+    for (std::size_t i = 0; i < rows; ++i) {
+      const auto r = rng() % 10;
+      const F x = r < 5 ? F::zero() : r < 8 ? F::one() : F::random(rng);  // several chunks at 70000
+      column.push_back(x);
+      all.push_back(x);
+      if (rng() % 3 != 0 || i + 1 == rows) {
+        density.set(i);
+        selected.push_back(x);
+      }
+    }
+    std::vector<msm_body::CompactGroup> groups(column.groups().size());
+    std::memcpy(static_cast<void*>(groups.data()), column.groups().data(), groups.size() * sizeof(groups[0]));
+    std::vector<DevField<FP>> others;
+    for (std::size_t c = 0; c < column.chunk_count(); ++c) {
+      for (const auto& x : column.chunk(c)) others.push_back(dev(x));
+    }
+    std::vector<std::uint32_t> before;
+    std::uint32_t acc = 0;
+    for (auto w : density.words()) before.push_back(acc), acc += static_cast<std::uint32_t>(__builtin_popcountll(w));
+    // Every row, padded by 5 rows.
+    std::vector<DevField<FP>> dense(rows + 5, DevField<FP>::one());
+    for (std::size_t i = 0; i < dense.size(); ++i) {
+      msm_body::expand_compact_row(groups.data(), others.data(), rows, nullptr, nullptr, i, dense.data());
+    }
+    for (std::size_t i = 0; i < rows; ++i) ASSERT_EQ(host<F>(dense[i]), all[i]) << rows << " " << i;
+    for (std::size_t i = rows; i < dense.size(); ++i) EXPECT_TRUE(dense[i].is_zero());
+    // The selected rows, in order.
+    std::vector<DevField<FP>> filtered(selected.size(), DevField<FP>::one());
+    for (std::size_t i = 0; i < rows; ++i) {
+      msm_body::expand_compact_row(groups.data(), others.data(), rows, density.words().data(), before.data(), i,
+                                   filtered.data());
+    }
+    for (std::size_t j = 0; j < selected.size(); ++j) ASSERT_EQ(host<F>(filtered[j]), selected[j]) << rows << " " << j;
+  }
 }
 
 template <class C>

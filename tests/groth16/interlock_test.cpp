@@ -20,6 +20,7 @@
 #include "gpu/gate.hpp"
 #include "gpu/pool.hpp"
 #include "groth16/gpu_backend.hpp"
+#include "msm/cuda/msm_body.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
 #include "msm/compact_column.hpp"
@@ -105,7 +106,7 @@ struct DeviceLog {
   std::atomic<int> inside[kMaxEmulated] = {}, max_inside[kMaxEmulated] = {}, calls[kMaxEmulated] = {};
   std::atomic<int> any_inside{0}, max_any_inside{0}, outside_a_turn{0};
   std::atomic<bool> first{true}, first_released{false};
-  std::atomic<int> resident_calls{0}, resident_mismatches{0};
+  std::atomic<int> resident_calls{0}, resident_mismatches{0}, compact_calls{0};
   // The very first device call holds its turn until this holds (default: another worker waits at
   // some device's gate, i.e. it got through its CPU preparation while the device was taken).
   std::function<bool(const DeviceLog&)> release_first = [](const DeviceLog& l) {
@@ -200,6 +201,36 @@ struct EmulatedOps {
     if (!counted) return msm::msm<C>(bases, scalars);  // the second half of a device call
     return on_device([&] { return msm::msm<C>(bases, scalars); });
   }
+  /// The compact witness column expanded as the device does it: one emulated thread per row,
+  /// through the kernel's per-thread body (msm_body::expand_compact_row), then the MSM.
+  template <class C>
+  Result<curve::Jacobian<C>> msm_compact(std::span<const curve::Affine<C>> bases,
+                                         const msm::CompactColumn<typename C::Scalar>& column,
+                                         const msm::DensityBitmap* density, const void* device_bases) const {
+    using FrP = typename C::Scalar::Params;
+    ++log->compact_calls;
+    std::vector<gpu::msm_body::CompactGroup> groups(column.groups().size());
+    std::memcpy(static_cast<void*>(groups.data()), column.groups().data(), groups.size() * sizeof(groups[0]));
+    std::vector<gpu::DevField<FrP>> others;
+    for (std::size_t c = 0; c < column.chunk_count(); ++c) {
+      for (const auto& x : column.chunk(c)) others.push_back(gpu::DevField<FrP>::from_raw(x.mont().data()));
+    }
+    std::vector<std::uint32_t> before;
+    std::uint32_t acc = 0;
+    if (density != nullptr) {
+      for (auto w : density->words()) before.push_back(acc), acc += static_cast<std::uint32_t>(__builtin_popcountll(w));
+    }
+    std::vector<gpu::DevField<FrP>> dense(bases.size(), gpu::DevField<FrP>::zero());
+    const std::size_t count = density != nullptr ? column.size() : bases.size();
+    for (std::size_t i = 0; i < count; ++i) {
+      gpu::msm_body::expand_compact_row(groups.data(), others.data(), column.size(),
+                                        density != nullptr ? density->words().data() : nullptr, before.data(), i,
+                                        dense.data());
+    }
+    std::vector<typename C::Scalar> scalars(dense.size());
+    std::memcpy(static_cast<void*>(scalars.data()), dense.data(), dense.size() * sizeof(dense[0]));
+    return msm<C>(bases, scalars, device_bases);
+  }
 };
 
 /// A random circuit, its key (shared, as the engine holds keys) and fresh partitions of it.
@@ -255,6 +286,7 @@ TYPED_TEST(InterlockTest, TwoWorkersShareTheDeviceOneTurnAtATimeAndProveWhatTheC
   // One turn per partition for its device calls: the quotient with the H MSM, then L, A inputs,
   // A aux, B_G1 inputs, B_G1 aux.
   EXPECT_EQ(log.calls[0].load(), 12);
+  EXPECT_EQ(log.compact_calls.load(), 6) << "L, A aux and B_G1 aux from the compact witness on the device";
   EXPECT_EQ(log.outside_a_turn.load(), 0);
   EXPECT_EQ(gpus.status()[0].gate.turns, 2u);
   const auto pvk = prepare_verifying_key(pk->vk);
@@ -600,13 +632,20 @@ TYPED_TEST(InterlockTest, GatherKeepsTheDensityFilteredScalarsInOrder) {  // sev
   }
   EXPECT_EQ(density.count(0, n), expected.size());
   std::vector<curve::Affine<C>> bases(expected.size(), curve::Affine<C>::generator());
-  for (int from_column = 0; from_column < 2; ++from_column) {
-    auto g = from_column != 0 ? backend.template gather<C>(bases, column, &density)
-                              : backend.template gather<C>(bases, std::span<const Fr>(scalars), density);
-    ASSERT_TRUE(g.ok()) << g.status().message();
-    ASSERT_EQ(g->dense.size(), expected.size());
-    for (std::size_t j = 0; j < expected.size(); ++j) ASSERT_EQ(g->dense[j], expected[j]) << j << " " << from_column;
-  }
+  // Dense scalars (the inputs): gathered on the CPU, in order.
+  auto g = backend.template gather<C>(bases, std::span<const Fr>(scalars), density);
+  ASSERT_TRUE(g.ok()) << g.status().message();
+  ASSERT_EQ(g->dense.size(), expected.size());
+  for (std::size_t j = 0; j < expected.size(); ++j) ASSERT_EQ(g->dense[j], expected[j]) << j;
+  // The compact witness: kept as it is for the device, which forms the same scalars from it
+  // (device_code_test's CompactScalars; the proofs above).
+  auto c = backend.template gather<C>(bases, column, &density);
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_TRUE(c->dense.empty());
+  EXPECT_EQ(c->compact, &column);
+  EXPECT_EQ(c->density, &density);
+  EXPECT_EQ(backend.template gather<C>(std::span(bases).first(3), column, &density).status().code(),
+            StatusCode::kInvalidArgument);
   EXPECT_EQ(device.turns(), 0u);
 }
 

@@ -73,6 +73,53 @@ ZK_HD void emit_pairs(const std::uint64_t* canonical_scalar, bool base_is_identi
   }
 }
 
+/// A witness column as msm::CompactColumn keeps it, 64 rows a group: which rows are 1, which hold
+/// another value, and how many other values come before the group (its layout, checked there).
+struct CompactGroup {
+  std::uint64_t ones, others;
+  std::uint32_t rank;
+};
+
+/// Where row i's scalar goes among the rows a density bitmap selects (`before[w]`: the set bits of
+/// words before word w), or kNoSlot when the bitmap leaves it out; without a bitmap (null), i.
+constexpr std::uint64_t kNoSlot = ~std::uint64_t{0};
+ZK_HD std::uint64_t density_slot(const std::uint64_t* words, const std::uint32_t* before, std::size_t i) {
+  if (words == nullptr) return i;
+  const std::uint64_t word = words[i / 64], bit = std::uint64_t{1} << (i % 64);
+  if ((word & bit) == 0) return kNoSlot;
+  std::uint64_t below = word & (bit - 1);
+  unsigned count = 0;
+  for (; below != 0; below &= below - 1) ++count;  // popcount (the device compiles it to POPC)
+  return before[i / 64] + count;
+}
+
+/// Row i's scalar (Montgomery form) from the compact column: 0, 1 or its other value. Rows at or
+/// past `rows` are 0 (the column padded to the MSM's size).
+template <class FP>
+ZK_HD DevField<FP> compact_value(const CompactGroup* groups, const DevField<FP>* others, std::size_t rows,
+                                 std::size_t i) {
+  if (i >= rows) return DevField<FP>::zero();
+  const CompactGroup& g = groups[i / 64];
+  const std::uint64_t bit = std::uint64_t{1} << (i % 64);
+  if ((g.others & bit) != 0) {
+    std::uint64_t below = g.others & (bit - 1);
+    std::uint64_t at = g.rank;
+    for (; below != 0; below &= below - 1) ++at;
+    return others[at];
+  }
+  return (g.ones & bit) != 0 ? DevField<FP>::one() : DevField<FP>::zero();
+}
+
+/// One thread's part of forming an MSM's dense scalars on the device from a compact column (and a
+/// density bitmap): row i's value goes to its slot, if any.
+template <class FP>
+ZK_HD void expand_compact_row(const CompactGroup* groups, const DevField<FP>* others, std::size_t rows,
+                              const std::uint64_t* words, const std::uint32_t* before, std::size_t i,
+                              DevField<FP>* out) {
+  const std::uint64_t slot = density_slot(words, before, i);
+  if (slot != kNoSlot) out[slot] = compact_value(groups, others, rows, i);
+}
+
 /// Points per sub-run.
 constexpr std::uint32_t kSubRun = 512;
 

@@ -43,6 +43,14 @@ __global__ void canonical_kernel(DevField<FrP>* k, std::size_t n) {
   if (i < n) k[i] = k[i].to_canonical();
 }
 
+template <class FrP>
+__global__ void expand_compact_kernel(const body::CompactGroup* groups, const DevField<FrP>* others, std::size_t rows,
+                                      const std::uint64_t* words, const std::uint32_t* before, std::size_t count,
+                                      DevField<FrP>* out) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i < count) body::expand_compact_row(groups, others, rows, words, before, i, out);
+}
+
 template <class FqP, class FrP>
 __global__ void pair_count_kernel(const DevAffine<FqP>* bases, const DevField<FrP>* k, std::size_t n, unsigned windows,
                                   unsigned c, std::uint32_t* counts) {
@@ -296,6 +304,64 @@ Status msm_g1(const void* bases_host, const std::uint64_t* scalars_host, std::si
   return stream.sync();
 }
 
+template <class FqP, class FrP>
+Status msm_g1_compact(const void* bases, const CompactScalars& k, std::size_t n, const Plan& plan, void* partials,
+                      Stats* stats, const void* device_bases) {
+  if (Status s = zk::gpu::require_device(); !s.ok()) return s;
+  if (k.chunks.size() != k.chunk_values.size()) return Status::invalid_argument("gpu msm: compact chunks miscounted");
+  zk::gpu::Stream stream;
+  if (Status s = stream.create(); !s.ok()) return s;
+  auto st = stream.get();
+  // The compact column (and bitmap) up, the dense scalars formed there: what the MSM then consumes.
+  const std::size_t group_count = (k.rows + 63) / 64, words = k.density != nullptr ? group_count : 0;
+  std::size_t other_values = 0;
+  for (std::size_t v : k.chunk_values) other_values += v;
+  DeviceBuffer<body::CompactGroup> groups;
+  DeviceBuffer<DevField<FrP>> others, dense;
+  DeviceBuffer<std::uint64_t> density;
+  DeviceBuffer<std::uint32_t> before;
+  for (Status s : {groups.allocate(group_count), others.allocate(other_values), density.allocate(words),
+                   before.allocate(words), dense.allocate(n)}) {
+    if (!s.ok()) return s;
+  }
+  if (Status s = zk::gpu::copy_to_device(groups.get(), k.groups, group_count * sizeof(body::CompactGroup), st); !s.ok()) {
+    return s;
+  }
+  std::size_t at = 0;
+  for (std::size_t c = 0; c < k.chunks.size(); at += k.chunk_values[c], ++c) {
+    if (Status s = zk::gpu::copy_to_device(others.get() + at, k.chunks[c], k.chunk_values[c] * sizeof(DevField<FrP>), st);
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (words != 0) {
+    if (k.before.size() != words) return Status::invalid_argument("gpu msm: density prefix of the wrong length");
+    for (Status s : {zk::gpu::copy_to_device(density.get(), k.density, words * sizeof(std::uint64_t), st),
+                     zk::gpu::copy_to_device(before.get(), k.before.data(), words * sizeof(std::uint32_t), st)}) {
+      if (!s.ok()) return s;
+    }
+  }
+  // Without a bitmap every one of the n slots is written (rows past the column are 0); with one,
+  // the selected rows fill the n slots exactly (the caller checked the count).
+  const std::size_t count = words != 0 ? k.rows : n;
+  expand_compact_kernel<FrP><<<blocks(count), kThreads, 0, st>>>(groups.get(), others.get(), k.rows,
+                                                                 words != 0 ? density.get() : nullptr, before.get(),
+                                                                 count, dense.get());
+  ZK_CUDA_TRY(cudaGetLastError());
+  if (Status s = stream.sync(); !s.ok()) return s;
+  groups.reset();
+  others.reset();
+  density.reset();
+  before.reset();
+  return msm_g1<FqP, FrP>(bases, reinterpret_cast<const std::uint64_t*>(dense.get()), n, plan, partials, stats,
+                          device_bases, dense.get());
+}
+
+template Status msm_g1_compact<field::params::Bls12_381Fq, field::params::Bls12_381Fr>(
+    const void*, const CompactScalars&, std::size_t, const Plan&, void*, Stats*, const void*);
+template Status msm_g1_compact<field::params::Bn254Fq, field::params::Bn254Fr>(const void*, const CompactScalars&,
+                                                                              std::size_t, const Plan&, void*, Stats*,
+                                                                              const void*);
 template Status msm_g1<field::params::Bls12_381Fq, field::params::Bls12_381Fr>(const void*, const std::uint64_t*,
                                                                                std::size_t, const Plan&, void*, Stats*, const void*, void*);
 template Status msm_g1<field::params::Bn254Fq, field::params::Bn254Fr>(const void*, const std::uint64_t*, std::size_t,

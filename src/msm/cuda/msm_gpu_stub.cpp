@@ -10,6 +10,15 @@ template <class FqP, class FrP>
 Status msm_g1(const void*, const std::uint64_t*, std::size_t, const Plan&, void*, Stats*, const void*, void*) {
   return zk::gpu::require_device();
 }
+template <class FqP, class FrP>
+Status msm_g1_compact(const void*, const CompactScalars&, std::size_t, const Plan&, void*, Stats*, const void*) {
+  return zk::gpu::require_device();
+}
+template Status msm_g1_compact<field::params::Bls12_381Fq, field::params::Bls12_381Fr>(
+    const void*, const CompactScalars&, std::size_t, const Plan&, void*, Stats*, const void*);
+template Status msm_g1_compact<field::params::Bn254Fq, field::params::Bn254Fr>(const void*, const CompactScalars&,
+                                                                              std::size_t, const Plan&, void*, Stats*,
+                                                                              const void*);
 template Status msm_g1<field::params::Bls12_381Fq, field::params::Bls12_381Fr>(const void*, const std::uint64_t*,
                                                                                std::size_t, const Plan&, void*, Stats*, const void*, void*);
 template Status msm_g1<field::params::Bn254Fq, field::params::Bn254Fr>(const void*, const std::uint64_t*, std::size_t,

@@ -49,4 +49,22 @@ template <class FqP, class FrP>
 Status msm_g1(const void* bases, const std::uint64_t* scalars, std::size_t n, const Plan& plan, void* partials,
               Stats* stats, const void* device_bases = nullptr, void* device_scalars = nullptr);
 
+/// An MSM's scalars as a compact witness column (msm::CompactColumn's raw layout) and, optionally,
+/// the density bitmap choosing its rows: the device forms the dense scalars itself, so the host
+/// neither gathers nor uploads them (a 2^27-row column is ~0.1 GB compact, 4 GiB dense).
+struct CompactScalars {
+  const void* groups = nullptr;  // body::CompactGroup per 64 rows
+  std::size_t rows = 0;
+  std::vector<const void*> chunks;        // the other values, in order
+  std::vector<std::size_t> chunk_values;  // values per chunk
+  const std::uint64_t* density = nullptr;  // null: every row, in order
+  std::vector<std::uint32_t> before;       // with a density: per word, the set bits before it
+};
+
+/// msm_g1 over `n` bases with the scalars formed on the device from `scalars` (n: the rows the
+/// density selects, or every row).
+template <class FqP, class FrP>
+Status msm_g1_compact(const void* bases, const CompactScalars& scalars, std::size_t n, const Plan& plan, void* partials,
+                      Stats* stats, const void* device_bases = nullptr);
+
 }  // namespace zk::msm::gpu::raw
