@@ -210,8 +210,8 @@ Result<WorkingSet> Groth16Workload<E>::working_set(const JobRequest&) {
   // forms it in device memory).
   w.abc = 2 * r1cs::CompactColumn<Fr>::max_bytes(n);
   // On a GPU only the inputs' scalars are made dense on the host (DeviceBackend::gather): the device
-  // forms the witness's from its compact column.
-  w.prove_room = placement_.on_gpu() ? (2 * n + (*pk)->vk.ic.size()) * sizeof(Fr) : 3 * n * sizeof(Fr);
+  // expands a, b and the witness from their compact columns.
+  w.prove_room = placement_.on_gpu() ? ((*pk)->vk.ic.size() + 1) * sizeof(Fr) : 3 * n * sizeof(Fr);
   // The inputs (dense) and the compact witness, whatever its values; the engine keeps only what
   // the witness really holds once synthesized (aux_bytes).
   w.aux = (*pk)->vk.ic.size() * sizeof(Fr) + r1cs::CompactColumn<Fr>::max_bytes((*pk)->l.size());

@@ -95,6 +95,12 @@ class DeviceBuffer {
   }
   T* get() const { return p_; }
   std::size_t size() const { return n_; }
+  /// Takes ownership of `count` elements from cudaMalloc (freed with the buffer).
+  void adopt(T* p, std::size_t count) {
+    reset();
+    p_ = p;
+    n_ = count;
+  }
   /// Gives up ownership (the caller frees the memory with cudaFree).
   T* release() {
     n_ = 0;

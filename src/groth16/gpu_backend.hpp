@@ -52,6 +52,31 @@ struct CudaOps {
                                  const void* device_bases) const {
     return msm::gpu::msm_g1<C>(bases, scalars, {.device_bases = device_bases});
   }
+  /// The quotient from a and b as compact columns: expanded on the device (uploaded compact:
+  /// ~1.5 GB instead of 8 GiB at 2^27) and taken over by the quotient; then the H MSM as above.
+  template <class C, class F>
+  Result<curve::Jacobian<C>> quotient_and_h_compact(const ntt::Domain<F>& d, const msm::CompactColumn<F>& a,
+                                                    const msm::CompactColumn<F>& b, bool odd_coset,
+                                                    std::span<const curve::Affine<C>> h_bases,
+                                                    const void* device_bases, ProveTimings& t) const {
+    detail::Stopwatch w;
+    auto a_dev = msm::gpu::expand_on_device(a, d.size());
+    if (!a_dev.ok()) return a_dev.status();
+    auto b_dev = msm::gpu::expand_on_device(b, d.size());
+    if (!b_dev.ok()) {
+      gpu::adopt_device_memory(*a_dev);  // dropped: freed
+      return b_dev.status();
+    }
+    auto h = ntt::gpu::quotient_on_device(d, *a_dev, *b_dev, odd_coset);  // takes both over
+    if (!h.ok()) return h.status();
+    t.quotient = w.lap();
+    // A span over the device result gives the MSM its count only (it reads the scalars there).
+    const std::span<const F> count(static_cast<const F*>(h->get()), h_bases.size());
+    auto r = msm::gpu::msm_g1<C>(h_bases, count,
+                                 {.device_bases = device_bases, .device_scalars = const_cast<void*>(h->get())});
+    t.msm_h = w.lap();
+    return r;
+  }
   /// The scalars of a compact witness column (the rows `density` selects, or all), formed on the
   /// device.
   template <class C>
@@ -79,6 +104,30 @@ class DeviceBackend {
   /// A device's turn for prove_start's device section (every call below runs inside it).
   gpu::DevicePool::Lease exclusive() const { return pool_->acquire(label_); }
 
+  /// prove_start's a and b as this backend takes them: the partition's compact columns themselves
+  /// (the device expands them inside the turn; prove_start frees them after it), so the host holds
+  /// no dense a and b (8 GiB at 2^27) while it waits for the device.
+  template <class F>
+  struct Abc {
+    const msm::CompactColumn<F>* a = nullptr;
+    const msm::CompactColumn<F>* b = nullptr;
+  };
+  template <class F>
+  Abc<F> take_abc(r1cs::Partition<F>& p, std::size_t) const {
+    return {&p.a, &p.b};
+  }
+  template <class C, class F>
+  Result<curve::Jacobian<C>> quotient_and_h(const ntt::Domain<F>& d, Abc<F>& abc, bool odd_coset,
+                                            std::span<const curve::Affine<C>> h_bases, ProveTimings& t) const {
+    if (abc.a == nullptr || abc.b == nullptr) return Status::internal("quotient: a and b were already taken");
+    if (h_bases.size() > d.size()) return Status::invalid_argument("quotient: more H bases than values");
+    if (abc.a->size() > d.size() || abc.b->size() > d.size()) {
+      return Status::invalid_argument("quotient: a or b longer than the domain");
+    }
+    if (Status s = pool_->device_here(); !s.ok()) return s;
+    const gpu::DeviceCopy resident = resident_bases(h_bases);
+    return ops_.template quotient_and_h_compact<C>(d, *abc.a, *abc.b, odd_coset, h_bases, resident.get(), t);
+  }
   /// prover.hpp's CpuBackend::quotient_and_h: the quotient and the H MSM.
   template <class C, class F>
   Result<curve::Jacobian<C>> quotient_and_h(const ntt::Domain<F>& d, base::UninitVector<F>& a, base::UninitVector<F>& b,

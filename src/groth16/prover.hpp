@@ -156,6 +156,23 @@ struct CpuBackend {
   Result<curve::Jacobian<C>> msm(std::span<const Base> bases, std::span<const typename C::Scalar> scalars) const {
     return msm::msm<C>(bases, scalars);
   }
+  /// prove_start's a and b as this backend takes them: dense, zero-padded to the domain (the
+  /// quotient transforms them in place), the partition's compact columns freed at once.
+  template <class F>
+  struct Abc {
+    base::UninitVector<F> a, b;
+  };
+  template <class F>
+  Abc<F> take_abc(r1cs::Partition<F>& p, std::size_t n) const {
+    Abc<F> abc{p.a.expand(n), p.b.expand(n)};
+    p.release_abc();
+    return abc;
+  }
+  template <class C, class F>
+  Result<curve::Jacobian<C>> quotient_and_h(const ntt::Domain<F>& d, Abc<F>& abc, bool odd_coset,
+                                            std::span<const curve::Affine<C>> h_bases, ProveTimings& t) const {
+    return quotient_and_h<C>(d, abc.a, abc.b, odd_coset, h_bases, t);
+  }
 };
 
 /// Consumes the partition (its a and b are freed here).
@@ -175,11 +192,9 @@ Result<PendingProof<E>> prove_start(const ProvingKey<E>& pk, r1cs::Partition<typ
   auto domain = ntt::Domain<Fr>::create(log_n, E::kDomain, Backend::kHostTwiddles);
   if (!domain.ok()) return domain.status();
 
-  // The dense a and b the quotient transforms in place, zero-padded to the domain; the compact
-  // columns are freed at once.
-  base::UninitVector<Fr> h = p.a.expand(n);
-  base::UninitVector<Fr> b = p.b.expand(n);
-  p.release_abc();
+  // a and b for the quotient as the backend takes them (the CPU: dense, zero-padded to the domain,
+  // the compact columns freed at once; a GPU: the compact columns, expanded on the device).
+  auto abc = backend.template take_abc<Fr>(p, n);
   PendingProof<E> out;
   out.r = r;
   out.s = s;
@@ -206,10 +221,10 @@ Result<PendingProof<E>> prove_start(const ProvingKey<E>& pk, r1cs::Partition<typ
   {
     [[maybe_unused]] auto turn = backend.exclusive();  // device work only, to the end of the block
     // bellman drops the top coefficient: the H query has n - 1 points.
-    auto h_sum = backend.template quotient_and_h<G1C>(*domain, h, b, /*odd_coset=*/false,
+    auto h_sum = backend.template quotient_and_h<G1C>(*domain, abc, /*odd_coset=*/false,
                                                       std::span<const typename E::G1Affine>(pk.h), t);
-    base::UninitVector<Fr>().swap(h);
-    base::UninitVector<Fr>().swap(b);
+    abc = {};
+    p.release_abc();
     if (!h_sum.ok()) return h_sum.status();
     out.h = *h_sum;
     watch.lap();

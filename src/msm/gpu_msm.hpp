@@ -44,6 +44,30 @@ curve::Jacobian<C> combine(const raw::Plan& plan, const std::vector<curve::Xyzz<
   }
   return acc;
 }
+/// A compact column's raw layout (and the density's per-word prefix counts) for the device.
+template <class F>
+raw::CompactScalars compact_scalars(const CompactColumn<F>& column, const DensityBitmap* density) {
+  using Group = typename CompactColumn<F>::Group;
+  static_assert(sizeof(Group) == 24 && offsetof(Group, others) == 8 && offsetof(Group, rank) == 16,
+                "CompactColumn's group layout the kernels expect (msm_body::CompactGroup)");
+  raw::CompactScalars k;
+  k.groups = column.groups().data();
+  k.rows = column.size();
+  for (std::size_t c = 0; c < column.chunk_count(); ++c) {
+    k.chunks.push_back(column.chunk(c).data());
+    k.chunk_values.push_back(column.chunk(c).size());
+  }
+  if (density != nullptr) {
+    k.density = density->words().data();
+    k.before.resize(density->words().size());
+    std::uint32_t before = 0;
+    for (std::size_t w = 0; w < k.before.size(); ++w) {
+      k.before[w] = before;
+      before += static_cast<std::uint32_t>(__builtin_popcountll(density->words()[w]));
+    }
+  }
+  return k;
+}
 template <curve::CurveConfig C>
 void check_layouts() {
   static_assert(sizeof(curve::Affine<C>) == 2 * sizeof(typename C::Field) + 8, "Affine layout the kernels expect");
@@ -84,10 +108,7 @@ Result<curve::Jacobian<C>> msm_g1_compact(std::span<const curve::Affine<C>> base
                                           raw::Stats* stats = nullptr) {
   using FqP = typename C::Field::Params;
   using FrP = typename C::Scalar::Params;
-  using Group = typename CompactColumn<typename C::Scalar>::Group;
   detail::check_layouts<C>();
-  static_assert(sizeof(Group) == 24 && offsetof(Group, others) == 8 && offsetof(Group, rank) == 16,
-                "CompactColumn's group layout the kernels expect (msm_body::CompactGroup)");
   const std::size_t selected = density != nullptr ? density->popcount() : column.size();
   if ((density != nullptr && density->size() != column.size()) || selected != bases.size()) {
     return Status::invalid_argument("gpu msm: the compact column's " + std::string(density ? "selected " : "") +
@@ -95,22 +116,7 @@ Result<curve::Jacobian<C>> msm_g1_compact(std::span<const curve::Affine<C>> base
                                     std::to_string(bases.size()) + " bases");
   }
   if (bases.empty()) return curve::Jacobian<C>::identity();
-  raw::CompactScalars k;
-  k.groups = column.groups().data();
-  k.rows = column.size();
-  for (std::size_t c = 0; c < column.chunk_count(); ++c) {
-    k.chunks.push_back(column.chunk(c).data());
-    k.chunk_values.push_back(column.chunk(c).size());
-  }
-  if (density != nullptr) {
-    k.density = density->words().data();
-    k.before.resize(density->words().size());
-    std::uint32_t before = 0;
-    for (std::size_t w = 0; w < k.before.size(); ++w) {
-      k.before[w] = before;
-      before += static_cast<std::uint32_t>(__builtin_popcountll(density->words()[w]));
-    }
-  }
+  const raw::CompactScalars k = detail::compact_scalars(column, density);
   raw::Plan plan = raw::make_plan(bases.size(), C::Scalar::kBits);
   plan.points_per_pass = options.points_per_pass;
   std::vector<curve::Xyzz<C>> partials(static_cast<std::size_t>(plan.windows) * plan.chunks);
@@ -120,6 +126,19 @@ Result<curve::Jacobian<C>> msm_g1_compact(std::span<const curve::Affine<C>> base
     return s;
   }
   return detail::combine<C>(plan, partials);
+}
+
+/// A compact column's values, zero-padded to n >= column.size(), formed in device memory: n field
+/// elements from cudaMalloc, the caller's (raw::expand_compact). For the quotient's a and b
+/// (ntt::gpu::quotient_on_device takes them over), uploaded compact instead of dense.
+template <class F>
+Result<void*> expand_on_device(const CompactColumn<F>& column, std::size_t n) {
+  if (column.size() > n) return Status::invalid_argument("gpu expand: a column longer than its destination");
+  void* out = nullptr;
+  if (Status s = raw::expand_compact<typename F::Params>(detail::compact_scalars(column, nullptr), n, &out); !s.ok()) {
+    return s;
+  }
+  return out;
 }
 
 }  // namespace zk::msm::gpu

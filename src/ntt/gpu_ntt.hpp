@@ -88,12 +88,16 @@ Status coset_inverse(const Domain<F>& d, std::span<F> a, const F& g) {
 
 namespace detail {
 /// Both quotients; `on_device` (optional) keeps the result there instead of writing `a`. An empty
-/// `c`: c = a o b, formed on the device.
+/// `c`: c = a o b, formed on the device. `a_dev`, `b_dev` (optional): a and b already on the device
+/// (raw::compute_h takes them over); `a` and `b` then only give the sizes.
 template <class F>
 Status quotient(const Domain<F>& d, std::span<F> a, std::span<const F> b, std::span<const F> c, bool odd_coset,
-                void** on_device) {
-  if (a.size() != d.size() || b.size() != d.size() || (!c.empty() && c.size() != d.size()))
+                void** on_device, void* a_dev = nullptr, void* b_dev = nullptr) {
+  if (a.size() != d.size() || b.size() != d.size() || (!c.empty() && c.size() != d.size())) {
+    if (a_dev != nullptr) zk::gpu::adopt_device_memory(a_dev);  // dropped: freed
+    if (b_dev != nullptr) zk::gpu::adopt_device_memory(b_dev);
     return Status::invalid_argument("gpu quotient: a, b, c must each have the domain's size");
+  }
   const F n_inv = d.size_inv(), one = F::one();
   const auto tw = twiddle_tables(d);
   auto u = [](const auto* p) { return reinterpret_cast<const std::uint64_t*>(p); };
@@ -103,7 +107,7 @@ Status quotient(const Domain<F>& d, std::span<F> a, std::span<const F> b, std::s
     const auto shift = PowerTables<F>::make(*omega_2n, d.log_size());
     return raw::compute_h<typename F::Params>(reinterpret_cast<std::uint64_t*>(a.data()), u(b.data()),
                                               (c.empty() ? nullptr : u(c.data())), d.log_size(), tw.raw(), u(&n_inv),
-                                              shift.raw(), nullptr, u(&one), on_device);
+                                              shift.raw(), nullptr, u(&one), on_device, a_dev, b_dev);
   }
   const auto g = PowerTables<F>::make(d.coset_generator(), d.log_size());
   const auto g_inv = PowerTables<F>::make(d.coset_generator_inv(), d.log_size(), n_inv);
@@ -111,7 +115,7 @@ Status quotient(const Domain<F>& d, std::span<F> a, std::span<const F> b, std::s
   const raw::Powers g_inv_raw = g_inv.raw();
   return raw::compute_h<typename F::Params>(reinterpret_cast<std::uint64_t*>(a.data()), u(b.data()),
                                             (c.empty() ? nullptr : u(c.data())), d.log_size(), tw.raw(), u(&n_inv),
-                                            g.raw(), &g_inv_raw, u(&z_inv), on_device);
+                                            g.raw(), &g_inv_raw, u(&z_inv), on_device, a_dev, b_dev);
 }
 }  // namespace detail
 
@@ -142,6 +146,19 @@ Result<zk::gpu::DeviceCopy> quotient_on_device(const Domain<F>& d, std::span<con
       !s.ok()) {
     return s;
   }
+  return zk::gpu::adopt_device_memory(out);
+}
+
+/// The same with a and b already in device memory (n elements each, from cudaMalloc: a compact
+/// column expanded there, msm::gpu::expand_on_device), taken over here: nothing is uploaded.
+template <class F>
+Result<zk::gpu::DeviceCopy> quotient_on_device(const Domain<F>& d, void* a_on_device, void* b_on_device,
+                                               bool odd_coset) {
+  void* out = nullptr;
+  // Spans over the device buffers give the sizes only; the host never reads through them.
+  const std::span<F> a(static_cast<F*>(a_on_device), d.size());
+  const std::span<const F> b(static_cast<const F*>(b_on_device), d.size()), c;
+  if (Status s = detail::quotient(d, a, b, c, odd_coset, &out, a_on_device, b_on_device); !s.ok()) return s;
   return zk::gpu::adopt_device_memory(out);
 }
 

@@ -304,15 +304,14 @@ Status msm_g1(const void* bases_host, const std::uint64_t* scalars_host, std::si
   return stream.sync();
 }
 
-template <class FqP, class FrP>
-Status msm_g1_compact(const void* bases, const CompactScalars& k, std::size_t n, const Plan& plan, void* partials,
-                      Stats* stats, const void* device_bases) {
+template <class FrP>
+Status expand_compact(const CompactScalars& k, std::size_t n, void** out) {
   if (Status s = zk::gpu::require_device(); !s.ok()) return s;
   if (k.chunks.size() != k.chunk_values.size()) return Status::invalid_argument("gpu msm: compact chunks miscounted");
   zk::gpu::Stream stream;
   if (Status s = stream.create(); !s.ok()) return s;
   auto st = stream.get();
-  // The compact column (and bitmap) up, the dense scalars formed there: what the MSM then consumes.
+  // The compact column (and bitmap) up, the dense values formed there.
   const std::size_t group_count = (k.rows + 63) / 64, words = k.density != nullptr ? group_count : 0;
   std::size_t other_values = 0;
   for (std::size_t v : k.chunk_values) other_values += v;
@@ -340,6 +339,8 @@ Status msm_g1_compact(const void* bases, const CompactScalars& k, std::size_t n,
                      zk::gpu::copy_to_device(before.get(), k.before.data(), words * sizeof(std::uint32_t), st)}) {
       if (!s.ok()) return s;
     }
+  } else if (k.rows > n) {
+    return Status::invalid_argument("gpu msm: a compact column longer than its destination");
   }
   // Without a bitmap every one of the n slots is written (rows past the column are 0); with one,
   // the selected rows fill the n slots exactly (the caller checked the count).
@@ -349,14 +350,23 @@ Status msm_g1_compact(const void* bases, const CompactScalars& k, std::size_t n,
                                                                  count, dense.get());
   ZK_CUDA_TRY(cudaGetLastError());
   if (Status s = stream.sync(); !s.ok()) return s;
-  groups.reset();
-  others.reset();
-  density.reset();
-  before.reset();
+  *out = dense.release();
+  return {};
+}
+
+template <class FqP, class FrP>
+Status msm_g1_compact(const void* bases, const CompactScalars& k, std::size_t n, const Plan& plan, void* partials,
+                      Stats* stats, const void* device_bases) {
+  void* scalars = nullptr;
+  if (Status s = expand_compact<FrP>(k, n, &scalars); !s.ok()) return s;
+  DeviceBuffer<DevField<FrP>> dense;  // what the MSM consumes, freed after it
+  dense.adopt(static_cast<DevField<FrP>*>(scalars), n);
   return msm_g1<FqP, FrP>(bases, reinterpret_cast<const std::uint64_t*>(dense.get()), n, plan, partials, stats,
                           device_bases, dense.get());
 }
 
+template Status expand_compact<field::params::Bls12_381Fr>(const CompactScalars&, std::size_t, void**);
+template Status expand_compact<field::params::Bn254Fr>(const CompactScalars&, std::size_t, void**);
 template Status msm_g1_compact<field::params::Bls12_381Fq, field::params::Bls12_381Fr>(
     const void*, const CompactScalars&, std::size_t, const Plan&, void*, Stats*, const void*);
 template Status msm_g1_compact<field::params::Bn254Fq, field::params::Bn254Fr>(const void*, const CompactScalars&,

@@ -10,6 +10,12 @@ template <class FqP, class FrP>
 Status msm_g1(const void*, const std::uint64_t*, std::size_t, const Plan&, void*, Stats*, const void*, void*) {
   return zk::gpu::require_device();
 }
+template <class FrP>
+Status expand_compact(const CompactScalars&, std::size_t, void**) {
+  return zk::gpu::require_device();
+}
+template Status expand_compact<field::params::Bls12_381Fr>(const CompactScalars&, std::size_t, void**);
+template Status expand_compact<field::params::Bn254Fr>(const CompactScalars&, std::size_t, void**);
 template <class FqP, class FrP>
 Status msm_g1_compact(const void*, const CompactScalars&, std::size_t, const Plan&, void*, Stats*, const void*) {
   return zk::gpu::require_device();

@@ -61,6 +61,11 @@ struct CompactScalars {
   std::vector<std::uint32_t> before;       // with a density: per word, the set bits before it
 };
 
+/// The dense values of `scalars` formed in device memory: n elements (the rows the density selects,
+/// or every row padded with zeros to n) from cudaMalloc, now the caller's (`*out`).
+template <class FrP>
+Status expand_compact(const CompactScalars& scalars, std::size_t n, void** out);
+
 /// msm_g1 over `n` bases with the scalars formed on the device from `scalars` (n: the rows the
 /// density selects, or every row).
 template <class FqP, class FrP>

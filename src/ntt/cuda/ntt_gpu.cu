@@ -106,11 +106,18 @@ void run_transform(cudaStream_t st, DevField<FP>* a, unsigned log_n, const Table
 template <class FP>
 Status compute_h(std::uint64_t* a_host, const std::uint64_t* b_host, const std::uint64_t* c_host, unsigned log_n,
                  const Powers& twiddles, const std::uint64_t* n_inv, const Powers& g, const Powers* g_inv_n,
-                 const std::uint64_t* z_inv, void** result_on_device) {
-  if (Status s = zk::gpu::require_device(); !s.ok()) return s;
+                 const std::uint64_t* z_inv, void** result_on_device, void* a_on_device, void* b_on_device) {
   using F = DevField<FP>;
-  if (log_n == 0) return Status::invalid_argument("gpu compute_h: the domain needs at least 2 points");
   const std::size_t n = std::size_t{1} << log_n;
+  DeviceBuffer<F> a, b, c;
+  // Device inputs are ours from here on, whatever happens.
+  if (a_on_device != nullptr) a.adopt(static_cast<F*>(a_on_device), n);
+  if (b_on_device != nullptr) b.adopt(static_cast<F*>(b_on_device), n);
+  if (Status s = zk::gpu::require_device(); !s.ok()) return s;
+  if (log_n == 0) return Status::invalid_argument("gpu compute_h: the domain needs at least 2 points");
+  if ((a_on_device != nullptr || b_on_device != nullptr) && (result_on_device == nullptr || c_host != nullptr)) {
+    return Status::invalid_argument("gpu compute_h: device inputs need a device result and c formed there");
+  }
   // One stream per vector (gpu::copy_to_device returns once the host range is copied out; with c
   // formed on the device, a's and b's transforms wait for both uploads); the pointwise step waits
   // for b's and c's events.
@@ -121,9 +128,9 @@ Status compute_h(std::uint64_t* a_host, const std::uint64_t* b_host, const std::
     if (Status s = done[i].create(); !s.ok()) return s;
   }
   auto st = streams[0].get();
-  DeviceBuffer<F> a, b, c;
   DeviceTable<FP> tw, gt, git;
-  for (Status s : {a.allocate(n), b.allocate(n), c.allocate(n), tw.upload(twiddles, st), gt.upload(g, st),
+  for (Status s : {a_on_device != nullptr ? Status{} : a.allocate(n), b_on_device != nullptr ? Status{} : b.allocate(n),
+                   c.allocate(n), tw.upload(twiddles, st), gt.upload(g, st),
                    g_inv_n != nullptr ? git.upload(*g_inv_n, st) : Status{}}) {
     if (!s.ok()) return s;
   }
@@ -131,7 +138,8 @@ Status compute_h(std::uint64_t* a_host, const std::uint64_t* b_host, const std::
   for (int i = 1; i < 3; ++i) ZK_CUDA_TRY(cudaStreamWaitEvent(streams[i].get(), done[0].get(), 0));
   const F ninv = F::from_raw(n_inv);
   F* device[3] = {a.get(), b.get(), c.get()};
-  const std::uint64_t* host[3] = {a_host, b_host, c_host};
+  const std::uint64_t* host[3] = {a_on_device != nullptr ? nullptr : a_host, b_on_device != nullptr ? nullptr : b_host,
+                                  c_host};
   for (int i = 0; i < 3; ++i) {
     if (host[i] != nullptr) {
       if (Status s = zk::gpu::copy_to_device(device[i], host[i], n * sizeof(F), streams[i].get()); !s.ok()) return s;

@@ -12,7 +12,7 @@ Status transform(std::uint64_t*, unsigned, const Powers&, const std::uint64_t*, 
 }
 template <class FP>
 Status compute_h(std::uint64_t*, const std::uint64_t*, const std::uint64_t*, unsigned, const Powers&,
-                 const std::uint64_t*, const Powers&, const Powers*, const std::uint64_t*, void**) {
+                 const std::uint64_t*, const Powers&, const Powers*, const std::uint64_t*, void**, void*, void*) {
   return zk::gpu::require_device();
 }
 

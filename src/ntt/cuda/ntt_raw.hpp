@@ -40,15 +40,20 @@ Status transform(std::uint64_t* data, unsigned log_n, const Powers& twiddles, co
 /// the provers keep no c on the host).
 /// `result_on_device` (optional): the result stays in device memory (n elements, from cudaMalloc,
 /// now the caller's) and `a` is not written — for an MSM that reads it there.
+/// `a_on_device`, `b_on_device` (optional, with `result_on_device` and a null `c`): a and b are
+/// already in device memory (n elements each, from cudaMalloc), taken over and freed here whatever
+/// happens; the host pointers `a` and `b` are then not read.
 template <class FP>
 Status compute_h(std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, unsigned log_n,
                  const Powers& twiddles, const std::uint64_t* n_inv, const Powers& g, const Powers* g_inv_n,
-                 const std::uint64_t* z_inv, void** result_on_device = nullptr);
+                 const std::uint64_t* z_inv, void** result_on_device = nullptr, void* a_on_device = nullptr,
+                 void* b_on_device = nullptr);
 
 /// The explicit instantiations (ntt_gpu.cu, and the stub without CUDA) for one field's params.
 #define ZK_NTT_GPU_INSTANTIATE(FP)                                                                                   \
   template Status compute_h<FP>(std::uint64_t*, const std::uint64_t*, const std::uint64_t*, unsigned, const Powers&, \
-                                const std::uint64_t*, const Powers&, const Powers*, const std::uint64_t*, void**);   \
+                                const std::uint64_t*, const Powers&, const Powers*, const std::uint64_t*, void**,    \
+                                void*, void*);                                                                       \
   template Status transform<FP>(std::uint64_t*, unsigned, const Powers&, const std::uint64_t*, const Powers*, Timing*);
 
 }  // namespace zk::ntt::gpu::raw
