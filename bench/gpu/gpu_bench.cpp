@@ -82,10 +82,7 @@ struct MsmInput {
   explicit MsmInput(std::size_t n, bool bits = false) {
     Rng rng(7);
     const std::size_t distinct = std::min<std::size_t>(n, 1 << 16);
-    std::vector<curve::Jacobian<C>> pts(distinct);
-    auto p = curve::Jacobian<C>::generator() * C::Scalar::random(rng);
-    for (auto& x : pts) x = p, p = p + curve::Jacobian<C>::generator();
-    const auto aff = curve::batch_to_affine<C>(pts);
+    const auto aff = curve::consecutive_points<C>(distinct, rng);
     bases.resize(n);
     scalars.resize(n);
     for (std::size_t i = 0; i < n; ++i) {

@@ -218,6 +218,17 @@ std::vector<Affine<C>> batch_to_affine(std::span<const Jacobian<C>> points) {
   return out;
 }
 
+/// `count` distinct points P, P + G, P + 2G, ... from a random multiple P of the generator, in
+/// affine form: bases for tests, benchmarks and benchmark keys, at one addition each instead of a
+/// scalar multiplication.
+template <CurveConfig C>
+std::vector<Affine<C>> consecutive_points(std::size_t count, Rng& rng) {
+  std::vector<Jacobian<C>> jac(count);
+  Jacobian<C> p = Jacobian<C>::generator() * C::Scalar::random(rng);
+  for (auto& x : jac) x = p, p = p + Jacobian<C>::generator();
+  return batch_to_affine<C>(jac);
+}
+
 /// dst[i] <- dst[i] + src(i) for i < dst.size(), in affine coordinates with one field inversion for
 /// the whole array (Montgomery's trick): an addition costs 2M + 1S plus 3M of the shared inversion,
 /// a doubling 2M + 2S plus 3M. Identities, copies and cancellations need no inversion. src(i) must

@@ -33,15 +33,6 @@ struct KeySizes {
 };
 
 namespace detail {
-/// `count` random points of the group: a random multiple of the generator, then consecutive sums.
-template <class C>
-std::vector<curve::Affine<C>> random_point_tile(std::size_t count, Rng& rng) {
-  using J = curve::Jacobian<C>;
-  std::vector<J> jac(count);
-  J p = J::generator() * C::Scalar::random(rng);
-  for (auto& x : jac) x = p, p = p + J::generator();
-  return curve::batch_to_affine<C>(jac);
-}
 /// `n` points repeating `tile`, filled in parallel.
 template <class A>
 std::vector<A> tiled(const std::vector<A>& tile, std::uint64_t n) {
@@ -58,8 +49,8 @@ std::vector<A> tiled(const std::vector<A>& tile, std::uint64_t n) {
 template <class E>
 ProvingKey<E> benchmark_key(const KeySizes& s, std::uint64_t seed) {
   Rng rng(seed);
-  const auto g1 = detail::random_point_tile<typename E::G1Config>(std::size_t{1} << 16, rng);
-  const auto g2 = detail::random_point_tile<typename E::G2Config>(std::size_t{1} << 8, rng);
+  const auto g1 = curve::consecutive_points<typename E::G1Config>(std::size_t{1} << 16, rng);
+  const auto g2 = curve::consecutive_points<typename E::G2Config>(std::size_t{1} << 8, rng);
   ProvingKey<E> pk;
   pk.vk.alpha_g1 = g1[1], pk.vk.beta_g1 = g1[2], pk.vk.delta_g1 = g1[3];
   pk.vk.beta_g2 = g2[1], pk.vk.gamma_g2 = g2[2], pk.vk.delta_g2 = g2[3];

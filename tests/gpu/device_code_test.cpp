@@ -542,14 +542,10 @@ TYPED_TEST(DevPointTest, MsmPipelineMatchesNaive) {
 // levels above the 512-point sub-runs.
 TYPED_TEST(DevPointTest, MsmPipelineReducesABitsHeavyBucketInLevels) {
   using C = TypeParam;
-  using J = curve::Jacobian<C>;
   using Fr = typename C::Scalar;
   auto rng = test::rng(305);
   const std::size_t n = 40 * msm_body::kSubRun + 17;
-  std::vector<J> jac(n);
-  auto p = J::generator() * Fr::random(rng);
-  for (std::size_t i = 0; i < n; ++i) jac[i] = p, p = p + J::generator();
-  const auto bases = curve::batch_to_affine<C>(jac);
+  const auto bases = curve::consecutive_points<C>(n, rng);
   std::vector<Fr> k(n);
   for (std::size_t i = 0; i < n; ++i) k[i] = i % 97 == 0 ? Fr::random(rng) : Fr::from_u64(i % 61 == 0 ? 0 : 1);
   unsigned levels = 0;

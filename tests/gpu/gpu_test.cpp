@@ -93,16 +93,6 @@ TYPED_TEST(GpuMsm, EqualsTheCpuMsm) {
   }
 }
 
-/// n distinct bases: a random point and its successors P + G, P + 2G, ...
-template <class C>
-std::vector<curve::Affine<C>> consecutive_bases(std::size_t n, Rng& rng) {
-  using J = curve::Jacobian<C>;
-  std::vector<J> jac(n);
-  auto p = J::generator() * C::Scalar::random(rng);
-  for (auto& x : jac) x = p, p = p + J::generator();
-  return curve::batch_to_affine<C>(jac);
-}
-
 // The scalars formed on the device from a compact witness column (the L, A and B_G1 MSMs of
 // prove_start): every row, and the rows a density bitmap selects, whole and in 3 passes, equal the
 // CPU's MSM over the same scalars.
@@ -122,7 +112,7 @@ TYPED_TEST(GpuMsm, CompactScalarsEqualTheCpu) {
     all.push_back(x);
     if (rng() % 4 != 0) density.set(i), selected.push_back(x);
   }
-  const auto bases = consecutive_bases<C>(rows, rng);
+  const auto bases = curve::consecutive_points<C>(rows, rng);
   const auto cpu_all = msm::msm<C>(bases, all);
   const auto cpu_selected = msm::msm<C>(std::span(bases).first(selected.size()), selected);
   for (std::size_t per_pass : {std::size_t{0}, rows / 3 + 1}) {
@@ -147,7 +137,7 @@ TYPED_TEST(GpuMsm, PassesBitsAndZerosEqualTheCpu) {
   using Fr = typename C::Scalar;
   auto rng = test::rng(404);
   const std::size_t n = std::size_t{1} << 18;
-  const auto bases = consecutive_bases<C>(n, rng);
+  const auto bases = curve::consecutive_points<C>(n, rng);
   std::vector<Fr> k(n);
   for (std::size_t i = 0; i < n; ++i) k[i] = i % 101 == 0 ? Fr::random(rng) : Fr::from_u64(i % 5 == 0 ? 0 : 1);
   const auto cpu = msm::msm<C>(bases, k);
