@@ -3,7 +3,7 @@
 // Every GPU of the host, for the prover workers: one gate (the dual-worker interlock, gate.hpp) and
 // one cache of resident bases (resident.hpp) per device, and a lease that picks the device for a
 // partition's device turn. Partitions spread across the devices: a lease goes to the device with
-// the fewest workers on it or waiting for it (the lowest ordinal on ties), so a job's partitions
+// the fewest workers on it or waiting for it (the first listed on ties), so a job's partitions
 // run on several GPUs at once when several workers prove them. While a lease lives its device is
 // the calling thread's current CUDA device, so the kernels, allocations and copies of the turn go
 // there. The pool belongs to whoever owns the prover workers (the daemon's registry, a bench run).

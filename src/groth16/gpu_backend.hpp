@@ -4,10 +4,10 @@
 // through `Ops` (CudaOps: the quotient kept on the device for the H MSM, msm::gpu::msm_g1), all of
 // a partition's device calls inside one turn of one of the host's devices (gpu/pool.hpp: a gate
 // per device, the dual-worker interlock). What needs no device happens before the turn and
-// overlaps the other prover worker's kernels: the padding of a and b, and the inputs' few scalars
-// made dense (`gather`). The witness's scalars stay a compact column on the host: the device forms
-// the dense scalars of L, A and B_G1 from it (msm::gpu::msm_g1_compact), so no gathered copy is
-// held or uploaded. Identity bases allowed. B_G2 stays on the CPU in prove_finish, as in the
+// overlaps the other prover worker's kernels: the inputs' few scalars made dense (`gather`; the
+// zkey prover also pads its dense a and b). A Groth16 partition's a, b and witness stay compact
+// columns on the host: the device expands them (msm::gpu::expand_on_device, msm_g1_compact), so no
+// dense copy is held or uploaded. Identity bases allowed. B_G2 stays on the CPU in prove_finish, as in the
 // reference daemon. Without a device every call is UNAVAILABLE; the engine resolves the device
 // before choosing this backend.
 
@@ -42,10 +42,7 @@ struct CudaOps {
     base::UninitVector<F>().swap(b);
     if (!h.ok()) return h.status();
     t.quotient = w.lap();
-    auto r = msm::gpu::msm_g1<C>(h_bases, std::span<const F>(a).first(h_bases.size()),
-                                 {.device_bases = device_bases, .device_scalars = const_cast<void*>(h->get())});
-    t.msm_h = w.lap();
-    return r;
+    return msm_h<C, F>(*h, h_bases, device_bases, t, w);
   }
   template <class C>
   Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
@@ -70,10 +67,16 @@ struct CudaOps {
     auto h = ntt::gpu::quotient_on_device(d, *a_dev, *b_dev, odd_coset);  // takes both over
     if (!h.ok()) return h.status();
     t.quotient = w.lap();
-    // A span over the device result gives the MSM its count only (it reads the scalars there).
-    const std::span<const F> count(static_cast<const F*>(h->get()), h_bases.size());
+    return msm_h<C, F>(*h, h_bases, device_bases, t, w);
+  }
+  /// The H MSM over the quotient left on the device (consumed there). A span over the device
+  /// result gives the MSM its count only; it reads the scalars where they are.
+  template <class C, class F>
+  static Result<curve::Jacobian<C>> msm_h(const gpu::DeviceCopy& h, std::span<const curve::Affine<C>> h_bases,
+                                          const void* device_bases, ProveTimings& t, detail::Stopwatch& w) {
+    const std::span<const F> count(static_cast<const F*>(h.get()), h_bases.size());
     auto r = msm::gpu::msm_g1<C>(h_bases, count,
-                                 {.device_bases = device_bases, .device_scalars = const_cast<void*>(h->get())});
+                                 {.device_bases = device_bases, .device_scalars = const_cast<void*>(h.get())});
     t.msm_h = w.lap();
     return r;
   }
