@@ -18,12 +18,8 @@
 
 #include "engine/engine.hpp"
 #include "engine/synthetic_workload.hpp"
-#include "circuits/filecoin/parameter_files.hpp"
-#include "circuits/filecoin/porep/sectors.hpp"
-#include "engine/filecoin_porep_workload.hpp"
-#include "engine/filecoin_post_workload.hpp"
-#include "engine/filecoin_update_workload.hpp"
-#include "circuits/filecoin/update/update_circuit.hpp"
+#include "circuits/filecoin/proof_kind.hpp"
+#include "engine/filecoin_workload.hpp"
 #include "engine/timeline.hpp"
 #include "engine/zkey_workload.hpp"
 #include "gpu/gpu.hpp"
@@ -439,21 +435,32 @@ int bench_zkey(BenchArgs a, const groth16::snarkjs::ZkeyInfo& info) {
 constexpr const char* kBenchmarkKey = "benchmark-key";
 
 /// Filecoin's kinds: every job proves the same input (all its partitions) with keys from a .params
-/// file (or a benchmark key of `benchmark_sizes`), loaded through a ParamsCache that shares the
-/// engine's budget. `make(cache)` makes the workload.
-template <class W, class Make>
-int bench_filecoin_workload(BenchArgs a, const std::string& shape, std::size_t partitions, std::string what,
-                            Make make, const std::string& kind,
-                            std::optional<groth16::KeySizes> benchmark_sizes = std::nullopt) {
+/// file (or, where the kind pins its key's sections, a benchmark key of those sizes), loaded through
+/// a ParamsCache that shares the engine's budget. PoRep proves a C1 (gen-c1's or Filecoin's), PoSt
+/// and SnapDeals gen-vanilla's input.
+int bench_filecoin_kind(BenchArgs a) {
+  auto size = circuits::filecoin::find_sector_size(a.shape);
+  if (!size.ok()) {
+    std::fprintf(stderr, "zkpipe: --shape: %s\n", size.status().message().c_str());
+    return 2;
+  }
+  auto kind = circuits::filecoin::find_proof_kind(a.circuit, "--circuit");
+  auto shape = kind.ok() ? (*kind)->shape(*size) : Result<circuits::filecoin::KindShape>(kind.status());
+  if (!shape.ok()) {
+    std::fprintf(stderr, "zkpipe: %s\n", shape.status().message().c_str());
+    return 2;
+  }
   const bool benchmark_key = a.params == kBenchmarkKey;
-  if (benchmark_key && !benchmark_sizes) {
-    std::fprintf(stderr, "zkpipe: --params %s: only for --circuit porep (its key sizes are pinned)\n", kBenchmarkKey);
+  const auto sections = (*kind)->pinned_key_sections(*shape);
+  if (benchmark_key && !sections) {
+    std::fprintf(stderr, "zkpipe: --params %s: only for kinds whose key sizes are pinned (porep)\n", kBenchmarkKey);
     return 2;
   }
   if (benchmark_key && a.verify) {
     std::fprintf(stderr, "zkpipe: --verify with --params %s: its proofs do not verify (random points)\n", kBenchmarkKey);
     return 2;
   }
+  std::string what = (*kind)->job_description(*shape);
   if (benchmark_key) what += ", BENCHMARK KEY (random points, not a setup: the proofs do not verify)";
   auto text = groth16::read_file(a.input);
   if (!text.ok()) {
@@ -466,15 +473,16 @@ int bench_filecoin_workload(BenchArgs a, const std::string& shape, std::size_t p
     std::fprintf(stderr, "zkpipe: %s\n", device.status().message().c_str());
     return 2;
   }
+  using W = engine::FilecoinWorkload;
   std::shared_ptr<engine::ParamsCache> cache;
   Target t;
-  t.kind = kind;
-  t.partitions = partitions;
+  t.kind = a.circuit;
+  t.partitions = shape->partitions;
   t.what = what;
   t.attach = [&](engine::Engine& eng) -> Status {
     const bool pin = *device == engine::ProverDevice::kGpu;
     if (benchmark_key) {
-      const groth16::KeySizes sizes = *benchmark_sizes;
+      const groth16::KeySizes sizes{.ic = sections->ic, .h = sections->h, .l = sections->l, .a = sections->a, .b = sections->b};
       cache = std::make_shared<engine::ParamsCache>(
           eng.budget(), eng.ledger(),
           [sizes](const std::string&) -> Result<std::uint64_t> { return sizes.bytes<groth16::Bls12_381>() + 4096; },
@@ -483,7 +491,8 @@ int bench_filecoin_workload(BenchArgs a, const std::string& shape, std::size_t p
       cache = std::make_shared<engine::ParamsCache>(eng.budget(), eng.ledger(), W::params_file_bytes,
                                                     pin ? W::load_params_file_pinned : W::load_params_file);
     }
-    std::shared_ptr<W> w = make(*cache);
+    auto w = std::make_shared<W>(**kind, *shape, *cache, a.params);
+    if (benchmark_key) w->set_benchmark_key();
     w->set_device(*device, device_pool(*device));
     t.workload = w;
     return {};
@@ -495,64 +504,18 @@ int bench_filecoin_workload(BenchArgs a, const std::string& shape, std::size_t p
   };
   t.request = [&](std::size_t) {
     engine::JobRequest req;
-    req.circuit = kind;
-    req.shape = shape;
+    req.circuit = a.circuit;
+    req.shape = size->name;
     req.input = *text;
-    req.partitions = partitions;
+    req.partitions = shape->partitions;
     return req;
   };
   t.key_bytes = [&]() -> std::uint64_t { return cache ? cache->bytes() : 0; };
   return report(a, t, 0);
 }
 
-/// Filecoin's kinds: PoRep proves a C1 (gen-c1's or Filecoin's), PoSt and SnapDeals gen-vanilla's
-/// input.
-int bench_filecoin_kind(const BenchArgs& a) {
-  auto size = circuits::filecoin::find_sector_size(a.shape);
-  if (!size.ok()) {
-    std::fprintf(stderr, "zkpipe: --shape: %s\n", size.status().message().c_str());
-    return 2;
-  }
-  if (a.circuit == "porep") {
-    const auto n = size->partitions;
-    return bench_filecoin_workload<engine::FilecoinPorepWorkload>(
-        a, size->name, n,
-        std::to_string(n) + " partition" + (n == 1 ? "" : "s") + " of Filecoin's " + size->name + " PoRep",
-        [&](engine::ParamsCache& cache) {
-          auto w = std::make_shared<engine::FilecoinPorepWorkload>(*size, cache, a.params);
-          if (a.params == kBenchmarkKey) w->set_benchmark_key();
-          return w;
-        },
-        a.circuit,
-        [&]() -> std::optional<groth16::KeySizes> {
-          const auto k = circuits::filecoin::stacked_key_sections(*size);
-          if (!k) return std::nullopt;
-          return groth16::KeySizes{.ic = k->ic, .h = k->h, .l = k->l, .a = k->a, .b = k->b};
-        }());
-  }
-  if (a.circuit == "snap-update") {
-    auto shape = circuits::filecoin::update_shape(size->bytes);
-    if (!shape.ok()) {
-      std::fprintf(stderr, "zkpipe: %s\n", shape.status().message().c_str());
-      return 2;
-    }
-    const std::size_t n = shape->partitions;
-    return bench_filecoin_workload<engine::FilecoinUpdateWorkload>(
-        a, size->name, n, std::to_string(n) + " partition" + (n == 1 ? "" : "s") + " of a " + size->name + " SnapDeals update",
-        [&](engine::ParamsCache& cache) { return std::make_shared<engine::FilecoinUpdateWorkload>(*size, cache, a.params); },
-        a.circuit);
-  }
-  const bool winning = a.circuit == "winning-post";
-  return bench_filecoin_workload<engine::FilecoinPostWorkload>(
-      a, size->name, 1, std::string("one ") + (winning ? "WinningPoSt" : "WindowPoSt partition") + " of " + size->name + " sectors",
-      [&](engine::ParamsCache& cache) {
-        return std::make_shared<engine::FilecoinPostWorkload>(winning, *size, cache, a.params);
-      },
-      a.circuit);
-}
-
 /// `--synthesis-only --pipeline`: whole PoRep jobs through the engine with the keyless synthesis
-/// workload (engine::FilecoinPorepSynthesisWorkload): synthesis workers, budget and ledger as in
+/// workload (engine::FilecoinSynthesisWorkload): synthesis workers, budget and ledger as in
 /// production, prove_start drops each partition.
 int bench_porep_synthesis_pipeline(BenchArgs a, const circuits::filecoin::SectorSize& size) {
   auto text = groth16::read_file(a.input);
@@ -566,7 +529,13 @@ int bench_porep_synthesis_pipeline(BenchArgs a, const circuits::filecoin::Sector
   t.partitions = size.partitions;
   t.what = std::to_string(size.partitions) + " partition" + (size.partitions == 1 ? "" : "s") + " of Filecoin's " +
            size.name + " PoRep, synthesis only (dropped unproved)";
-  t.workload = std::make_shared<engine::FilecoinPorepSynthesisWorkload>(size);
+  const auto& porep = **circuits::filecoin::find_proof_kind("porep");
+  auto shape = porep.shape(size);
+  if (!shape.ok()) {
+    std::fprintf(stderr, "zkpipe: %s\n", shape.status().message().c_str());
+    return 2;
+  }
+  t.workload = std::make_shared<engine::FilecoinSynthesisWorkload>(porep, *shape);
   t.request = [&](std::size_t) {
     engine::JobRequest req;
     req.circuit = "porep";

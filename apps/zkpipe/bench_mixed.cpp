@@ -26,12 +26,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "circuits/filecoin/parameter_files.hpp"
-#include "circuits/filecoin/porep/sectors.hpp"
-#include "circuits/filecoin/post/fallback_post.hpp"
+#include "circuits/filecoin/proof_kind.hpp"
 #include "engine/engine.hpp"
-#include "engine/filecoin_porep_workload.hpp"
-#include "engine/filecoin_post_workload.hpp"
+#include "engine/filecoin_workload.hpp"
 #include "groth16/io.hpp"
 #include "output.hpp"
 
@@ -147,29 +144,29 @@ int run_bench_mixed(const MixedBenchArgs& a) {
     inputs[kind] = std::move(*bytes);
   }
   const std::string dir = a.params_dir + "/";
-  const auto window_proof = fc::find_registered_post_proof(std::string("StackedDrgWindow") + size->name + "V1_2");
-  const auto winning_proof = fc::find_registered_post_proof(std::string("StackedDrgWinning") + size->name + "V1");
-  if (!window_proof.ok() || !winning_proof.ok()) return fail("no PoSt proofs for " + std::string(size->name), a.json);
   engine::EngineConfig cfg;
   cfg.synthesis_workers = a.synthesis_workers;
   cfg.prover_workers = 1;
   engine::Engine eng(cfg, {});
-  using PorepW = engine::FilecoinPorepWorkload;
-  using PostW = engine::FilecoinPostWorkload;
-  engine::ParamsCache cache(eng.budget(), eng.ledger(), PorepW::params_file_bytes, PorepW::load_params_file);
-  eng.add_workload("porep", std::make_shared<PorepW>(*size, cache, dir + fc::stacked_params_stem(*size) + ".params"));
-  eng.add_workload("window-post",
-                   std::make_shared<PostW>(false, *size, cache, dir + fc::post_params_stem(*window_proof) + ".params"));
-  eng.add_workload("winning-post",
-                   std::make_shared<PostW>(true, *size, cache, dir + fc::post_params_stem(*winning_proof) + ".params"));
-  const std::map<std::string, int> priority = {{"porep", 0}, {"window-post", 10}, {"winning-post", 20}};
+  using W = engine::FilecoinWorkload;
+  engine::ParamsCache cache(eng.budget(), eng.ledger(), W::params_file_bytes, W::load_params_file);
+  std::map<std::string, int> priority;
+  std::map<std::string, unsigned> partitions;
+  for (const char* name : {"porep", "window-post", "winning-post"}) {
+    const auto* kind = *fc::find_proof_kind(name);
+    auto shape = kind->shape(*size);
+    if (!shape.ok() || shape->params_stem.empty()) return fail("no " + std::string(name) + " keys for " + size->name, a.json);
+    eng.add_workload(name, std::make_shared<W>(*kind, *shape, cache, dir + shape->params_stem + ".params"));
+    priority[name] = kind->default_priority();
+    partitions[name] = shape->partitions;
+  }
   auto request = [&](const std::string& kind) {
     engine::JobRequest r;
     r.circuit = kind;
     r.shape = size->name;
     r.input = inputs[kind];
     r.priority = priority.at(kind);
-    r.partitions = kind == "porep" ? size->partitions : 1;
+    r.partitions = partitions.at(kind);
     return r;
   };
   for (const char* kind : {"porep", "window-post", "winning-post"}) {

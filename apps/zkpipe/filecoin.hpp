@@ -1,13 +1,16 @@
 #pragma once
 
-// Filecoin proof kinds on the command line: `zkpipe circuit-info` (the exact circuits' sizes) and
-// `zkpipe verify --kind porep` (a PoRep C2 proof checked from the sector's public values).
+// Filecoin's commands, one file per family: filecoin_circuit.cpp (circuit-info, setup --kind, params
+// check), filecoin_prove.cpp (prove --kind, check), filecoin_verify.cpp (verify --kind),
+// filecoin_generate.cpp (gen-c1, gen-vanilla), filecoin_synthesize.cpp (synthesize). The kinds
+// themselves are described once, in circuits/filecoin/proof_kind.hpp.
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "base/status.hpp"
+#include "circuits/filecoin/proof_kind.hpp"
 
 namespace zk::app {
 
@@ -20,19 +23,8 @@ struct CircuitInfoArgs {
 int run_circuit_info(const CircuitInfoArgs& a);
 
 struct FilecoinVerifyArgs {
-  std::string kind, sector_size, vk, proof;
-  std::string c1;  // the public values from a C1 file instead of the options below
-  // window-post / winning-post: the randomness, the sectors ("NUMBER:COMM_R_HEX"); with
-  // partition_given, the proof file holds that one partition (else every partition the sectors make)
-  std::string randomness;
-  std::vector<std::string> sectors;
-  std::size_t partition = 0;
-  bool partition_given = false;
-  std::string comm_r_old, comm_d_new, comm_r_new;  // snap-update (hex or CIDs; --registered-proof 0-4)
-  std::string prover_id, ticket, seed, comm_d, comm_r, porep_id;  // 32-byte hex (commitments: Filecoin's byte order)
-  std::uint64_t sector_number = 0;
-  int registered_proof = -1;   // filecoin-proofs-api / Curio numbering (0..19); sets porep_id and the graph
-  std::string api_version = "1.1";  // with --porep-id: 1.0 uses the legacy expander graph
+  std::string kind, vk, proof;
+  circuits::filecoin::KindOptions options;  // the kind's public values (ProofKind::verify_options)
   bool json = false;
 };
 int run_verify_filecoin(const FilecoinVerifyArgs& a);
@@ -46,30 +38,24 @@ struct FilecoinSetupArgs {
 };
 int run_setup_filecoin(const FilecoinSetupArgs& a);
 
-/// `zkpipe gen-c1`: seals a sector of random data in memory (2 KiB, 8 MiB) and writes its C1 in
-/// filecoin-proofs-api's JSON (or cuzk's wrapper); --synthetic: a consistent synthetic C1 of any
-/// size (synthetic_c1.hpp), marked "zkpipe_synthetic" in the file.
-struct GenC1Args {
-  std::string registered_proof = "StackedDrg2KiBV1_1";  // number or name
-  std::string sector_size;                              // instead: that size's V1_1 proof
-  std::string prover_id;                                // hex; default from --miner-id
-  std::uint64_t miner_id = 1000, sector_number = 1, data_seed = 1;
-  std::string ticket, seed;  // hex; default derived from --data-seed
+/// `zkpipe gen-c1` (the PoRep C1 of a sector of random data sealed in memory, 2 KiB or 8 MiB, or a
+/// consistent synthetic C1 of any size, synthetic_c1.hpp) and `zkpipe gen-vanilla --kind` (a PoSt
+/// partition's vanilla proofs, a SnapDeals update's input): the kind's test input
+/// (ProofKind::generate) written to `out`.
+struct GenerateArgs {
+  std::string command;  // "gen-c1" or "gen-vanilla": the kinds it makes inputs for
+  std::string kind;
+  circuits::filecoin::KindOptions options;  // ProofKind::generate_options
   std::string out;
-  bool wrap = false, synthetic = false, json = false;
+  bool json = false;
 };
-int run_gen_c1(const GenC1Args& a);
+int run_generate(const GenerateArgs& a);
 
 /// `zkpipe prove --kind porep --c1 FILE --params-dir DIR`: Filecoin's PoRep C2 in this process,
 /// through the engine's workload (check, synthesize, prove, self-verify), partitions concatenated.
 struct FilecoinProveArgs {
-  std::string kind, c1, params, params_dir, out, device = "auto";
-  // window-post / winning-post: zkpipe's PoSt input JSON (gen-vanilla's output), or its parts: the
-  // sectors' bincode vanilla proofs, the randomness (hex), the registered PoSt proof, the partition.
-  std::string post_input, randomness, registered_proof;
-  std::string update_input;  // snap-update: zkpipe's SnapDeals input JSON (gen-vanilla --kind snap-update)
-  std::vector<std::string> vanilla;
-  std::uint64_t partition = 0;
+  std::string kind, params, params_dir, out, device = "auto";
+  circuits::filecoin::KindOptions input;  // the kind's input options (ProofKind::input_options)
   bool json = false;
 };
 int run_prove_filecoin(const FilecoinProveArgs& a);
@@ -91,8 +77,8 @@ struct SynthesizeArgs {
   std::string kind, c1;
   std::string sector_size;  // when set, the C1 must be of this size
   std::size_t partition = 0;
-  bool digest = false;      // SHA-256 of the partition (to compare synthesis paths)
-  bool census = false;      // with json: how many aux / a / b / c values are 0, 1, < 2^64, full
+  bool digest = false;  // SHA-256 of the partition (to compare synthesis paths)
+  bool census = false;  // with json: how many aux / a / b / c values are 0, 1, < 2^64, full
   bool json = false;
 };
 int run_synthesize_filecoin(const SynthesizeArgs& a);
@@ -104,37 +90,22 @@ struct FilecoinJob {
   std::uint32_t partitions = 1;
   std::vector<std::uint8_t> input;
 };
-/// The job of `prove --kind`: porep from --c1; window-post / winning-post from --post-input or
-/// --vanilla + --randomness + --registered-proof [+ --partition].
+/// The job of `prove --kind`: the input the kind's options name (ProofKind::input_from_options),
+/// parsed by the kind.
 Result<FilecoinJob> filecoin_job(const FilecoinProveArgs& a);
 
 /// `zkpipe check --kind KIND …`: the exact circuit's test constraint system run on a real input,
 /// naming the first unsatisfied constraint, with the native check's verdict beside it and the
-/// circuit's public inputs compared to those the public values derive. PoSt: `sectors` (NUMBER:
-/// COMM_R) are the public values (default: the vanilla proofs' own); `sectors_per_partition` checks
-/// the sectors against a smaller partition than production (a real 32 GiB sector without a
-/// 125M-constraint synthesis). Exit 0 satisfied and matching, 1 not, 2 malformed input.
+/// circuit's public inputs compared to those the public values derive. The kind's check options
+/// (ProofKind::for_check) — PoSt: `--sector NUMBER:COMM_R` as the public values (default: the
+/// vanilla proofs' own), `--sectors-per-partition` a smaller partition than production (a real
+/// 32 GiB sector without a 125M-constraint synthesis). Exit 0 satisfied and matching, 1 not, 2
+/// malformed input.
 struct FilecoinCheckArgs {
-  FilecoinProveArgs input;  // kind, c1 / post_input / vanilla + randomness + registered_proof + partition
-  std::vector<std::string> sectors;
-  unsigned sectors_per_partition = 0;  // 0: the registered proof's
-  int porep_partition = -1;            // porep: one partition (default: all)
+  FilecoinProveArgs input;  // kind, and the kind's input and check options (PoSt: --sector, --sectors-per-partition)
+  int partition = -1;       // one partition (default: every one the input proves)
   bool json = false;
 };
 int run_check_filecoin(const FilecoinCheckArgs& a);
-
-/// `zkpipe gen-vanilla`: seals sectors of random data in memory (2 KiB, 8 MiB) and writes one PoSt
-/// partition's input (post_input.hpp: the sectors' bincode vanilla proofs for the randomness, as
-/// Curio sends them), for `prove --kind window-post|winning-post` and the daemon.
-struct GenVanillaArgs {
-  std::string kind = "window-post";  // or winning-post, snap-update (one sector updated in memory)
-  std::string registered_proof;      // number or name; default: the kind at --sector-size (Window V1_2)
-  std::string sector_size = "2KiB";
-  std::uint64_t sectors = 1, first_sector = 1, miner_id = 1000, data_seed = 1, partition = 0;
-  std::string randomness;  // hex; default derived from --data-seed
-  std::string out;
-  bool json = false;
-};
-int run_gen_vanilla(const GenVanillaArgs& a);
 
 }  // namespace zk::app

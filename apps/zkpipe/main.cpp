@@ -1,6 +1,6 @@
 // zkpipe: the command-line entry point. Subcommands arrive with the issues that build them; today:
 // selftest, version, devices, the Groth16 commands setup, prove, verify and inspect (commands.cpp),
-// Filecoin's commands (filecoin.cpp), bench and plan, and the daemon's serve and clients.
+// Filecoin's commands (filecoin_*.cpp), bench and plan, and the daemon's serve and clients.
 
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
@@ -19,6 +19,7 @@
 #include "bench_mixed.hpp"
 #include "commands.hpp"
 #include "filecoin.hpp"
+#include "kind_cli.hpp"
 #include "plan.hpp"
 #include "selftest.hpp"
 #include "serve.hpp"
@@ -133,24 +134,11 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   prove->add_flag("--json", prove_args.json, "machine-readable output");
   zk::app::FilecoinProveArgs fc_prove;
-  prove->add_option("--kind", fc_prove.kind,
-                    "Filecoin proof kind: porep (C2 from --c1), window-post or winning-post (from --post-input or "
-                    "--vanilla), snap-update (from --update-input)");
-  prove->add_option("--update-input", fc_prove.update_input,
-                    "snap-update: the SnapDeals input JSON (every partition's vanilla proof; zkpipe gen-vanilla)");
-  prove->add_option("--c1", fc_prove.c1,
-                    "porep: the commit-phase-1 output (SealCommitPhase1Output JSON, or cuzk's wrapper)");
+  prove->add_option("--kind", fc_prove.kind, "Filecoin proof kind: " + zk::circuits::filecoin::proof_kind_names() +
+                                                  " (its input from the options below)");
   prove->add_option("--params-dir", fc_prove.params_dir,
                     "with --kind: the directory of Filecoin's parameter files (or zkpipe setup --kind's)");
-  prove->add_option("--post-input", fc_prove.post_input,
-                    "window-post / winning-post: one partition's PoSt input JSON (zkpipe gen-vanilla)");
-  prove->add_option("--vanilla", fc_prove.vanilla,
-                    "window-post / winning-post: instead, each sector's bincode vanilla proof (as Curio sends them)");
-  prove->add_option("--randomness", fc_prove.randomness, "with --vanilla: the 32-byte randomness, hex");
-  prove->add_option("--registered-proof", fc_prove.registered_proof,
-                    "with --vanilla: the registered PoSt proof, number (0..14) or name");
-  prove->add_option("--partition", fc_prove.partition, "with --vanilla: the WindowPoSt partition index")
-      ->capture_default_str();
+  const zk::app::KindCli prove_kind_options(prove, {[](const auto& k) { return k.input_options(); }});
   auto* devices = app.add_subcommand("devices", "whether this build has CUDA, and the machine's GPUs");
   devices->add_flag("--json", json, "machine-readable output");
 
@@ -164,35 +152,10 @@ int main(int argc, char** argv) {
   verify->add_flag("--json", verify_args.json, "machine-readable output");
   // Filecoin proofs, checked from the sector's public values (docs/filecoin-porep.md).
   zk::app::FilecoinVerifyArgs fc_verify;
-  verify->add_option(
-      "--kind", fc_verify.kind,
-      "Filecoin proof kind: porep, window-post, winning-post, snap-update (public inputs from the options below)");
-  verify->add_option("--comm-r-old", fc_verify.comm_r_old,
-                     "snap-update: the sector's comm_r before the update (hex or CID)");
-  verify->add_option("--comm-d-new", fc_verify.comm_d_new, "snap-update: the new data's comm_d (hex or CID)");
-  verify->add_option("--comm-r-new", fc_verify.comm_r_new, "snap-update: the updated sector's comm_r (hex or CID)");
-  verify->add_option("--sector-size", fc_verify.sector_size, "2KiB, 8MiB, 512MiB, 32GiB, 64GiB (or bytes)");
-  verify->add_option("--prover-id", fc_verify.prover_id, "porep: 32-byte prover id, hex");
-  verify->add_option("--sector-number", fc_verify.sector_number, "porep: the sector number");
-  verify->add_option("--ticket", fc_verify.ticket, "porep: 32-byte ticket, hex");
-  verify->add_option("--seed", fc_verify.seed, "porep: 32-byte interactive seed, hex");
-  verify->add_option("--comm-d", fc_verify.comm_d,
-                     "porep: comm_d, 32 bytes hex (Filecoin's byte order) or its CID (baga6ea4sea…)");
-  verify->add_option("--comm-r", fc_verify.comm_r,
-                     "porep: comm_r, 32 bytes hex (Filecoin's byte order) or its CID (bagboea4b5abc…)");
-  verify->add_option(
-      "--registered-proof", fc_verify.registered_proof,
-      "porep: registered seal proof number (0..19, filecoin-proofs-api / Curio), sets the porep id; "
-      "PoSt: registered PoSt proof (0..14, Curio's numbering); snap-update: registered update proof (0..4)");
-  verify->add_option("--porep-id", fc_verify.porep_id, "porep: 32-byte porep id, hex (instead of --registered-proof)");
-  verify->add_option("--api-version", fc_verify.api_version, "porep with --porep-id: 1.0, 1.1 or 1.2")
-      ->capture_default_str();
-  verify->add_option("--c1", fc_verify.c1, "porep: take the public values from this C1 file instead");
-  verify->add_option("--randomness", fc_verify.randomness, "window-post / winning-post: 32-byte randomness, hex");
-  verify->add_option("--sector", fc_verify.sectors,
-                     "window-post / winning-post: NUMBER:COMM_R (hex or CID), once per sector in order");
-  verify->add_option("--partition", fc_verify.partition,
-                     "window-post: --proof holds this one partition (default: every partition the sectors make)");
+  verify->add_option("--kind", fc_verify.kind,
+                     "Filecoin proof kind: " + zk::circuits::filecoin::proof_kind_names() +
+                         " (public inputs from the public values below)");
+  const zk::app::KindCli verify_kind_options(verify, {[](const auto& k) { return k.verify_options(); }});
 
   zk::app::CircuitInfoArgs info_args;
   auto* circuit_info = app.add_subcommand("circuit-info", "the size of one partition of a Filecoin circuit");
@@ -209,24 +172,21 @@ int main(int argc, char** argv) {
   inspect->add_option("file", inspect_path, "file to inspect")->required();
   inspect->add_flag("--json", inspect_json, "machine-readable output");
 
-  zk::app::GenC1Args gen_c1_args;
+  // The test-input commands: each kind's options for the command that makes its inputs.
+  auto generated_by = [](std::string command) {
+    return [command](const zk::circuits::filecoin::ProofKind& k) {
+      return k.generate_command() == command ? k.generate_options() : std::vector<zk::circuits::filecoin::KindOption>{};
+    };
+  };
+  zk::app::GenerateArgs gen_c1_args;
+  gen_c1_args.command = "gen-c1";
+  for (const auto* k : zk::circuits::filecoin::proof_kinds()) {
+    if (k->generate_command() == "gen-c1") gen_c1_args.kind = k->name();
+  }
   auto* gen_c1 = app.add_subcommand(
       "gen-c1", "seal a sector of random data (2KiB or 8MiB) and write its Filecoin C1 (commit-phase-1 output) JSON");
-  gen_c1->add_option("--registered-proof", gen_c1_args.registered_proof, "number (0..19) or name")
-      ->capture_default_str();
-  gen_c1->add_option("--sector-size", gen_c1_args.sector_size, "instead: that size's StackedDrg*V1_1");
-  gen_c1->add_option("--miner-id", gen_c1_args.miner_id, "the prover id is this miner's (LEB128, as Filecoin)")
-      ->capture_default_str();
-  gen_c1->add_option("--prover-id", gen_c1_args.prover_id, "32-byte prover id, hex (instead of --miner-id)");
-  gen_c1->add_option("--sector-number", gen_c1_args.sector_number, "sector number")->capture_default_str();
-  gen_c1->add_option("--ticket", gen_c1_args.ticket, "32-byte ticket, hex (default: from --data-seed)");
-  gen_c1->add_option("--seed", gen_c1_args.seed, "32-byte interactive seed, hex (default: from --data-seed)");
-  gen_c1->add_option("--data-seed", gen_c1_args.data_seed, "derives the sector's data (and ticket, seed)")
-      ->capture_default_str();
+  const zk::app::KindCli gen_c1_options(gen_c1, {generated_by("gen-c1")});
   gen_c1->add_option("--out", gen_c1_args.out, "the C1 file to write")->required();
-  gen_c1->add_flag("--wrap", gen_c1_args.wrap, "write cuzk/Curio's wrapper {SectorNum, Phase1Out, SectorSize}");
-  gen_c1->add_flag("--synthetic", gen_c1_args.synthetic,
-                   "any size (32GiB, 64GiB): a consistent synthetic C1 (random columns and sparse trees), no sector");
   gen_c1->add_flag("--json", gen_c1_args.json, "machine-readable output");
 
   zk::app::FilecoinCheckArgs check_args;
@@ -234,47 +194,25 @@ int main(int argc, char** argv) {
       "check",
       "run a Filecoin circuit's test constraint system on a real input: the first unsatisfied constraint, "
       "the native check, the public inputs (exit 0 satisfied, 1 not, 2 malformed)");
-  check->add_option("--kind", check_args.input.kind, "porep, window-post, winning-post or snap-update")->required();
-  check->add_option("--update-input", check_args.input.update_input,
-                    "snap-update: the SnapDeals input JSON (gen-vanilla)");
-  check->add_option("--c1", check_args.input.c1, "porep: the C1 file");
-  check->add_option("--partition", check_args.porep_partition, "porep: one partition (default: every one)");
-  check->add_option("--post-input", check_args.input.post_input, "PoSt: the partition's input JSON (gen-vanilla)");
-  check->add_option("--vanilla", check_args.input.vanilla, "PoSt: instead, each sector's bincode vanilla proof");
-  check->add_option("--randomness", check_args.input.randomness, "with --vanilla: the randomness, hex");
-  check->add_option("--registered-proof", check_args.input.registered_proof, "with --vanilla: number (0..14) or name");
-  check->add_option("--post-partition", check_args.input.partition, "with --vanilla: the WindowPoSt partition index")
-      ->capture_default_str();
-  check->add_option("--sector", check_args.sectors,
-                    "PoSt: NUMBER:COMM_R (hex or CID) per sector, the public values (default: the proofs' own)");
-  check->add_option("--sectors-per-partition", check_args.sectors_per_partition,
-                    "WindowPoSt: check against a partition of this many sectors (e.g. 1 for one real 32GiB sector)");
+  check->add_option("--kind", check_args.input.kind, zk::circuits::filecoin::proof_kind_names())->required();
+  check->add_option("--partition", check_args.partition, "one partition (default: every one the input proves)");
+  // The kind's input options, and its own for check; PoSt's --partition (the input's partition
+  // index) is --post-partition here.
+  const zk::app::KindCli check_kind_options(
+      check, {[](const auto& k) { return k.input_options(); }, [](const auto& k) { return k.check_options(); }},
+      {{"partition", "post-partition"}});
   check->add_flag("--json", check_args.json, "machine-readable output");
 
-  zk::app::GenVanillaArgs gen_vanilla_args;
+  zk::app::GenerateArgs gen_vanilla_args;
+  gen_vanilla_args.command = "gen-vanilla", gen_vanilla_args.kind = "window-post";
   auto* gen_vanilla = app.add_subcommand(
       "gen-vanilla",
-      "seal sectors of random data (2KiB or 8MiB) and write one PoSt partition's input: their vanilla "
-      "proofs for a randomness (prove --kind window-post|winning-post --post-input)");
-  gen_vanilla
-      ->add_option("--kind", gen_vanilla_args.kind,
-                   "window-post, winning-post, or snap-update (one sector sealed, then updated with random data)")
+      "seal sectors of random data (2KiB or 8MiB) and write a PoSt partition's input (their vanilla proofs for a "
+      "randomness) or a SnapDeals input (one sector updated with random data)");
+  gen_vanilla->add_option("--kind", gen_vanilla_args.kind, "window-post, winning-post or snap-update")
       ->capture_default_str();
-  gen_vanilla->add_option("--sector-size", gen_vanilla_args.sector_size, "2KiB or 8MiB")->capture_default_str();
-  gen_vanilla->add_option("--registered-proof", gen_vanilla_args.registered_proof,
-                          "number (0..14) or name (default: the kind at --sector-size; WindowPoSt V1_2)");
-  gen_vanilla->add_option("--sectors", gen_vanilla_args.sectors, "sectors in the partition (WinningPoSt: 1)")
-      ->capture_default_str();
-  gen_vanilla->add_option("--first-sector", gen_vanilla_args.first_sector, "the first sector's number")
-      ->capture_default_str();
-  gen_vanilla->add_option("--miner-id", gen_vanilla_args.miner_id, "the sectors' miner")->capture_default_str();
-  gen_vanilla->add_option("--partition", gen_vanilla_args.partition, "the WindowPoSt partition index")
-      ->capture_default_str();
-  gen_vanilla->add_option("--randomness", gen_vanilla_args.randomness,
-                          "32-byte randomness, hex (default: from --data-seed)");
-  gen_vanilla->add_option("--data-seed", gen_vanilla_args.data_seed, "derives the sectors' data (and randomness)")
-      ->capture_default_str();
-  gen_vanilla->add_option("--out", gen_vanilla_args.out, "the PoSt input JSON to write")->required();
+  const zk::app::KindCli gen_vanilla_options(gen_vanilla, {generated_by("gen-vanilla")});
+  gen_vanilla->add_option("--out", gen_vanilla_args.out, "the input JSON to write")->required();
   gen_vanilla->add_flag("--json", gen_vanilla_args.json, "machine-readable output");
 
   zk::app::ParamsCheckArgs params_check_args;
@@ -445,9 +383,34 @@ int main(int argc, char** argv) {
     fc_setup.out_dir = setup_args.out_dir, fc_setup.json = setup_args.json, fc_setup.seed = setup_args.seed;
     return zk::app::run_setup_filecoin(fc_setup);
   }
-  if (*gen_c1) return zk::app::run_gen_c1(gen_c1_args);
-  if (*gen_vanilla) return zk::app::run_gen_vanilla(gen_vanilla_args);
-  if (*check) return zk::app::run_check_filecoin(check_args);
+  // The Filecoin kinds' options, as the kind named by --kind takes them.
+  auto kind_options = [](const std::string& name, const zk::app::KindCli& cli,
+                         zk::circuits::filecoin::KindOptions* out) -> bool {
+    auto kind = zk::circuits::filecoin::find_proof_kind(name);
+    auto given = kind.ok() ? cli.given(**kind) : zk::Result<zk::circuits::filecoin::KindOptions>(kind.status());
+    if (!given.ok()) {
+      std::fprintf(stderr, "zkpipe: %s\n", given.status().message().c_str());
+      return false;
+    }
+    *out = std::move(*given);
+    return true;
+  };
+  if (*gen_c1) {
+    if (!kind_options(gen_c1_args.kind, gen_c1_options, &gen_c1_args.options)) return 2;
+    return zk::app::run_generate(gen_c1_args);
+  }
+  if (*gen_vanilla) {
+    if (!kind_options(gen_vanilla_args.kind, gen_vanilla_options, &gen_vanilla_args.options)) return 2;
+    return zk::app::run_generate(gen_vanilla_args);
+  }
+  if (*check) {
+    if (!kind_options(check_args.input.kind, check_kind_options, &check_args.input.input)) return 2;
+    return zk::app::run_check_filecoin(check_args);
+  }
+  if (*prove && !fc_prove.kind.empty() && !kind_options(fc_prove.kind, prove_kind_options, &fc_prove.input)) return 2;
+  if (*verify && !fc_verify.kind.empty() && !kind_options(fc_verify.kind, verify_kind_options, &fc_verify.options)) {
+    return 2;
+  }
   if (*synthesize) return zk::app::run_synthesize_filecoin(synth_args);
   if (*params_check) {
     params_check_args.digest = !params_no_digest;
@@ -530,7 +493,6 @@ int main(int argc, char** argv) {
   if (*cancel) return zk::app::run_cancel(client, cancel_job);
   if (*verify && !fc_verify.kind.empty()) {
     fc_verify.vk = verify_args.vk, fc_verify.proof = verify_args.proof, fc_verify.json = verify_args.json;
-    fc_verify.partition_given = verify->count("--partition") > 0;
     return zk::app::run_verify_filecoin(fc_verify);
   }
   if (*verify) return zk::app::run_verify(verify_args);

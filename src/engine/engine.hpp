@@ -26,7 +26,7 @@
 
 #include "base/status.hpp"
 #include "engine/budget.hpp"
-#include "engine/config.hpp"
+#include "engine/engine_config.hpp"
 #include "engine/ledger.hpp"
 #include "engine/workload.hpp"
 

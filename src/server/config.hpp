@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "base/status.hpp"
-#include "engine/config.hpp"
+#include "engine/engine_config.hpp"
 
 namespace zk::server {
 

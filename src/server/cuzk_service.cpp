@@ -2,11 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "base/base64.hpp"
-#include "circuits/filecoin/parameter_files.hpp"
-#include "circuits/filecoin/porep/sectors.hpp"
-#include "circuits/filecoin/post/fallback_post.hpp"
-#include "circuits/filecoin/update/update_input.hpp"
+#include "circuits/filecoin/proof_kind.hpp"
 #include "gpu/gpu.hpp"
 
 namespace zk::server {
@@ -29,19 +25,12 @@ struct CircuitId {
 const std::vector<CircuitId>& circuit_ids() {
   static const std::vector<CircuitId> ids = [] {
     std::vector<CircuitId> v;
-    for (const auto& s : fc::sector_sizes()) {
-      if (!s.published) continue;
-      v.push_back({"porep-" + short_size(s), "porep", s.name, fc::stacked_params_stem(s)});
-    }
-    for (const auto& p : fc::registered_post_proofs()) {
-      const std::string id = (p.winning ? "winning-" : "wpost-") + short_size(p.size);
-      bool seen = false;
-      for (const auto& x : v) seen = seen || x.id == id;
-      if (!seen) v.push_back({id, p.winning ? "winning-post" : "window-post", p.size.name, fc::post_params_stem(p)});
-    }
-    for (const auto& p : fc::registered_update_proofs()) {
-      auto stem = fc::update_params_stem(p.size);
-      if (stem.ok()) v.push_back({"snap-" + short_size(p.size), "snap-update", p.size.name, *stem});
+    for (const auto* kind : fc::proof_kinds()) {
+      if (kind->cuzk_proof_kind() == 0) continue;  // not in cuzk.v1
+      for (const auto& s : kind->published_shapes()) {
+        v.push_back({std::string(kind->cuzk_id_prefix()) + "-" + short_size(s.size), std::string(kind->name()),
+                     s.size.name, s.params_stem});
+      }
     }
     return v;
   }();
@@ -53,16 +42,18 @@ const std::vector<CircuitId>& circuit_ids() {
 std::string queue_label(const std::string& engine_kind) {
   const auto colon = engine_kind.find(':');
   const std::string circuit = engine_kind.substr(0, colon), shape = colon == std::string::npos ? "" : engine_kind.substr(colon + 1);
-  if (circuit == "porep") return fc::find_sector_size(shape).ok() ? "porep-c2" : "";
-  if (circuit == "window-post" || circuit == "winning-post" || circuit == "snap-update") return circuit;
-  return "";
+  auto kind = fc::find_proof_kind(circuit);
+  if (!kind.ok() || !fc::find_sector_size(shape).ok()) return "";
+  return std::string((*kind)->cuzk_queue());
 }
 
-std::string hex(const std::string& bytes) {
-  static const char* d = "0123456789abcdef";
-  std::string s;
-  for (unsigned char c : bytes) s += d[c >> 4], s += d[c & 15];
-  return s;
+/// The kind of a cuzk.v1 ProofKind value.
+const fc::ProofKind* kind_of(cz::ProofKind k) {
+  if (k == cz::PROOF_KIND_UNSPECIFIED) return nullptr;
+  for (const auto* kind : fc::proof_kinds()) {
+    if (kind->cuzk_proof_kind() == static_cast<int>(k)) return kind;
+  }
+  return nullptr;
 }
 
 Result<std::uint64_t> parse_job_id(const std::string& text) {
@@ -86,7 +77,8 @@ Clock::time_point deadline_after_ms(std::uint64_t ms) {
 
 int cuzk_priority(cz::Priority p, cz::ProofKind kind) {
   if (p == cz::PRIORITY_UNSPECIFIED) {
-    return default_priority(kind == cz::WINNING_POST ? "winning-post" : kind == cz::WINDOW_POST_PARTITION ? "window-post" : "porep");
+    const fc::ProofKind* k = kind_of(kind);
+    return k != nullptr ? k->default_priority() : 0;
   }
   switch (p) {
     case cz::LOW:
@@ -109,104 +101,31 @@ Result<std::pair<std::string, std::string>> cuzk_circuit(const std::string& circ
   return Status::invalid_argument("unknown circuit_id '" + bounded_message(circuit_id, 32) + "' (known: " + known + ")");
 }
 
-/// Curio always sends the sector size: 0 or one that is not the registered proof's is refused,
-/// both values named.
-Status check_sector_size(const cz::SubmitProofRequest& req, const std::string& proof, std::uint64_t bytes) {
-  if (req.sector_size() == bytes) return {};
-  return Status::invalid_argument("sector_size " + std::to_string(req.sector_size()) + " is not " + proof + "'s (" +
-                                  std::to_string(bytes) + ")" + (req.sector_size() == 0 ? ": it is required" : ""));
-}
-
 Result<CuzkJob> cuzk_job(const cz::SubmitProofRequest& req) {
+  const fc::ProofKind* kind = kind_of(req.proof_kind());
+  if (kind == nullptr) {
+    return Status::invalid_argument(
+        "proof_kind is required (POREP_SEAL_COMMIT, WINDOW_POST_PARTITION, WINNING_POST, SNAP_DEALS_UPDATE)");
+  }
+  fc::WirePayload p;
+  p.registered_proof = req.registered_proof();
+  p.sector_size = req.sector_size();
+  p.vanilla_proof = req.vanilla_proof();
+  p.vanilla_proofs.assign(req.vanilla_proofs().begin(), req.vanilla_proofs().end());
+  p.randomness = req.randomness();
+  p.partition_index = req.partition_index();
+  p.comm_r_old = req.comm_r_old(), p.comm_d_new = req.comm_d_new(), p.comm_r_new = req.comm_r_new();
+  auto job = kind->from_wire(p);
+  if (!job.ok()) return job.status();
   CuzkJob j;
   j.request.request_id = req.request_id();
   j.request.priority = cuzk_priority(req.priority(), req.proof_kind());
-  switch (req.proof_kind()) {
-    case cz::POREP_SEAL_COMMIT: {
-      auto proof = fc::find_registered_seal_proof(std::to_string(req.registered_proof()));
-      if (!proof.ok()) return Status::invalid_argument("registered_proof: " + proof.status().message());
-      if (Status st = check_sector_size(req, proof->name, proof->size.bytes); !st.ok()) return st;
-      if (req.vanilla_proof().empty()) return Status::invalid_argument("vanilla_proof (the C1 output) is empty");
-      j.circuit = "porep";
-      j.shape = proof->size.name;
-      j.request.input.assign(req.vanilla_proof().begin(), req.vanilla_proof().end());
-      j.request.partitions = proof->partitions();  // NI-PoRep: 13 or 126 (the workload checks the C1 agrees)
-      j.registered_proof = proof->id;              // and the C1 must be of this very proof (V1 vs V1_1)
-      return j;
-    }
-    case cz::WINDOW_POST_PARTITION:
-    case cz::WINNING_POST: {
-      const bool winning = req.proof_kind() == cz::WINNING_POST;
-      auto proof = fc::find_registered_post_proof(std::to_string(req.registered_proof()));
-      if (!proof.ok()) return Status::invalid_argument("registered_proof: " + proof.status().message());
-      if (proof->winning != winning) {
-        return Status::invalid_argument("registered_proof " + std::to_string(req.registered_proof()) + " (" +
-                                        proof->name + ") is not a " + (winning ? "WinningPoSt" : "WindowPoSt") + " proof");
-      }
-      if (Status st = check_sector_size(req, proof->name, proof->size.bytes); !st.ok()) return st;
-      if (req.randomness().size() != 32) {
-        return Status::invalid_argument("randomness must be 32 bytes, not " + std::to_string(req.randomness().size()));
-      }
-      if (req.vanilla_proofs().empty()) return Status::invalid_argument("vanilla_proofs is empty (one per sector)");
-      if (static_cast<std::size_t>(req.vanilla_proofs().size()) > proof->sector_count) {
-        return Status::invalid_argument("vanilla_proofs has " + std::to_string(req.vanilla_proofs().size()) +
-                                        " sectors; a " + proof->name + " partition holds at most " +
-                                        std::to_string(proof->sector_count));
-      }
-      // The engine's PoSt input (circuits/filecoin/post/post_input.hpp); the workload checks it.
-      std::string json = "{\"registered_proof\":" + std::to_string(proof->id) + ",\"randomness\":\"" +
-                         hex(req.randomness()) + "\",\"partition\":" + std::to_string(req.partition_index()) +
-                         ",\"vanilla_proofs\":[";
-      for (int i = 0; i < req.vanilla_proofs().size(); ++i) {
-        const auto& v = req.vanilla_proofs(i);
-        json += (i ? ",\"" : "\"") +
-                base64_encode(std::span(reinterpret_cast<const std::uint8_t*>(v.data()), v.size())) + "\"";
-      }
-      json += "]}";
-      j.circuit = winning ? "winning-post" : "window-post";
-      j.shape = proof->size.name;
-      j.request.input.assign(json.begin(), json.end());
-      j.request.partitions = 1;
-      return j;
-    }
-    case cz::SNAP_DEALS_UPDATE: {
-      auto proof = fc::find_registered_update_proof(std::to_string(req.registered_proof()));
-      if (!proof.ok()) return Status::invalid_argument("registered_proof: " + proof.status().message());
-      const std::pair<const char*, const std::string*> comms[] = {
-          {"comm_r_old", &req.comm_r_old()}, {"comm_d_new", &req.comm_d_new()}, {"comm_r_new", &req.comm_r_new()}};
-      for (const auto& [name, bytes] : comms) {
-        if (bytes->size() != 32) {
-          return Status::invalid_argument(std::string(name) + " must be 32 bytes, not " + std::to_string(bytes->size()));
-        }
-      }
-      if (Status st = check_sector_size(req, proof->name, proof->size.bytes); !st.ok()) return st;
-      auto shape = fc::update_shape(proof->size.bytes);
-      if (!shape.ok()) return shape.status();
-      if (static_cast<std::size_t>(req.vanilla_proofs().size()) != shape->partitions) {
-        return Status::invalid_argument("vanilla_proofs has " + std::to_string(req.vanilla_proofs().size()) +
-                                        " partition proofs; a " + proof->name + " update has " +
-                                        std::to_string(shape->partitions));
-      }
-      // The engine's SnapDeals input (circuits/filecoin/update/update_input.hpp); the workload checks it.
-      std::string json = "{\"registered_proof\":" + std::to_string(proof->id);
-      for (const auto& [name, bytes] : comms) json += std::string(",\"") + name + "\":\"" + hex(*bytes) + "\"";
-      json += ",\"vanilla_proofs\":[";
-      for (int i = 0; i < req.vanilla_proofs().size(); ++i) {
-        const auto& v = req.vanilla_proofs(i);
-        json += (i ? ",\"" : "\"") +
-                base64_encode(std::span(reinterpret_cast<const std::uint8_t*>(v.data()), v.size())) + "\"";
-      }
-      json += "]}";
-      j.circuit = "snap-update";
-      j.shape = proof->size.name;
-      j.request.input.assign(json.begin(), json.end());
-      j.request.partitions = shape->partitions;
-      return j;
-    }
-    default:
-      return Status::invalid_argument(
-          "proof_kind is required (POREP_SEAL_COMMIT, WINDOW_POST_PARTITION, WINNING_POST, SNAP_DEALS_UPDATE)");
-  }
+  j.circuit = kind->name();
+  j.shape = job->shape;
+  j.request.input = std::move(job->input);
+  j.request.partitions = job->partitions;
+  j.registered_proof = job->registered_proof;  // the input must be of this very proof (PoRep: V1 vs V1_1)
+  return j;
 }
 
 grpc::ServerUnaryReactor* CuzkService::finish(grpc::CallbackServerContext* ctx, const grpc::Status& s) {
@@ -331,7 +250,9 @@ grpc::ServerUnaryReactor* CuzkService::GetStatus(grpc::CallbackServerContext* ct
   const auto st = core_.engine().status();
   // Queues per cuzk kind: what Curio's backpressure sums (pending + in_progress).
   std::map<std::string, std::pair<std::uint32_t, std::uint32_t>> queues;
-  for (const char* k : {"porep-c2", "window-post", "winning-post"}) queues[k] = {0, 0};
+  for (const auto* k : fc::proof_kinds()) {
+    if (k->cuzk_queue_always_listed()) queues[std::string(k->cuzk_queue())] = {0, 0};
+  }
   for (const auto& [kind, k] : st.kinds) {
     const std::string label = queue_label(kind);
     if (label.empty()) continue;

@@ -28,7 +28,7 @@ namespace cz = ::cuzk::v1;
 struct CuzkJob {
   std::string circuit, shape;  // the registry's (circuit, shape)
   engine::JobRequest request;  // input, priority, request_id, partitions (circuit / shape: the registry's)
-  std::optional<std::uint64_t> registered_proof;  // PoRep: the request's, which the C1 must name too
+  std::optional<std::uint64_t> registered_proof;  // the request's, which the input must name too
 };
 Result<CuzkJob> cuzk_job(const cz::SubmitProofRequest& req);
 /// cuzk's priority scale on the engine's (zkpipe.v1's default 0 is NORMAL).

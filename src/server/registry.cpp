@@ -3,11 +3,8 @@
 #include <filesystem>
 #include <optional>
 
-#include "circuits/filecoin/parameter_files.hpp"
-#include "circuits/filecoin/porep/sectors.hpp"
-#include "engine/filecoin_porep_workload.hpp"
-#include "engine/filecoin_post_workload.hpp"
-#include "engine/filecoin_update_workload.hpp"
+#include "circuits/filecoin/proof_kind.hpp"
+#include "engine/filecoin_workload.hpp"
 #include "engine/synthetic_workload.hpp"
 #include "engine/zkey_workload.hpp"
 #include "gpu/gpu.hpp"
@@ -116,43 +113,17 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
       s->set_device(device_, pool_);
       w = s;
     }
-  } else if (circuit == "porep") {
-    // Filecoin's PoRep: Filecoin's parameter file (or development keys under its name).
-    auto found = circuits::filecoin::find_sector_size(shape);
-    if (!found.ok()) return found.status();
-    const auto size = *found;
-    if (!size.published) {
-      return Status::invalid_argument(std::string("Filecoin publishes no PoRep parameters for ") + size.name +
-                                      " sectors (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)");
-    }
-    const fs::path p = fs::path(dir_) / (circuits::filecoin::stacked_params_stem(size) + ".params");
-    if (Status st = need(p, std::string("Filecoin's parameters, or development keys: zkpipe setup --kind porep "
-                                        "--sector-size ") +
-                                size.name + " --out " + dir_);
-        !st.ok()) {
-      return st;
-    }
-    e.r.params_path = p.string();
-    e.r.job_shape = size.name;
-    e.r.partitions = size.partitions;
-    e.cache = kBellmanBls;
-    auto fw = std::make_shared<engine::FilecoinPorepWorkload>(size, *caches_[e.cache], e.r.params_path);
-    fw->set_device(device_, pool_);
-    w = fw;
-  } else if (circuit == "window-post" || circuit == "winning-post") {
-    // Filecoin's FallbackPoSt: one partition per job; Window V1 and V1_2 share their key files.
-    const bool winning = circuit == "winning-post";
+  } else if (auto kind = circuits::filecoin::find_proof_kind(circuit); kind.ok()) {
+    // Filecoin's kinds: Filecoin's parameter file (or development keys under its name).
     auto size = circuits::filecoin::find_sector_size(shape);
     if (!size.ok()) return size.status();
-    std::optional<circuits::filecoin::RegisteredPoStProof> proof;
-    for (const auto& p : circuits::filecoin::registered_post_proofs()) {
-      if (p.winning == winning && p.size.bytes == size->bytes) {
-        proof = p;
-        break;
-      }
+    auto ks = (*kind)->shape(*size);
+    if (!ks.ok()) return ks.status();
+    if (ks->params_stem.empty()) {
+      return Status::invalid_argument("Filecoin publishes no " + std::string((*kind)->title()) + " parameters for " +
+                                      size->name + " sectors (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)");
     }
-    if (!proof) return Status::invalid_argument("Filecoin has no " + circuit + " for " + size->name + " sectors");
-    const fs::path p = fs::path(dir_) / (circuits::filecoin::post_params_stem(*proof) + ".params");
+    const fs::path p = fs::path(dir_) / (ks->params_stem + ".params");
     if (Status st = need(p, "Filecoin's parameters, or development keys: zkpipe setup --kind " + circuit +
                                 " --sector-size " + size->name + " --out " + dir_);
         !st.ok()) {
@@ -160,31 +131,9 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
     }
     e.r.params_path = p.string();
     e.r.job_shape = size->name;
-    e.r.partitions = 1;
+    e.r.partitions = ks->partitions;
     e.cache = kBellmanBls;
-    auto fw = std::make_shared<engine::FilecoinPostWorkload>(winning, *size, *caches_[e.cache], e.r.params_path);
-    fw->set_device(device_, pool_);
-    w = fw;
-  } else if (circuit == "snap-update") {
-    // Filecoin's SnapDeals: one job proves every partition of the sector size.
-    auto size = circuits::filecoin::find_sector_size(shape);
-    if (!size.ok()) return size.status();
-    auto stem = circuits::filecoin::update_params_stem(*size);
-    if (!stem.ok()) return stem.status();
-    auto partitions = engine::FilecoinUpdateWorkload::partitions(*size);
-    if (!partitions.ok()) return partitions.status();
-    const fs::path p = fs::path(dir_) / (*stem + ".params");
-    if (Status st = need(p, std::string("Filecoin's parameters, or development keys: zkpipe setup --kind snap-update "
-                                        "--sector-size ") +
-                                size->name + " --out " + dir_);
-        !st.ok()) {
-      return st;
-    }
-    e.r.params_path = p.string();
-    e.r.job_shape = size->name;
-    e.r.partitions = *partitions;
-    e.cache = kBellmanBls;
-    auto fw = std::make_shared<engine::FilecoinUpdateWorkload>(*size, *caches_[e.cache], e.r.params_path);
+    auto fw = std::make_shared<engine::FilecoinWorkload>(**kind, *ks, *caches_[e.cache], e.r.params_path);
     fw->set_device(device_, pool_);
     w = fw;
   } else if (circuit == "zkey") {
@@ -208,7 +157,9 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
       w = *z;
     }
   } else {
-    return Status::invalid_argument("unknown circuit '" + circuit + "' (this daemon serves synthetic, porep, window-post, winning-post, snap-update, zkey)");
+    std::string known = "synthetic";
+    for (const auto* k : circuits::filecoin::proof_kinds()) known += ", " + std::string(k->name());
+    return Status::invalid_argument("unknown circuit '" + circuit + "' (this daemon serves " + known + ", zkey)");
   }
   std::lock_guard lock(m_);
   if (auto it = made_.find(kind); it != made_.end()) return it->second;  // made by a concurrent call

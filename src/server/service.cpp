@@ -7,6 +7,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "circuits/filecoin/proof_kind.hpp"
 #include "engine/ledger.hpp"
 #include "gpu/gpu.hpp"
 
@@ -154,9 +155,8 @@ Result<bool> ProvingService::cancel_job(std::uint64_t id) {
 }
 
 int default_priority(const std::string& circuit) {
-  if (circuit == "winning-post") return 20;
-  if (circuit == "window-post") return 10;
-  return 0;
+  auto kind = circuits::filecoin::find_proof_kind(circuit);
+  return kind.ok() ? (*kind)->default_priority() : 0;
 }
 
 Result<std::uint64_t> ProvingService::submit(const pb::SubmitProofRequest& req, std::uint32_t* partitions) {

@@ -33,7 +33,35 @@ bool get_varint(const std::vector<std::uint8_t>& in, std::size_t& pos, std::uint
   return false;
 }
 
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
 }  // namespace
+
+Result<std::array<std::uint8_t, 32>> parse_hex32(std::string_view what, std::string_view hex) {
+  if (hex.rfind("0x", 0) == 0) hex.remove_prefix(2);
+  const std::string name(what);
+  if (hex.size() != 64) return Status::invalid_argument(name + ": expected 32 bytes as 64 hex digits");
+  std::array<std::uint8_t, 32> out{};
+  for (std::size_t i = 0; i < 32; ++i) {
+    const int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
+    if (hi < 0 || lo < 0) return Status::invalid_argument(name + ": not hex");
+    out[i] = static_cast<std::uint8_t>(hi * 16 + lo);
+  }
+  return out;
+}
+
+std::string hex_string(std::span<const std::uint8_t> bytes) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(2 * bytes.size());
+  for (const std::uint8_t b : bytes) out += {kHex[b >> 4], kHex[b & 15]};
+  return out;
+}
 
 std::string commitment_cid(const std::array<std::uint8_t, 32>& c, CommitmentKind kind) {
   std::vector<std::uint8_t> bytes = {0x01};  // CIDv1
@@ -59,22 +87,7 @@ std::string commitment_cid(const std::array<std::uint8_t, 32>& c, CommitmentKind
 Result<std::array<std::uint8_t, 32>> parse_commitment(const std::string& text, CommitmentKind kind) {
   const char* what = kind == CommitmentKind::kUnsealed ? "comm_d" : "comm_r";
   std::array<std::uint8_t, 32> out{};
-  std::string hex = text.rfind("0x", 0) == 0 ? text.substr(2) : text;
-  auto nib = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
-  if (hex.size() == 64) {
-    bool ok = true;
-    for (std::size_t i = 0; i < 32 && ok; ++i) {
-      const int hi = nib(hex[2 * i]), lo = nib(hex[2 * i + 1]);
-      ok = hi >= 0 && lo >= 0;
-      out[i] = static_cast<std::uint8_t>(hi * 16 + lo);
-    }
-    if (ok) return out;
-  }
+  if (auto hex = parse_hex32("", text); hex.ok()) return *hex;
   if (text.size() < 2 || text.size() > 80 || text[0] != 'b') {
     return Status::invalid_argument(std::string(what) + ": expected 64 hex digits or a CID (b…)");
   }

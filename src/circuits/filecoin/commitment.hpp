@@ -9,7 +9,9 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "base/status.hpp"
 
@@ -20,5 +22,11 @@ enum class CommitmentKind { kUnsealed /* comm_d */, kSealed /* comm_r */ };
 /// 64 hex digits (optionally 0x-prefixed) or a CID of `kind`; a CID of the other kind is refused.
 Result<std::array<std::uint8_t, 32>> parse_commitment(const std::string& text, CommitmentKind kind);
 std::string commitment_cid(const std::array<std::uint8_t, 32>& c, CommitmentKind kind);
+
+/// 32 bytes (a seed, ticket, randomness, id) as 64 hex digits, optionally 0x-prefixed; errors begin
+/// with `what` ("--randomness: expected 32 bytes as 64 hex digits").
+Result<std::array<std::uint8_t, 32>> parse_hex32(std::string_view what, std::string_view hex);
+/// Lower-case hex of any bytes.
+std::string hex_string(std::span<const std::uint8_t> bytes);
 
 }  // namespace zk::circuits::filecoin

@@ -7,6 +7,7 @@
 #include "base/base64.hpp"
 #include "base/json_reader.hpp"
 #include "circuits/filecoin/commitment.hpp"
+#include "circuits/filecoin/vanilla_json.hpp"
 
 namespace zk::circuits::filecoin {
 
@@ -18,18 +19,13 @@ bool iequal(std::string_view a, std::string_view b) {
          });
 }
 
-std::string hex(const std::array<std::uint8_t, 32>& b) {
-  static const char* d = "0123456789abcdef";
-  std::string s;
-  for (auto x : b) s += d[x >> 4], s += d[x & 15];
-  return s;
-}
-
 Result<Fr> commitment(const std::string& text, CommitmentKind kind, const char* field) {
   auto b = parse_commitment(text, kind);
   if (!b.ok()) return Status::invalid_argument(std::string(field) + ": " + b.status().message());
   auto f = Fr::from_bytes(*b, field::Endian::kLittle);
-  if (!f.ok()) return Status::invalid_argument(std::string(field) + ": not a field element (little-endian, below the BLS12-381 scalar modulus)");
+  if (!f.ok())
+    return Status::invalid_argument(std::string(field) +
+                                    ": not a field element (little-endian, below the BLS12-381 scalar modulus)");
   return *f;
 }
 
@@ -94,12 +90,9 @@ Result<UpdateInput> parse_update_input(std::string_view json) {
         have_comm[i] = true;
       } else if (key == "vanilla_proofs") {
         have_proofs = true;
-        r.begin_array();
         // 32 and 64 GiB have 16 partitions of ~562 KB each (base64 ~750 KB).
-        while (r.next_element()) {
-          if (proofs_b64.size() >= 16) r.fail("vanilla_proofs: more than 16 partitions (the most a sector has)");
-          proofs_b64.push_back(r.read_string(std::size_t{4} << 20));
-        }
+        proofs_b64 = read_vanilla_proofs(r, 16, std::size_t{4} << 20,
+                                         "vanilla_proofs: more than 16 partitions (the most a sector has)");
       } else {
         r.skip_value();
       }
@@ -111,7 +104,8 @@ Result<UpdateInput> parse_update_input(std::string_view json) {
   if (!have_proof) return Status::invalid_argument("SnapDeals input: registered_proof is missing");
   Fr* out[3] = {&in.comm_r_old, &in.comm_d_new, &in.comm_r_new};
   for (int i = 0; i < 3; ++i) {
-    if (!have_comm[i]) return Status::invalid_argument(std::string("SnapDeals input: ") + comm_names[i] + " is missing");
+    if (!have_comm[i])
+      return Status::invalid_argument(std::string("SnapDeals input: ") + comm_names[i] + " is missing");
     auto c = commitment(comm[i], i == 1 ? CommitmentKind::kUnsealed : CommitmentKind::kSealed, comm_names[i]);
     if (!c.ok()) return c.status();
     *out[i] = *c;
@@ -124,25 +118,21 @@ Result<UpdateInput> parse_update_input(std::string_view json) {
                                     std::to_string(in.shape.partitions) + " partition(s), not " +
                                     std::to_string(proofs_b64.size()));
   }
-  for (std::size_t i = 0; i < proofs_b64.size(); ++i) {
-    auto bytes = base64_decode(proofs_b64[i]);
-    if (!bytes.ok()) return Status::invalid_argument("vanilla_proofs[" + std::to_string(i) + "]: " + bytes.status().message());
-    auto p = parse_update_partition_proof(*bytes, in.shape);
-    if (!p.ok()) return Status::invalid_argument("vanilla_proofs[" + std::to_string(i) + "]: " + p.status().message());
-    in.partitions.push_back(std::move(*p));
-  }
+  auto partitions = decode_vanilla_proofs<UpdatePartitionProof>(
+      proofs_b64, [&](const std::vector<std::uint8_t>& b) { return parse_update_partition_proof(b, in.shape); });
+  if (!partitions.ok()) return partitions.status();
+  in.partitions = std::move(*partitions);
   return in;
 }
 
 std::string update_input_json(const UpdateInput& in) {
-  std::string s = "{\"registered_proof\":" + std::to_string(in.proof.id) + ",\"comm_r_old\":\"" +
-                  hex(update_commitment_bytes(in.comm_r_old)) + "\",\"comm_d_new\":\"" +
-                  hex(update_commitment_bytes(in.comm_d_new)) + "\",\"comm_r_new\":\"" +
-                  hex(update_commitment_bytes(in.comm_r_new)) + "\",\"vanilla_proofs\":[";
-  for (std::size_t i = 0; i < in.partitions.size(); ++i) {
-    s += (i ? ",\"" : "\"") + base64_encode(update_partition_proof_bytes(in.partitions[i])) + "\"";
-  }
-  return s + "]}";
+  std::vector<std::vector<std::uint8_t>> proofs;
+  for (const auto& p : in.partitions) proofs.push_back(update_partition_proof_bytes(p));
+  return vanilla_proofs_json("\"registered_proof\":" + std::to_string(in.proof.id) + ",\"comm_r_old\":\"" +
+                                 hex_string(update_commitment_bytes(in.comm_r_old)) + "\",\"comm_d_new\":\"" +
+                                 hex_string(update_commitment_bytes(in.comm_d_new)) + "\",\"comm_r_new\":\"" +
+                                 hex_string(update_commitment_bytes(in.comm_r_new)) + "\"",
+                             proofs);
 }
 
 Status check_update_input(const UpdateInput& in) {
@@ -162,7 +152,8 @@ Status check_update_input(const UpdateInput& in) {
 
 Result<UpdateWitness> update_input_witness(const UpdateInput& in, unsigned k) {
   if (k >= in.partitions.size()) return Status::invalid_argument("partition " + std::to_string(k) + " is out of range");
-  auto w = update_witness_from_proof(in.shape, k, in.h(), in.comm_r_old, in.comm_d_new, in.comm_r_new, in.partitions[k]);
+  auto w =
+      update_witness_from_proof(in.shape, k, in.h(), in.comm_r_old, in.comm_d_new, in.comm_r_new, in.partitions[k]);
   if (!w.ok()) return Status::invalid_argument("vanilla_proofs[" + std::to_string(k) + "]: " + w.status().message());
   return w;
 }
