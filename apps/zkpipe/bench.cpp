@@ -572,12 +572,11 @@ int run_bench(const BenchArgs& a) {
     return run_synthesize_filecoin(SynthesizeArgs{
         .kind = "porep", .c1 = a.input, .sector_size = a.shape, .partition = a.partition, .digest = a.digest, .json = a.json});
   }
-  if (a.circuit == "porep" || a.circuit == "window-post" || a.circuit == "winning-post" ||
-      a.circuit == "snap-update") {
+  if (auto kind = circuits::filecoin::find_proof_kind(a.circuit); kind.ok()) {
     if (a.shape.empty() || a.input.empty() || a.params.empty()) {
-      std::fprintf(stderr, "zkpipe: --circuit %s needs --shape (a sector size such as 2KiB), --input FILE (%s) "
+      std::fprintf(stderr, "zkpipe: --circuit %s needs --shape (a sector size such as 2KiB), --input FILE (zkpipe %s's) "
                            "and --params FILE.params\n",
-                   a.circuit.c_str(), a.circuit == "porep" ? "a C1: zkpipe gen-c1's or Filecoin's" : "zkpipe gen-vanilla's");
+                   a.circuit.c_str(), std::string((*kind)->generate_command()).c_str());
       return 2;
     }
     if (a.jobs == 0 || a.jobs > 10000) {

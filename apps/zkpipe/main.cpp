@@ -523,11 +523,12 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "zkpipe: bench --addr --circuit zkey needs --zkey NAME and a readable --witness\n");
         return 2;
       }
-    } else if (job.circuit == "porep") {
+    } else if (zk::circuits::filecoin::find_proof_kind(job.circuit).ok()) {
+      // A Filecoin kind: every job proves the same input at the shape; the daemon counts its partitions.
       job.shape = bench_args.shape;
-      if (!input(bench_args.input)) {
-        std::fprintf(stderr,
-                     "zkpipe: bench --addr --circuit porep needs --shape SECTOR-SIZE and a readable --input C1\n");
+      if (job.shape.empty() || !input(bench_args.input)) {
+        std::fprintf(stderr, "zkpipe: bench --addr --circuit %s needs --shape SECTOR-SIZE and a readable --input FILE\n",
+                     job.circuit.c_str());
         return 2;
       }
     } else {
