@@ -69,7 +69,7 @@ TYPED_TEST(DevFieldTest, MatchesTheCpuField) {
   EXPECT_EQ(host<F>(DevField<typename F::Params>::one()), F::one());
 }
 
-// Operands whose 32-bit limbs make every carry chain of the product run long: Montgomery limbs
+// Operands whose 32-bit limbs make every carry chain of the product and the square run long: Montgomery limbs
 // p - 1, p - 2, all-ones halves just below p, powers of two at each 32-bit boundary, and their
 // neighbours; each against all the others.
 TYPED_TEST(DevFieldTest, MatchesTheCpuFieldAtTheCarryEdges) {
@@ -101,6 +101,7 @@ TYPED_TEST(DevFieldTest, MatchesTheCpuFieldAtTheCarryEdges) {
   }
   ASSERT_GT(xs.size(), 10u);
   for (const F& a : xs) {
+    EXPECT_EQ(host<F>(dev(a).square()), a.square());  // the square's own chains (cross products, SOS)
     for (const F& b : xs) {
       EXPECT_EQ(host<F>(dev(a) * dev(b)), a * b);
       EXPECT_EQ(host<F>(dev(a) + dev(b)), a + b);
