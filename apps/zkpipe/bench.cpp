@@ -550,7 +550,15 @@ int bench_porep_synthesis_pipeline(BenchArgs a, const circuits::filecoin::Sector
 
 }  // namespace
 
-int run_bench(const BenchArgs& a) {
+int run_bench(const BenchArgs& given) {
+  BenchArgs a = given;
+  if (a.prover_workers == 0) {
+    // As the daemon: two per GPU (one's upload overlaps the other's kernels), one on the CPU.
+    auto d = engine::parse_prover_device(a.device);
+    auto r = d.ok() ? engine::resolve_prover_device(*d) : Result<engine::ProverDevice>(d.status());
+    const auto gpus = static_cast<unsigned>(gpu::devices().size());
+    a.prover_workers = r.ok() && *r == engine::ProverDevice::kGpu ? 2 * std::max(1u, gpus) : 1;
+  }
   if (a.pipeline && !a.synthesis_only) {
     std::fprintf(stderr, "zkpipe: --pipeline goes with --synthesis-only (without it every bench runs the pipeline)\n");
     return 2;

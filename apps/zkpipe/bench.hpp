@@ -14,7 +14,7 @@ struct BenchArgs {
   std::size_t jobs = 4;
   std::size_t partitions = 2;
   unsigned synthesis_workers = 1;
-  unsigned prover_workers = 1;
+  unsigned prover_workers = 0;  // 0: as the daemon, 2 per GPU when prove_start runs there, else 1
   std::size_t channel_capacity = 1;
   double budget_gib = 0;  // 0: the engine's default (a fraction of the available memory)
   std::string trace;

@@ -272,7 +272,9 @@ int main(int argc, char** argv) {
   bench->add_option("--jobs", bench_args.jobs, "jobs submitted at once")->capture_default_str();
   bench->add_option("--partitions", bench_args.partitions, "partitions per job")->capture_default_str();
   bench->add_option("--synthesis-workers", bench_args.synthesis_workers, "synthesis workers")->capture_default_str();
-  bench->add_option("--prover-workers", bench_args.prover_workers, "prover workers")->capture_default_str();
+  bench->add_option("--prover-workers", bench_args.prover_workers,
+                    "prover workers (default 0: as the daemon, 2 per GPU with the GPU, else 1)")
+      ->capture_default_str();
   bench->add_option("--channel", bench_args.channel_capacity, "synthesized partitions that may wait for a prover")
       ->capture_default_str();
   bench->add_option("--budget-gib", bench_args.budget_gib, "memory budget in GiB (0: 75 % of available memory)")
