@@ -23,6 +23,14 @@ mkdir -p "$S/filecoin_post_input"
 "$Z" gen-vanilla --kind window-post --sectors 2 --data-seed 1 --out "$S/filecoin_post_input/window-2kib.json" > /dev/null
 "$Z" gen-vanilla --kind winning-post --data-seed 2 --out "$S/filecoin_post_input/winning-2kib.json" > /dev/null
 cp "$(dirname "$0")/../zkpipe.example.toml" "$S/config/example.toml"
+# A real SnarkPack V2 aggregate (NI-PoRep, 8 MiB, 16 proofs; rust-fil-proofs' seal regression
+# records, via the team's shared testdata: ../shared/testdata/filecoin/snarkpack/README.md).
+AGG="$(dirname "$0")/../../shared/testdata/filecoin/snarkpack/ni-8388608-line5.json"
+if [ -f "$AGG" ]; then
+  mkdir -p "$S/snarkpack_aggregate"
+  python3 -c 'import json,sys; sys.stdout.buffer.write(bytes.fromhex(json.load(open(sys.argv[1]))["aggregate_proof_hex"]))' \
+      "$AGG" > "$S/snarkpack_aggregate/ni-8mib-16.bin"
+fi
 # verify's PoSt arguments: byte 0 the registered proof, byte 1 the partition (0xff none), then sectors.
 mkdir -p "$S/post_verify_args"
 printf '\n\37740:%064d\n41:%064d\n42:%064d\n' 0 0 0 > "$S/post_verify_args/three_sectors"

@@ -1,5 +1,7 @@
 #include "commands.hpp"
 
+#include "aggregate.hpp"
+
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -616,6 +618,11 @@ std::string why_unreadable(const std::string& path, std::span<const std::uint8_t
 int run_inspect(const std::string& path, bool json) {
   auto bytes = groth16::read_file(path);
   if (!bytes.ok()) return fail(bytes.status().message(), json);
+  if (looks_like_aggregate(*bytes)) {
+    InspectAggregateArgs a;
+    a.json = json;
+    return run_inspect_aggregate(path, *bytes, a);
+  }
   Json out;
   if (!describe<groth16::Bls12_381>(*bytes, out) && !describe<groth16::Bn254>(*bytes, out)) {
     return fail(path + ": not a Groth16 proof, verifying key or parameter file zkpipe can read (" +

@@ -18,6 +18,7 @@
 #include "bench.hpp"
 #include "bench_mixed.hpp"
 #include "commands.hpp"
+#include "aggregate.hpp"
 #include "filecoin.hpp"
 #include "kind_cli.hpp"
 #include "plan.hpp"
@@ -171,6 +172,11 @@ int main(int argc, char** argv) {
   auto* inspect = app.add_subcommand("inspect", "what a params/vk/proof file holds");
   inspect->add_option("file", inspect_path, "file to inspect")->required();
   inspect->add_flag("--json", inspect_json, "machine-readable output");
+  zk::app::InspectAggregateArgs inspect_aggregate;
+  inspect->add_option("--transcript-input", inspect_aggregate.transcript_input,
+                      "a SnarkPack aggregate: the transcript input, hex (Filecoin: sha256 of the seeds and comm_rs; "
+                      "NI-PoRep: of the comm_rs); runs the SRS-free checks");
+  inspect->add_option("--version", inspect_aggregate.version, "a SnarkPack aggregate: v1 or v2")->capture_default_str();
 
   // The test-input commands: each kind's options for the command that makes its inputs.
   auto generated_by = [](std::string command) {
@@ -499,7 +505,18 @@ int main(int argc, char** argv) {
   }
   if (*verify) return zk::app::run_verify(verify_args);
   if (*circuit_info) return zk::app::run_circuit_info(info_args);
-  if (*inspect) return zk::app::run_inspect(inspect_path, inspect_json);
+  if (*inspect) {
+    inspect_aggregate.json = inspect_json;
+    if (inspect->count("--transcript-input") > 0 || inspect->count("--version") > 0) {
+      auto bytes = zk::read_file(inspect_path, std::uint64_t{1} << 24);
+      if (!bytes.ok()) {
+        std::fprintf(stderr, "zkpipe: %s\n", bytes.status().message().c_str());
+        return 2;
+      }
+      return zk::app::run_inspect_aggregate(inspect_path, *bytes, inspect_aggregate);
+    }
+    return zk::app::run_inspect(inspect_path, inspect_json);
+  }
   if (*plan) return zk::app::run_plan(plan_args);
   if (*bench && bench_args.circuit == "mixed") {
     mixed_args.shape = bench_args.shape.empty() ? mixed_args.shape : bench_args.shape;

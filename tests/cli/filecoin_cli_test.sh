@@ -79,4 +79,23 @@ w --randomness "$RAND" --sector "x:${PSECTOR#*:}" > /dev/null 2> "$D/err"
 "$Z" verify --kind winning-post --registered-proof 10 --vk "$D/post.vk" --proof "$D/post.proof" \
     --randomness "$RAND" --sector "$PSECTOR" > /dev/null 2> "$D/err"
 [ $? -eq 2 ] || fail "a Window proof type for --kind winning-post must exit 2"
+# A real mainnet SnarkPack V2 aggregate (ProveCommitAggregate, 512 proofs): inspect reads it and,
+# with its transcript input, passes the six SRS-free equations; V1 or another input fails them.
+python3 - "$T/filecoin/snarkpack/0001-fil_9_storageminer-ProveCommitAggregate-Ok-1.json" "$D" <<'PY' || fail "reading the aggregate vector"
+import json, sys
+j = json.load(open(sys.argv[1]))
+open(sys.argv[2] + "/agg.bin", "wb").write(bytes.fromhex(j["aggregate_proof_hex"]))
+open(sys.argv[2] + "/agg.include", "w").write(j["transcript_include_hex"])
+PY
+INC=$(cat "$D/agg.include")
+"$Z" inspect "$D/agg.bin" --json > "$D/out" && grep -q '"nproofs":512' "$D/out" || fail "inspect an aggregate: $(cat "$D/out")"
+"$Z" inspect "$D/agg.bin" --transcript-input "$INC" > "$D/out" || fail "the mainnet aggregate must pass: $(cat "$D/out")"
+grep -q "^valid" "$D/out" || fail "aggregate valid"
+"$Z" inspect "$D/agg.bin" --transcript-input "$INC" --version v1 > /dev/null
+[ $? -eq 1 ] || fail "V1 checks of a V2 aggregate must fail"
+"$Z" inspect "$D/agg.bin" --transcript-input "00$INC" > /dev/null
+[ $? -eq 1 ] || fail "another transcript input must fail"
+head -c 20000 "$D/agg.bin" > "$D/agg.short"
+"$Z" inspect "$D/agg.short" --transcript-input "$INC" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "bytes" "$D/err" || fail "a truncated aggregate must exit 2 naming its length"
 echo "filecoin cli: ok"
