@@ -13,32 +13,14 @@ namespace bls = curve::bls12_381;
 class Reader {
  public:
   explicit Reader(std::span<const std::uint8_t> b) : b_(b) {}
-  void gt(Fq12& out, const std::string& what) {
-    if (!st_.ok()) return;
-    auto g = gt_from_compressed(take(kGtCompressedBytes));
-    if (!g.ok()) {
-      st_ = Status::invalid_argument(what + ": " + g.status().message());
-      return;
-    }
-    out = *g;
-  }
+  void gt(Fq12& out, const std::string& what) { field(out, kGtCompressedBytes, gt_from_compressed, what); }
   void g1(G1Affine& out, const std::string& what) {
-    if (!st_.ok()) return;
-    auto p = bls::g1_from_compressed(take(bls::kG1CompressedBytes));
-    if (!p.ok()) {
-      st_ = Status::invalid_argument(what + ": " + p.status().message());
-      return;
-    }
-    out = *p;
+    field(
+        out, bls::kG1CompressedBytes, [](auto b) { return bls::g1_from_compressed(b); }, what);
   }
   void g2(G2Affine& out, const std::string& what) {
-    if (!st_.ok()) return;
-    auto p = bls::g2_from_compressed(take(bls::kG2CompressedBytes));
-    if (!p.ok()) {
-      st_ = Status::invalid_argument(what + ": " + p.status().message());
-      return;
-    }
-    out = *p;
+    field(
+        out, bls::kG2CompressedBytes, [](auto b) { return bls::g2_from_compressed(b); }, what);
   }
   void commitment(Commitment& c, const std::string& what) {
     gt(c.t, what + ".T");
@@ -51,6 +33,17 @@ class Reader {
   const Status& status() const { return st_; }
 
  private:
+  /// The next `n` bytes decoded into `out`; the first failure is kept, naming `what`.
+  template <class T, class Decode>
+  void field(T& out, std::size_t n, Decode&& decode, const std::string& what) {
+    if (!st_.ok()) return;
+    auto v = decode(take(n));
+    if (!v.ok()) {
+      st_ = Status::invalid_argument(what + ": " + v.status().message());
+      return;
+    }
+    out = *v;
+  }
   std::span<const std::uint8_t> take(std::size_t n) {  // the caller checked the total length
     auto s = b_.subspan(at_, n);
     at_ += n;
