@@ -23,6 +23,8 @@ mkdir -p "$S/filecoin_post_input"
 "$Z" gen-vanilla --kind window-post --sectors 2 --data-seed 1 --out "$S/filecoin_post_input/window-2kib.json" > /dev/null
 "$Z" gen-vanilla --kind winning-post --data-seed 2 --out "$S/filecoin_post_input/winning-2kib.json" > /dev/null
 cp "$(dirname "$0")/../zkpipe.example.toml" "$S/config/example.toml"
+# seeds/snarkpack_srs/dev-4-2.srs (kept, not remade here): write_srs(development_srs(1, 4, 2)),
+# src/snarkpack/srs.hpp, from a one-off program; no command writes an SRS yet.
 # A real SnarkPack V2 aggregate (NI-PoRep, 8 MiB, 16 proofs; rust-fil-proofs' seal regression
 # records, via the team's shared testdata: ../shared/testdata/filecoin/snarkpack/README.md).
 AGG="$(dirname "$0")/../../shared/testdata/filecoin/snarkpack/ni-8388608-line5.json"

@@ -22,6 +22,7 @@
 #include "output.hpp"
 #include "r1cs/constraint_system.hpp"
 #include "r1cs/shape.hpp"
+#include "snarkpack/srs.hpp"
 
 namespace zk::app {
 namespace {
@@ -300,6 +301,63 @@ int run_params_check(const ParamsCheckArgs& a) {
         files.push_back(std::move(e));
       }
     }
+  }
+  {  // SnarkPack's SRS (aggregation): its four lengths against the file size, and its digest.
+    const std::string name = snarkpack::kFilecoinSrsName;
+    const std::string path = (std::filesystem::path(a.dir) / name).string();
+    Json e{{"kind", "snarkpack-srs"}, {"file", name}};
+    std::vector<std::string> problems;
+    auto bytes = regular_file_size(path);
+    e["present"] = bytes.ok();
+    if (!bytes.ok()) {
+      if (bytes.status().code() != StatusCode::kNotFound) problems.push_back(bytes.status().message());
+    } else {
+      ++present;
+      e["bytes"] = *bytes;
+      std::ifstream f(path, std::ios::binary);
+      const snarkpack::ReadAt read = [&](std::uint64_t offset, std::span<std::uint8_t> out) -> Status {
+        f.seekg(static_cast<std::streamoff>(offset));
+        f.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(out.size()));
+        return f ? Status() : Status::io_error("cannot read " + path);
+      };
+      auto h = snarkpack::read_srs_header(read, *bytes);
+      if (!h.ok()) {
+        problems.push_back(h.status().message());
+      } else {
+        e["points"] = {{"g_alpha", h->g_alpha}, {"g_beta", h->g_beta}, {"h_alpha", h->h_alpha}, {"h_beta", h->h_beta}};
+        if (*bytes != snarkpack::kFilecoinSrsBytes) {
+          problems.push_back("it has " + std::to_string(*bytes) + " bytes; Filecoin's has " +
+                             std::to_string(snarkpack::kFilecoinSrsBytes));
+        }
+      }
+      if (a.digest) {
+        auto d = file_digest(path, !a.json);
+        if (!d.ok()) {
+          problems.push_back(d.status().message());
+        } else {
+          e["digest"] = *d;
+          e["filecoins"] = *d == snarkpack::kFilecoinSrsDigest;
+          if (*d != snarkpack::kFilecoinSrsDigest) {
+            problems.push_back("its digest " + *d + " is not the published " + snarkpack::kFilecoinSrsDigest +
+                               " (a development SRS, or a damaged download)");
+          }
+        }
+      }
+    }
+    e["ok"] = problems.empty();
+    e["problems"] = problems;
+    bad += problems.empty() ? 0 : 1;
+    if (!a.json) {
+      if (!bytes.ok() && problems.empty()) {
+        std::printf("%-20s %-7s missing\n", "snarkpack srs", "srs");
+      } else if (problems.empty()) {
+        std::printf("%-20s %-7s ok (%s)\n", "snarkpack srs", "srs",
+                    a.digest ? "Filecoin's published file" : "lengths fit the file; digest not checked");
+      } else {
+        for (const auto& p : problems) std::printf("%-20s %-7s PROBLEM: %s\n", "snarkpack srs", "srs", p.c_str());
+      }
+    }
+    files.push_back(std::move(e));
   }
   if (present == 0 && !a.json) std::printf("no Filecoin parameter files in %s\n", a.dir.c_str());
   if (a.json) {
