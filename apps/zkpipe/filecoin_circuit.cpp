@@ -206,140 +206,45 @@ Result<std::string> file_digest(const std::string& path, bool progress) {
 
 }  // namespace
 
-int run_params_check(const ParamsCheckArgs& a) {
-  std::error_code ec;
-  if (!std::filesystem::is_directory(a.dir, ec)) return fail(a.dir + " is not a directory", a.json);
-  Json files = Json::array();
+namespace {
+
+/// One file `params check` looks at: the row's JSON (`e`), its problems, whether it is present.
+struct FileCheck {
+  const ParamsCheckArgs& a;
+  Json& files;
   int present = 0, bad = 0;
-  // Every published circuit of every kind, smallest sector first.
-  for (const auto* kind : fc::proof_kinds()) {
-    for (const auto& shape : kind->published_shapes()) {
-      const auto& size = shape.size;
-      const std::string& stem = shape.params_stem;
-      const std::string kind_name(kind->name());
-      std::optional<std::optional<fc::KeySections>> expected;  // counted when first needed
-      for (const char* ext : {".params", ".vk"}) {
-        const std::string name = stem + ext;
-        const std::string path = (std::filesystem::path(a.dir) / name).string();
-        Json e{{"kind", kind_name}, {"sector_size", size.name}, {"file", name}};
-        std::vector<std::string> problems;
-        auto bytes = regular_file_size(path);
-        e["present"] = bytes.ok();
-        if (!bytes.ok()) {
-          if (bytes.status().code() != StatusCode::kNotFound) problems.push_back(bytes.status().message());
-        } else {
-          ++present;
-          e["bytes"] = *bytes;
-          if (std::string(ext) == ".params") {
-            auto s = groth16::read_parameter_sections<groth16::Bls12_381>(path);
-            if (!s.ok()) {
-              problems.push_back(s.status().message());
-            } else {
-              e["sections"] = {{"ic", s->ic}, {"h", s->h},       {"l", s->l},
-                               {"a", s->a},   {"b_g1", s->b_g1}, {"b_g2", s->b_g2}};
-              if (!expected) expected = fc::expected_key_sections(*kind, shape);
-              const auto& expect = *expected;
-              const bool fits = expect && s->ic == expect->ic && s->h == expect->h && s->l == expect->l &&
-                                s->a == expect->a && s->b_g1 == expect->b && s->b_g2 == expect->b;
-              if (!expect) {
-                e["sections_checked"] = false;
-                if (s->ic != shape.inputs) {
-                  problems.push_back("its ic count " + std::to_string(s->ic) + " is not the circuit's " +
-                                     std::to_string(shape.inputs) + " inputs");
-                }
-              } else if (!fits) {
-                problems.push_back("its sections (ic " + std::to_string(s->ic) + ", h " + std::to_string(s->h) +
-                                   ", l " + std::to_string(s->l) + ", a " + std::to_string(s->a) + ", b " +
-                                   std::to_string(s->b_g1) + ") are not those of Filecoin's " + size.name + " " +
-                                   kind_name + " circuit (ic " + std::to_string(expect->ic) + ", h " +
-                                   std::to_string(expect->h) + ", l " + std::to_string(expect->l) + ", a " +
-                                   std::to_string(expect->a) + ", b " + std::to_string(expect->b) + ")");
-              }
-            }
-          } else {
-            auto vk = read_vk(path);
-            if (!vk.ok()) {
-              problems.push_back(vk.status().message());
-            } else if (vk->ic.size() != shape.inputs) {
-              problems.push_back("it has " + std::to_string(vk->ic.size()) + " IC points; the circuit has " +
-                                 std::to_string(shape.inputs) + " inputs");
-            }
-          }
-          if (a.digest) {
-            if (!a.json && *bytes > (std::uint64_t{1} << 30)) {
-              std::fprintf(stderr, "hashing %s (%.1f GB)\n", name.c_str(), static_cast<double>(*bytes) / 1e9);
-            }
-            auto d = file_digest(path, !a.json);
-            if (!d.ok()) {
-              problems.push_back(d.status().message());
-            } else {
-              e["digest"] = *d;
-              const auto pub = fc::find_published(name);
-              e["published_digest"] = pub ? pub->digest : "";
-              e["filecoins"] = pub && *d == pub->digest;
-              if (!pub || *d != pub->digest) {
-                problems.push_back("its digest " + *d + " is not the published " + (pub ? pub->digest : "?") +
-                                   " (development keys, or a damaged download)");
-              }
-            }
-          }
-        }
-        e["ok"] = problems.empty();
-        e["problems"] = problems;
-        bad += problems.empty() ? 0 : 1;
-        if (!a.json) {
-          const std::string label = kind_name + " " + size.name;
-          if (!bytes.ok() && problems.empty()) {
-            std::printf("%-20s %-7s missing\n", label.c_str(), ext + 1);
-          } else if (problems.empty()) {
-            std::printf("%-20s %-7s ok (%s)\n", label.c_str(), ext + 1,
-                        a.digest ? "Filecoin's published file" : "sections fit the circuit; digest not checked");
-          } else {
-            for (const auto& p : problems) std::printf("%-20s %-7s PROBLEM: %s\n", label.c_str(), ext + 1, p.c_str());
-          }
-        }
-        files.push_back(std::move(e));
-      }
-    }
-  }
-  {  // SnarkPack's SRS (aggregation): its four lengths against the file size, and its digest.
-    const std::string name = snarkpack::kFilecoinSrsName;
+
+  /// `name` in the directory: present or missing, its own checks (`inspect(path, bytes, e, problems)`),
+  /// its digest against `published` ("": none known; `kind_of_file` names what a mismatch suggests),
+  /// printed as one row (or one per problem) under `label` and `ext`.
+  template <class Inspect>
+  void check(const std::string& name, Json e, const std::string& label, const char* ext, const std::string& published,
+             const char* kind_of_file, const char* ok_without_digest, Inspect&& inspect) {
     const std::string path = (std::filesystem::path(a.dir) / name).string();
-    Json e{{"kind", "snarkpack-srs"}, {"file", name}};
     std::vector<std::string> problems;
     auto bytes = regular_file_size(path);
+    e["file"] = name;
     e["present"] = bytes.ok();
     if (!bytes.ok()) {
       if (bytes.status().code() != StatusCode::kNotFound) problems.push_back(bytes.status().message());
     } else {
       ++present;
       e["bytes"] = *bytes;
-      std::ifstream f(path, std::ios::binary);
-      const snarkpack::ReadAt read = [&](std::uint64_t offset, std::span<std::uint8_t> out) -> Status {
-        f.seekg(static_cast<std::streamoff>(offset));
-        f.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(out.size()));
-        return f ? Status() : Status::io_error("cannot read " + path);
-      };
-      auto h = snarkpack::read_srs_header(read, *bytes);
-      if (!h.ok()) {
-        problems.push_back(h.status().message());
-      } else {
-        e["points"] = {{"g_alpha", h->g_alpha}, {"g_beta", h->g_beta}, {"h_alpha", h->h_alpha}, {"h_beta", h->h_beta}};
-        if (*bytes != snarkpack::kFilecoinSrsBytes) {
-          problems.push_back("it has " + std::to_string(*bytes) + " bytes; Filecoin's has " +
-                             std::to_string(snarkpack::kFilecoinSrsBytes));
-        }
-      }
+      inspect(path, *bytes, e, problems);
       if (a.digest) {
+        if (!a.json && *bytes > (std::uint64_t{1} << 30)) {
+          std::fprintf(stderr, "hashing %s (%.1f GB)\n", name.c_str(), static_cast<double>(*bytes) / 1e9);
+        }
         auto d = file_digest(path, !a.json);
         if (!d.ok()) {
           problems.push_back(d.status().message());
         } else {
           e["digest"] = *d;
-          e["filecoins"] = *d == snarkpack::kFilecoinSrsDigest;
-          if (*d != snarkpack::kFilecoinSrsDigest) {
-            problems.push_back("its digest " + *d + " is not the published " + snarkpack::kFilecoinSrsDigest +
-                               " (a development SRS, or a damaged download)");
+          e["published_digest"] = published;
+          e["filecoins"] = !published.empty() && *d == published;
+          if (published.empty() || *d != published) {
+            problems.push_back("its digest " + *d + " is not the published " + (published.empty() ? "?" : published) +
+                               " (" + kind_of_file + ", or a damaged download)");
           }
         }
       }
@@ -349,16 +254,101 @@ int run_params_check(const ParamsCheckArgs& a) {
     bad += problems.empty() ? 0 : 1;
     if (!a.json) {
       if (!bytes.ok() && problems.empty()) {
-        std::printf("%-20s %-7s missing\n", "snarkpack srs", "srs");
+        std::printf("%-20s %-7s missing\n", label.c_str(), ext);
       } else if (problems.empty()) {
-        std::printf("%-20s %-7s ok (%s)\n", "snarkpack srs", "srs",
-                    a.digest ? "Filecoin's published file" : "lengths fit the file; digest not checked");
+        std::printf("%-20s %-7s ok (%s)\n", label.c_str(), ext,
+                    a.digest ? "Filecoin's published file" : ok_without_digest);
       } else {
-        for (const auto& p : problems) std::printf("%-20s %-7s PROBLEM: %s\n", "snarkpack srs", "srs", p.c_str());
+        for (const auto& p : problems) std::printf("%-20s %-7s PROBLEM: %s\n", label.c_str(), ext, p.c_str());
       }
     }
     files.push_back(std::move(e));
   }
+};
+
+}  // namespace
+
+int run_params_check(const ParamsCheckArgs& a) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(a.dir, ec)) return fail(a.dir + " is not a directory", a.json);
+  Json files = Json::array();
+  FileCheck fc_files{a, files};
+  // Every published circuit of every kind, smallest sector first.
+  for (const auto* kind : fc::proof_kinds()) {
+    for (const auto& shape : kind->published_shapes()) {
+      const std::string kind_name(kind->name());
+      const std::string label = kind_name + " " + shape.size.name;
+      std::optional<std::optional<fc::KeySections>> expected;  // counted when first needed
+      for (const char* ext : {".params", ".vk"}) {
+        const std::string name = shape.params_stem + ext;
+        const auto pub = fc::find_published(name);
+        const Json e{{"kind", kind_name}, {"sector_size", shape.size.name}};
+        const bool params = std::string(ext) == ".params";
+        fc_files.check(
+            name, e, label, ext + 1, pub ? pub->digest : "", "development keys",
+            "sections fit the circuit; digest not checked",
+            [&](const std::string& path, std::uint64_t, Json& row, std::vector<std::string>& problems) {
+              if (!params) {
+                auto vk = read_vk(path);
+                if (!vk.ok()) {
+                  problems.push_back(vk.status().message());
+                } else if (vk->ic.size() != shape.inputs) {
+                  problems.push_back("it has " + std::to_string(vk->ic.size()) + " IC points; the circuit has " +
+                                     std::to_string(shape.inputs) + " inputs");
+                }
+                return;
+              }
+              auto s = groth16::read_parameter_sections<groth16::Bls12_381>(path);
+              if (!s.ok()) {
+                problems.push_back(s.status().message());
+                return;
+              }
+              row["sections"] = {{"ic", s->ic}, {"h", s->h},       {"l", s->l},
+                                 {"a", s->a},   {"b_g1", s->b_g1}, {"b_g2", s->b_g2}};
+              if (!expected) expected = fc::expected_key_sections(*kind, shape);
+              const auto& expect = *expected;
+              if (!expect) {
+                row["sections_checked"] = false;
+                if (s->ic != shape.inputs) {
+                  problems.push_back("its ic count " + std::to_string(s->ic) + " is not the circuit's " +
+                                     std::to_string(shape.inputs) + " inputs");
+                }
+              } else if (s->ic != expect->ic || s->h != expect->h || s->l != expect->l || s->a != expect->a ||
+                         s->b_g1 != expect->b || s->b_g2 != expect->b) {
+                problems.push_back("its sections (ic " + std::to_string(s->ic) + ", h " + std::to_string(s->h) +
+                                   ", l " + std::to_string(s->l) + ", a " + std::to_string(s->a) + ", b " +
+                                   std::to_string(s->b_g1) + ") are not those of Filecoin's " + shape.size.name + " " +
+                                   kind_name + " circuit (ic " + std::to_string(expect->ic) + ", h " +
+                                   std::to_string(expect->h) + ", l " + std::to_string(expect->l) + ", a " +
+                                   std::to_string(expect->a) + ", b " + std::to_string(expect->b) + ")");
+              }
+            });
+      }
+    }
+  }
+  // SnarkPack's SRS (aggregation): its four lengths against the file size.
+  fc_files.check(snarkpack::kFilecoinSrsName, Json{{"kind", "snarkpack-srs"}}, "snarkpack srs", "srs",
+                 snarkpack::kFilecoinSrsDigest, "a development SRS", "lengths fit the file; digest not checked",
+                 [&](const std::string& path, std::uint64_t bytes, Json& row, std::vector<std::string>& problems) {
+                   std::ifstream f(path, std::ios::binary);
+                   const snarkpack::ReadAt read = [&](std::uint64_t offset, std::span<std::uint8_t> out) -> Status {
+                     f.seekg(static_cast<std::streamoff>(offset));
+                     f.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(out.size()));
+                     return f ? Status() : Status::io_error("cannot read " + path);
+                   };
+                   auto h = snarkpack::read_srs_header(read, bytes);
+                   if (!h.ok()) {
+                     problems.push_back(h.status().message());
+                     return;
+                   }
+                   row["points"] = {
+                       {"g_alpha", h->g_alpha}, {"g_beta", h->g_beta}, {"h_alpha", h->h_alpha}, {"h_beta", h->h_beta}};
+                   if (bytes != snarkpack::kFilecoinSrsBytes) {
+                     problems.push_back("it has " + std::to_string(bytes) + " bytes; Filecoin's has " +
+                                        std::to_string(snarkpack::kFilecoinSrsBytes));
+                   }
+                 });
+  const int present = fc_files.present, bad = fc_files.bad;
   if (present == 0 && !a.json) std::printf("no Filecoin parameter files in %s\n", a.dir.c_str());
   if (a.json) {
     std::printf("%s\n", Json{{"ok", bad == 0 && present > 0}, {"dir", a.dir}, {"files", files}}.dump().c_str());

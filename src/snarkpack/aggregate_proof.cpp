@@ -130,22 +130,18 @@ Result<AggregateProof> read_aggregate_proof(std::span<const std::uint8_t> bytes)
   g.comms_c.resize(rounds);
   g.z_ab.resize(rounds);
   g.z_c.resize(rounds);
-  for (unsigned i = 0; i < rounds; ++i) {
-    r.commitment(g.comms_ab[i][0], "comms_ab[" + std::to_string(i) + "].left");
-    r.commitment(g.comms_ab[i][1], "comms_ab[" + std::to_string(i) + "].right");
-  }
-  for (unsigned i = 0; i < rounds; ++i) {
-    r.commitment(g.comms_c[i][0], "comms_c[" + std::to_string(i) + "].left");
-    r.commitment(g.comms_c[i][1], "comms_c[" + std::to_string(i) + "].right");
-  }
-  for (unsigned i = 0; i < rounds; ++i) {
-    r.gt(g.z_ab[i][0], "z_ab[" + std::to_string(i) + "].left");
-    r.gt(g.z_ab[i][1], "z_ab[" + std::to_string(i) + "].right");
-  }
-  for (unsigned i = 0; i < rounds; ++i) {
-    r.g1(g.z_c[i][0], "z_c[" + std::to_string(i) + "].left");
-    r.g1(g.z_c[i][1], "z_c[" + std::to_string(i) + "].right");
-  }
+  // Each per-round vector: (left, right) in every round, named "what[i].left" in errors.
+  const auto rounds_of = [&](auto& v, const char* what, auto read_one) {
+    for (unsigned i = 0; i < rounds; ++i) {
+      const std::string at = std::string(what) + "[" + std::to_string(i) + "].";
+      read_one(v[i][0], at + "left");
+      read_one(v[i][1], at + "right");
+    }
+  };
+  rounds_of(g.comms_ab, "comms_ab", [&](Commitment& c, const std::string& w) { r.commitment(c, w); });
+  rounds_of(g.comms_c, "comms_c", [&](Commitment& c, const std::string& w) { r.commitment(c, w); });
+  rounds_of(g.z_ab, "z_ab", [&](Fq12& x, const std::string& w) { r.gt(x, w); });
+  rounds_of(g.z_c, "z_c", [&](G1Affine& x, const std::string& w) { r.g1(x, w); });
   r.g1(g.final_a, "final_a");
   r.g2(g.final_b, "final_b");
   r.g1(g.final_c, "final_c");

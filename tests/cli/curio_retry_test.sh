@@ -9,12 +9,8 @@
 set -u
 Z="$1"
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
-D=$(mktemp -d)
-cleanup() { [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2> /dev/null; rm -rf "$D"; }
-trap cleanup EXIT
-export ZKPIPE_KEY_CACHE="$D/key-cache"
-fail() { echo "FAIL: $*"; [ -f "$D/serve.log" ] && tail -20 "$D/serve.log"; exit 1; }
-. "$(dirname "$0")/lib.sh"  # start_daemon, serving_address, stop_daemon; SERVE_PID
+. "$(dirname "$0")/lib.sh"  # daemon_test_scratch (D, fail), start_daemon, serving_address, stop_daemon; SERVE_PID
+daemon_test_scratch
 py() { python3 -c "$1" "$2"; }
 /usr/bin/python3 -c "import grpc, google.protobuf" 2> /dev/null && command -v grpc_python_plugin > /dev/null \
     || fail "python3-grpcio and grpc_python_plugin are needed (scripts/install-deps.sh installs them)"

@@ -10,12 +10,8 @@
 # Usage: filecoin_c2_test.sh path/to/zkpipe
 set -u
 Z="$1"
-D=$(mktemp -d)
-cleanup() { [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2> /dev/null; rm -rf "$D"; }
-trap cleanup EXIT
-export ZKPIPE_KEY_CACHE="$D/key-cache"
-fail() { echo "FAIL: $*"; [ -f "$D/serve.log" ] && tail -20 "$D/serve.log"; exit 1; }
-. "$(dirname "$0")/lib.sh"  # start_daemon, serving_address, stop_daemon; SERVE_PID
+. "$(dirname "$0")/lib.sh"  # daemon_test_scratch (D, fail), start_daemon, serving_address, stop_daemon; SERVE_PID
+daemon_test_scratch
 field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
 
 "$Z" gen-c1 --sector-size 2KiB --miner-id 1234 --sector-number 7 --data-seed 5 --out "$D/c1.json" --json \

@@ -11,12 +11,8 @@
 # Usage: filecoin_post_test.sh path/to/zkpipe
 set -u
 Z="$1"
-D=$(mktemp -d)
-cleanup() { [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2> /dev/null; rm -rf "$D"; }
-trap cleanup EXIT
-export ZKPIPE_KEY_CACHE="$D/key-cache"
-fail() { echo "FAIL: $*"; [ -f "$D/serve.log" ] && tail -20 "$D/serve.log"; exit 1; }
-. "$(dirname "$0")/lib.sh"  # start_daemon, serving_address, stop_daemon; SERVE_PID
+. "$(dirname "$0")/lib.sh"  # daemon_test_scratch (D, fail), start_daemon, serving_address, stop_daemon; SERVE_PID
+daemon_test_scratch
 py() { python3 -c "$1" "$2"; }
 
 "$Z" setup --kind window-post --sector-size 2KiB --out "$D/params" > /dev/null || fail "setup --kind window-post"

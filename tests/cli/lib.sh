@@ -1,8 +1,19 @@
-# Shared by the CLI tests that run a daemon (POSIX sh; sourced after Z, the zkpipe binary, D, the
-# test's scratch directory, and the test's own `fail` are defined): start a daemon in the
+# Shared by the CLI tests that run a daemon (POSIX sh; sourced after Z, the zkpipe binary, and —
+# unless the test calls daemon_test_scratch below — D, its scratch directory, and its own `fail`): start a daemon in the
 # background and wait until it serves, read its address, stop it and forget it. SERVE_PID is the
 # running daemon's pid (empty when none), for the test's cleanup trap.
 SERVE_PID=""
+
+# daemon_test_scratch: the scaffolding most daemon tests share, for those that call it right after
+# sourcing this file: D, a scratch directory removed at exit (the daemon killed first), the key
+# cache kept in it, and `fail MESSAGE` (prints the daemon's log tail from $D/serve.log, exits 1).
+daemon_test_scratch() {
+  D=$(mktemp -d)
+  trap 'scratch_cleanup' EXIT
+  export ZKPIPE_KEY_CACHE="$D/key-cache"
+  fail() { echo "FAIL: $*"; [ -f "$D/serve.log" ] && tail -20 "$D/serve.log"; exit 1; }
+}
+scratch_cleanup() { [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2> /dev/null; rm -rf "$D"; }
 
 # start_daemon OUT LOG ARGS...: `$Z serve ARGS` in the background, stdout to OUT (removed first, so
 # an earlier daemon's "serving on" line is never read) and stderr to LOG; returns once it prints

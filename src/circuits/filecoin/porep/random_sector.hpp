@@ -6,6 +6,7 @@
 #include "base/rng.hpp"
 #include "circuits/filecoin/porep/c1.hpp"
 #include "circuits/filecoin/porep/vanilla.hpp"
+#include "circuits/filecoin/proof_kind.hpp"
 
 namespace zk::circuits::filecoin {
 
@@ -53,5 +54,24 @@ struct TestSealer {
     return seal_random_sector(ctx, in, rng);
   }
 };
+
+/// A gen-vanilla input's registered proof: --registered-proof (`by_name`: number or name), else the
+/// kind's at --sector-size (`by_size`, default 2KiB); refused above 8 MiB (sealed in memory).
+template <class ByName, class BySize>
+auto gen_vanilla_proof(const KindOptions& o, ByName&& by_name, BySize&& by_size) -> decltype(by_name(std::string())) {
+  decltype(by_name(std::string())) proof = Status::internal("unset");
+  if (const std::string name = option_value(o, "registered-proof"); !name.empty()) {
+    proof = by_name(name);
+  } else {
+    const std::string size_name = option_value(o, "sector-size");
+    auto size = find_sector_size(size_name.empty() ? "2KiB" : size_name);
+    if (!size.ok()) return size.status();
+    proof = by_size(*size);
+  }
+  if (proof.ok() && proof->size.bytes > (std::uint64_t{8} << 20)) {
+    return Status::invalid_argument(proof->name + ": gen-vanilla seals in memory, up to 8 MiB sectors (2KiB, 8MiB)");
+  }
+  return proof;
+}
 
 }  // namespace zk::circuits::filecoin

@@ -11,12 +11,12 @@
 #include "base/file.hpp"
 #include "circuits/filecoin/commitment.hpp"
 #include "circuits/filecoin/partition_circuit.hpp"
-#include "circuits/filecoin/vanilla_json.hpp"
 #include "circuits/filecoin/porep/random_sector.hpp"
 #include "circuits/filecoin/post/fallback_circuit.hpp"
 #include "circuits/filecoin/post/fallback_post.hpp"
 #include "circuits/filecoin/post/post_input.hpp"
 #include "circuits/filecoin/post/vanilla_post.hpp"
+#include "circuits/filecoin/vanilla_json.hpp"
 
 namespace zk::circuits::filecoin {
 namespace {
@@ -306,21 +306,12 @@ class PostKind final : public ProofKind {
             {"data-seed", "derives the sectors' data (and randomness; default 1)"}};
   }
   Result<GeneratedInput> generate(const KindOptions& o) const override {
-    Result<RegisteredPoStProof> proof = Status::internal("unset");
-    if (const std::string name = option_value(o, "registered-proof"); !name.empty()) {
-      proof = find_registered_post_proof(name);
-    } else {
-      const std::string size_name = option_value(o, "sector-size");
-      auto size = find_sector_size(size_name.empty() ? "2KiB" : size_name);
-      if (!size.ok()) return size.status();
-      proof = proof_at(*size);
-    }
+    auto proof = gen_vanilla_proof(
+        o, [](const std::string& name) { return find_registered_post_proof(name); },
+        [this](const SectorSize& size) { return proof_at(size); });
     if (!proof.ok()) return proof.status();
     if (proof->winning != winning_)
       return Status::invalid_argument(proof->name + " is not a " + std::string(name()) + " proof");
-    if (proof->size.bytes > (std::uint64_t{8} << 20)) {
-      return Status::invalid_argument(proof->name + ": gen-vanilla seals in memory, up to 8 MiB sectors (2KiB, 8MiB)");
-    }
     auto count = option_u64(o, "sectors", 1), first = option_u64(o, "first-sector", 1),
          miner = option_u64(o, "miner-id", 1000), partition = option_u64(o, "partition", 0),
          data_seed = option_u64(o, "data-seed", 1);

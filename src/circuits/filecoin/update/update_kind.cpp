@@ -8,10 +8,10 @@
 #include "base/file.hpp"
 #include "circuits/filecoin/commitment.hpp"
 #include "circuits/filecoin/partition_circuit.hpp"
-#include "circuits/filecoin/vanilla_json.hpp"
 #include "circuits/filecoin/porep/random_sector.hpp"
 #include "circuits/filecoin/update/update_circuit.hpp"
 #include "circuits/filecoin/update/update_input.hpp"
+#include "circuits/filecoin/vanilla_json.hpp"
 
 namespace zk::circuits::filecoin {
 namespace {
@@ -189,19 +189,10 @@ class UpdateKind final : public ProofKind {
   }
   Result<GeneratedInput> generate(const KindOptions& o) const override {
     // One sector sealed in memory, updated with random data, every partition's PartitionProof.
-    Result<RegisteredUpdateProof> proof = Status::internal("unset");
-    if (const std::string name = option_value(o, "registered-proof"); !name.empty()) {
-      proof = find_registered_update_proof(name);
-    } else {
-      const std::string size_name = option_value(o, "sector-size");
-      auto size = find_sector_size(size_name.empty() ? "2KiB" : size_name);
-      if (!size.ok()) return size.status();
-      proof = update_proof_for_size(*size);
-    }
+    auto proof = gen_vanilla_proof(
+        o, [](const std::string& name) { return find_registered_update_proof(name); },
+        [](const SectorSize& size) { return update_proof_for_size(size); });
     if (!proof.ok()) return proof.status();
-    if (proof->size.bytes > (std::uint64_t{8} << 20)) {
-      return Status::invalid_argument(proof->name + ": gen-vanilla seals in memory, up to 8 MiB sectors (2KiB, 8MiB)");
-    }
     auto first = option_u64(o, "first-sector", 1), miner = option_u64(o, "miner-id", 1000),
          data_seed = option_u64(o, "data-seed", 1);
     for (const auto* v : {&first, &miner, &data_seed}) {
