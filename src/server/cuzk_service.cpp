@@ -111,7 +111,7 @@ Result<CuzkJob> cuzk_job(const cz::SubmitProofRequest& req) {
   p.registered_proof = req.registered_proof();
   p.sector_size = req.sector_size();
   p.vanilla_proof = req.vanilla_proof();
-  p.vanilla_proofs.assign(req.vanilla_proofs().begin(), req.vanilla_proofs().end());
+  for (const auto& v : req.vanilla_proofs()) p.vanilla_proofs.emplace_back(v);
   p.randomness = req.randomness();
   p.partition_index = req.partition_index();
   p.comm_r_old = req.comm_r_old(), p.comm_d_new = req.comm_d_new(), p.comm_r_new = req.comm_r_new();

@@ -76,15 +76,16 @@ class KindInput {
   virtual Result<std::unique_ptr<PartitionCircuit>> unchecked_circuit(std::size_t k) const { return circuit(k); }
 };
 
-/// cuzk.v1's SubmitProofRequest payload, without its protocol types (server/cuzk_service.cpp fills it).
+/// cuzk.v1's SubmitProofRequest payload, without its protocol types (server/cuzk_service.cpp fills it):
+/// views into the request, which outlives from_wire (its vanilla proofs can be 100 MB: not copied).
 struct WirePayload {
   std::uint64_t registered_proof = 0;
   std::uint64_t sector_size = 0;
-  std::string vanilla_proof;                       // PoRep: the C1 output
-  std::vector<std::string> vanilla_proofs;         // PoSt: one per sector; SnapDeals: one per partition
-  std::string randomness;                          // PoSt: 32 bytes
-  std::uint64_t partition_index = 0;               // WindowPoSt
-  std::string comm_r_old, comm_d_new, comm_r_new;  // SnapDeals: 32 bytes each
+  std::string_view vanilla_proof;                       // PoRep: the C1 output
+  std::vector<std::string_view> vanilla_proofs;         // PoSt: one per sector; SnapDeals: one per partition
+  std::string_view randomness;                          // PoSt: 32 bytes
+  std::uint64_t partition_index = 0;                    // WindowPoSt
+  std::string_view comm_r_old, comm_d_new, comm_r_new;  // SnapDeals: 32 bytes each
 };
 
 /// An input named on the command line: the engine's bytes, and what to call it in messages (a file

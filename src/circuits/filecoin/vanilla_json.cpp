@@ -34,6 +34,10 @@ std::string vanilla_proofs_json(const std::string& head, const std::vector<std::
   return json_of(head, proofs);
 }
 
+std::string vanilla_proofs_json(const std::string& head, const std::vector<std::string_view>& proofs) {
+  return json_of(head, proofs);
+}
+
 std::string vanilla_proofs_json(const std::string& head, const std::vector<std::vector<std::uint8_t>>& proofs) {
   return json_of(head, proofs);
 }

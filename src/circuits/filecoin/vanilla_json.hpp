@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/base64.hpp"
@@ -37,6 +38,7 @@ Result<std::vector<T>> decode_vanilla_proofs(const std::vector<std::string>& bas
 /// The JSON object: the members `head` ("\"registered_proof\":10,…"), then "vanilla_proofs" with
 /// each proof's bytes as base64.
 std::string vanilla_proofs_json(const std::string& head, const std::vector<std::string>& proofs);
+std::string vanilla_proofs_json(const std::string& head, const std::vector<std::string_view>& proofs);
 std::string vanilla_proofs_json(const std::string& head, const std::vector<std::vector<std::uint8_t>>& proofs);
 
 }  // namespace zk::circuits::filecoin

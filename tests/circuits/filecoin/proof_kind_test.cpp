@@ -164,21 +164,26 @@ TEST(Kinds, AnotherKindsInputIsRefused) {
   EXPECT_FALSE(kind("snap-update").parse(inputs().porep).ok());
 }
 
-/// cuzk.v1's payload of a JSON input of vanilla proofs: the bincode bytes Curio sends.
-WirePayload payload_of(const std::string& json) {
+/// cuzk.v1's payload of a JSON input of vanilla proofs: the bincode bytes Curio sends (`store` owns
+/// them; the payload views them, as it views a request).
+WirePayload payload_of(const std::string& json, std::vector<std::string>& store) {
   const auto j = nlohmann::json::parse(json);
   WirePayload p;
   p.registered_proof = j["registered_proof"].get<std::uint64_t>();
   p.sector_size = 2048;
-  for (const auto& v : j["vanilla_proofs"]) p.vanilla_proofs.push_back(text_of(*base64_decode(v.get<std::string>())));
+  store.clear();
+  for (const auto& v : j["vanilla_proofs"]) store.push_back(text_of(*base64_decode(v.get<std::string>())));
+  for (const auto& v : store) p.vanilla_proofs.emplace_back(v);
   return p;
 }
 
 TEST(Kinds, CuzkPayloadsMakeTheSameInputs) {
   {  // WindowPoSt: randomness and partition index beside the vanilla proofs.
-    WirePayload p = payload_of(inputs().window);
+    std::vector<std::string> store, store2;
+    WirePayload p = payload_of(inputs().window, store);
     const auto r = *parse_hex32("randomness", nlohmann::json::parse(inputs().window)["randomness"].get<std::string>());
-    p.randomness.assign(r.begin(), r.end());
+    std::string randomness(r.begin(), r.end());
+    p.randomness = randomness;
     auto job = kind("window-post").from_wire(p);
     ASSERT_TRUE(job.ok()) << job.status().to_string();
     EXPECT_EQ(job->shape, "2KiB");
@@ -189,17 +194,21 @@ TEST(Kinds, CuzkPayloadsMakeTheSameInputs) {
     ASSERT_TRUE(a.ok() && b.ok());
     EXPECT_EQ(*(*a)->public_inputs(0), *(*b)->public_inputs(0));
     EXPECT_TRUE((*a)->check().ok());
-    p.randomness.pop_back();
+    p.randomness.remove_suffix(1);
     EXPECT_FALSE(kind("window-post").from_wire(p).ok());
-    EXPECT_FALSE(kind("winning-post").from_wire(payload_of(inputs().window)).ok());  // a Window proof number
+    EXPECT_FALSE(kind("winning-post").from_wire(payload_of(inputs().window, store2)).ok());  // a Window proof number
   }
   {  // SnapDeals: the three commitments.
-    WirePayload p = payload_of(inputs().update);
+    std::vector<std::string> store;
+    WirePayload p = payload_of(inputs().update, store);
     const auto j = nlohmann::json::parse(inputs().update);
-    for (auto [field, out] : {std::pair{"comm_r_old", &p.comm_r_old}, std::pair{"comm_d_new", &p.comm_d_new},
-                              std::pair{"comm_r_new", &p.comm_r_new}}) {
-      const auto b = *parse_hex32(field, j[field].get<std::string>());
-      out->assign(b.begin(), b.end());
+    std::string comms[3];
+    std::string_view* out[3] = {&p.comm_r_old, &p.comm_d_new, &p.comm_r_new};
+    const char* fields[3] = {"comm_r_old", "comm_d_new", "comm_r_new"};
+    for (int i = 0; i < 3; ++i) {
+      const auto b = *parse_hex32(fields[i], j[fields[i]].get<std::string>());
+      comms[i].assign(b.begin(), b.end());
+      *out[i] = comms[i];
     }
     auto job = kind("snap-update").from_wire(p);
     ASSERT_TRUE(job.ok()) << job.status().to_string();

@@ -98,7 +98,7 @@ class UpdateKind final : public ProofKind {
   Result<KindJob> from_wire(const WirePayload& p) const override {
     auto proof = find_registered_update_proof(std::to_string(p.registered_proof));
     if (!proof.ok()) return Status::invalid_argument("registered_proof: " + proof.status().message());
-    const std::pair<const char*, const std::string*> comms[] = {
+    const std::pair<const char*, const std::string_view*> comms[] = {
         {"comm_r_old", &p.comm_r_old}, {"comm_d_new", &p.comm_d_new}, {"comm_r_new", &p.comm_r_new}};
     for (const auto& [field, bytes] : comms) {
       if (bytes->size() != 32) {
