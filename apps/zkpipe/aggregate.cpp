@@ -2,8 +2,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
+
+#include "base/file.hpp"
+#include "circuits/filecoin/commitment.hpp"
+#include "circuits/filecoin/porep/aggregation.hpp"
+#include "circuits/filecoin/porep/c1.hpp"
+#include "groth16/io.hpp"
 #include "output.hpp"
 #include "snarkpack/aggregate_proof.hpp"
+#include "snarkpack/filecoin.hpp"
 #include "snarkpack/verify.hpp"
 
 namespace zk::app {
@@ -97,6 +105,113 @@ int run_inspect_aggregate(const std::string& path, const std::vector<std::uint8_
         c.all() ? "srs-free checks hold" : "srs-free checks FAIL");
   }
   return c.all() ? 0 : 1;
+}
+
+namespace {
+
+namespace fc = circuits::filecoin;
+
+/// The transcript input from the command line: given, or from the sectors' C1s or commitments.
+Result<std::vector<std::uint8_t>> transcript_input_of(const AggregateArgs& a, std::vector<std::size_t>* partitions) {
+  const int forms = (!a.transcript_input.empty()) + (!a.c1s.empty()) + (!a.comm_rs.empty());
+  if (forms != 1) {
+    return Status::invalid_argument(
+        "aggregate: name the statement one way: --c1 per sector, --comm-r (and --seed) per sector, or "
+        "--transcript-input HEX");
+  }
+  if (!a.transcript_input.empty()) return from_hex(a.transcript_input);
+  std::vector<fc::AggregatedSector> sectors;
+  bool non_interactive = a.non_interactive;
+  if (!a.c1s.empty()) {
+    if (a.c1s.size() != a.proofs.size()) {
+      return Status::invalid_argument("aggregate: " + std::to_string(a.proofs.size()) + " --proof but " +
+                                      std::to_string(a.c1s.size()) + " --c1 (one per sector, in the same order)");
+    }
+    for (std::size_t i = 0; i < a.c1s.size(); ++i) {
+      auto text = read_text_file(a.c1s[i], std::uint64_t{1} << 31);
+      if (!text.ok()) return text.status();
+      auto in = fc::parse_c1(*text);
+      if (!in.ok()) return Status::invalid_argument(a.c1s[i] + ": " + in.status().message());
+      const bool ni = in->c1.registered_proof.challenges == fc::PorepChallenges::kNonInteractive;
+      if (i > 0 && ni != non_interactive) {
+        return Status::invalid_argument("aggregate: " + a.c1s[i] +
+                                        " mixes interactive and non-interactive sectors in one aggregate");
+      }
+      non_interactive = ni;
+      sectors.push_back({in->c1.comm_r, in->c1.seed});
+      partitions->push_back(in->c1.registered_proof.partitions());
+    }
+  } else {
+    if (a.comm_rs.size() != a.proofs.size() || (!non_interactive && a.seeds.size() != a.proofs.size()) ||
+        (non_interactive && !a.seeds.empty())) {
+      return Status::invalid_argument("aggregate: one --comm-r" + std::string(non_interactive ? "" : " and one --seed") +
+                                      " per --proof, in the same order" +
+                                      (non_interactive ? " (--non-interactive takes no seeds)" : ""));
+    }
+    for (std::size_t i = 0; i < a.comm_rs.size(); ++i) {
+      auto r = fc::parse_commitment(a.comm_rs[i], fc::CommitmentKind::kSealed);
+      if (!r.ok()) return Status::invalid_argument("--comm-r " + a.comm_rs[i] + ": " + r.status().message());
+      fc::AggregatedSector s{*r, {}};
+      if (!non_interactive) {
+        auto seed = fc::parse_hex32("--seed", a.seeds[i]);
+        if (!seed.ok()) return seed.status();
+        s.seed = *seed;
+      }
+      sectors.push_back(s);
+    }
+  }
+  const auto h = fc::seal_transcript_input(sectors, non_interactive);
+  return std::vector<std::uint8_t>(h.begin(), h.end());
+}
+
+}  // namespace
+
+int run_aggregate(const AggregateArgs& a) {
+  if (a.proofs.empty()) return fail("aggregate: name each sector's proof file with --proof", a.json);
+  if (a.srs.empty() || a.out.empty()) return fail("aggregate needs --srs FILE and --out FILE", a.json);
+  std::vector<std::size_t> partitions;
+  auto include = transcript_input_of(a, &partitions);
+  if (!include.ok()) return fail(include.status().message(), a.json);
+  std::vector<std::uint8_t> all;
+  for (std::size_t i = 0; i < a.proofs.size(); ++i) {
+    auto bytes = read_file(a.proofs[i], std::uint64_t{1} << 24);
+    if (!bytes.ok()) return fail(bytes.status().message(), a.json);
+    const std::size_t n = bytes->size() / groth16::proof_bytes<groth16::Bls12_381>();
+    if (bytes->empty() || bytes->size() % groth16::proof_bytes<groth16::Bls12_381>() != 0 ||
+        (!partitions.empty() && n != partitions[i])) {
+      return fail(a.proofs[i] + ": " + std::to_string(bytes->size()) + " bytes, not " +
+                      (partitions.empty() ? std::string("whole 192-byte proofs")
+                                          : std::to_string(partitions[i]) + " partition proofs of its C1's sector"),
+                  a.json);
+    }
+    all.insert(all.end(), bytes->begin(), bytes->end());
+  }
+  const std::size_t count = all.size() / groth16::proof_bytes<groth16::Bls12_381>();
+  const auto t0 = std::chrono::steady_clock::now();
+  snarkpack::AggregateTimings t;
+  auto agg = snarkpack::aggregate_filecoin(a.srs, all, *include, &t);
+  if (!agg.ok()) return fail(agg.status().message(), a.json);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (Status st = groth16::write_file(a.out, *agg); !st.ok()) return fail(st.message(), a.json);
+  const std::size_t padded = snarkpack::padded_count(count);
+  if (a.json) {
+    std::printf("%s\n", nlohmann::json{{"ok", true},
+                                       {"aggregate", a.out},
+                                       {"sectors", a.proofs.size()},
+                                       {"proofs", count},
+                                       {"aggregated_proofs", padded},
+                                       {"bytes", agg->size()},
+                                       {"version", "v2"},
+                                       {"s", s},
+                                       {"stages_s", {{"commitments", t.commitments}, {"gipa", t.gipa}, {"kzg", t.openings}}}}
+                            .dump()
+                            .c_str());
+  } else {
+    std::printf("wrote %s: SnarkPack V2 aggregate of %zu proof%s from %zu sector%s (padded to %zu), %zu bytes, in %.2f s\n",
+                a.out.c_str(), count, count == 1 ? "" : "s", a.proofs.size(), a.proofs.size() == 1 ? "" : "s", padded,
+                agg->size(), s);
+  }
+  return 0;
 }
 
 }  // namespace zk::app

@@ -24,6 +24,8 @@ int run_circuit_info(const CircuitInfoArgs& a);
 
 struct FilecoinVerifyArgs {
   std::string kind, vk, proof;
+  /// SnarkPack's SRS where the proof is an aggregate (NI-PoRep; default: beside --vk).
+  std::string srs;
   circuits::filecoin::KindOptions options;  // the kind's public values (ProofKind::verify_options)
   bool json = false;
 };
@@ -37,6 +39,16 @@ struct FilecoinSetupArgs {
   bool json = false;
 };
 int run_setup_filecoin(const FilecoinSetupArgs& a);
+
+/// `zkpipe setup --srs --out DIR [--srs-proofs N]`: a DEVELOPMENT SnarkPack SRS (its secrets derive
+/// from --seed) under Filecoin's file name, enough for aggregates of N proofs.
+struct SrsSetupArgs {
+  std::string out_dir;
+  std::uint64_t seed = 1;
+  std::size_t proofs = 8192;
+  bool json = false;
+};
+int run_setup_srs(const SrsSetupArgs& a);
 
 /// `zkpipe gen-c1` (the PoRep C1 of a sector of random data sealed in memory, 2 KiB or 8 MiB, or a
 /// consistent synthetic C1 of any size, synthetic_c1.hpp) and `zkpipe gen-vanilla --kind` (a PoSt
@@ -56,6 +68,10 @@ int run_generate(const GenerateArgs& a);
 struct FilecoinProveArgs {
   std::string kind, params, params_dir, out, device = "auto";
   circuits::filecoin::KindOptions input;  // the kind's input options (ProofKind::input_options)
+  /// SnarkPack's SRS for a non-interactive PoRep's aggregate ("": in --params-dir).
+  std::string srs;
+  /// Write the partition proofs even where Filecoin's answer is their aggregate (NI-PoRep).
+  bool partition_proofs = false;
   bool json = false;
 };
 int run_prove_filecoin(const FilecoinProveArgs& a);

@@ -15,6 +15,7 @@
 #include "groth16/io.hpp"
 #include "output.hpp"
 #include "r1cs/test_cs.hpp"
+#include "snarkpack/filecoin.hpp"
 
 namespace zk::app {
 namespace {
@@ -51,7 +52,7 @@ int run_prove_filecoin(const FilecoinProveArgs& a) {
   auto ms = [](Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); };
   const auto t0 = Clock::now();
   const std::string what = "prove --kind " + a.kind;
-  if (a.out.empty()) return fail(what + " needs --out FILE (the partition proofs, concatenated)", a.json);
+  if (a.out.empty()) return fail(what + " needs --out FILE (the partition proofs, concatenated; a non-interactive PoRep's aggregate)", a.json);
   auto job = parsed_job(a);
   if (!job.ok()) return fail(job.status().message(), a.json);
   const fc::ProofKind& kind = *job->kind;
@@ -85,13 +86,29 @@ int run_prove_filecoin(const FilecoinProveArgs& a) {
   const double load_ms = ms(t0);
   engine::FilecoinWorkload w(kind, *shape, pk);
   w.set_device(*resolved);
+  const auto aggregate = job->parsed->aggregate_transcript_input();
+  const bool aggregated = aggregate && !a.partition_proofs;
+  if (aggregated) {
+    const std::string srs =
+        !a.srs.empty() ? a.srs
+                       : (std::filesystem::path(a.params_dir.empty() ? std::filesystem::path(params).parent_path()
+                                                                     : std::filesystem::path(a.params_dir)) /
+                          snarkpack::kFilecoinSrsName)
+                             .string();
+    w.set_srs_path(srs);
+  } else if (!a.srs.empty() || a.partition_proofs) {
+    return fail("--srs and --partition-proofs are for a non-interactive PoRep C2 (its answer is an aggregate); " +
+                    job->parsed->proof_name() + "'s is its partition proofs",
+                a.json);
+  }
+  w.set_partition_proofs(a.partition_proofs);
   engine::JobRequest req;
   req.circuit = kind.name(), req.shape = size.name, req.input = std::move(job->input.bytes);
   req.partitions = job->parsed->partitions();
   const auto tc = Clock::now();
   if (Status st = w.validate(req); !st.ok()) return fail(job->input.where + ": " + st.message(), a.json);
   const double check_ms = ms(tc);
-  std::vector<std::uint8_t> proofs;
+  std::vector<std::vector<std::uint8_t>> proofs;
   Json parts = Json::array();
   for (std::size_t k = 0; k < req.partitions; ++k) {
     const auto ts = Clock::now();
@@ -110,28 +127,42 @@ int run_prove_filecoin(const FilecoinProveArgs& a) {
                       (ok.ok() ? std::string("invalid") : ok.status().message()) + ") — a damaged parameter file?",
                   a.json);
     }
-    proofs.insert(proofs.end(), proof->begin(), proof->end());
+    proofs.push_back(std::move(*proof));
     parts.push_back({{"partition", k}, {"synthesis_ms", synth_ms}, {"prove_ms", prove_ms}});
     if (!a.json)
       std::printf("partition %zu: synthesis %.1f s, prove %.1f s, verified\n", k, synth_ms / 1e3, prove_ms / 1e3);
   }
-  if (Status st = groth16::write_file(a.out, proofs); !st.ok()) return fail(st.message(), a.json);
+  // The job's answer: the proofs concatenated, or (NI-PoRep) their SnarkPack aggregate.
+  const auto ta = Clock::now();
+  auto answer = w.combine(req, proofs);
+  if (!answer.ok()) return fail(answer.status().message(), a.json);
+  const double aggregate_ms = aggregated ? ms(ta) : 0;
+  if (Status st = groth16::write_file(a.out, *answer); !st.ok()) return fail(st.message(), a.json);
+  const std::string holds =
+      aggregated ? "the SnarkPack aggregate of " + std::to_string(req.partitions) + " partition proofs (V2, padded to " +
+                       std::to_string(snarkpack::padded_count(req.partitions)) + ")"
+                 : std::to_string(req.partitions) + " partition proofs";
   if (a.json) {
     std::printf("%s\n", Json{{"ok", true},
                              {"kind", kind.name()},
                              {"sector_size", size.name},
                              {"partitions", req.partitions},
+                             {"aggregate", aggregated},
                              {"proof", a.out},
-                             {"proof_bytes", proofs.size()},
-                             {"ms", {{"load_params", load_ms}, {"check_input", check_ms}, {"total", ms(t0)}}},
+                             {"proof_bytes", answer->size()},
+                             {"ms",
+                              {{"load_params", load_ms},
+                               {"check_input", check_ms},
+                               {"aggregate", aggregate_ms},
+                               {"total", ms(t0)}}},
                              {"stages", parts}}
                             .dump()
                             .c_str());
   } else {
-    std::printf(
-        "wrote %s (%zu partition proofs, %zu bytes); load params %.1f s, input checked in %.2f s, total %.1f s\n",
-        a.out.c_str(), static_cast<std::size_t>(req.partitions), proofs.size(), load_ms / 1e3, check_ms / 1e3,
-        ms(t0) / 1e3);
+    char note[64] = "";
+    if (aggregated) std::snprintf(note, sizeof(note), ", aggregated in %.2f s", aggregate_ms / 1e3);
+    std::printf("wrote %s (%s, %zu bytes); load params %.1f s, input checked in %.2f s%s, total %.1f s\n",
+                a.out.c_str(), holds.c_str(), answer->size(), load_ms / 1e3, check_ms / 1e3, note, ms(t0) / 1e3);
   }
   return 0;
 }

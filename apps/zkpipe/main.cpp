@@ -103,6 +103,12 @@ int main(int argc, char** argv) {
       "Filecoin proof kind: porep, window-post, winning-post, snap-update (keys for Filecoin's exact circuit, "
       "under Filecoin's file names)");
   setup->add_option("--sector-size", fc_setup.sector_size, "with --kind: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB");
+  bool setup_srs = false;
+  zk::app::SrsSetupArgs srs_setup;
+  setup->add_flag("--srs", setup_srs,
+                  "a development SnarkPack SRS (aggregation) under Filecoin's name, v28-fil-inner-product-v1.srs");
+  setup->add_option("--srs-proofs", srs_setup.proofs, "with --srs: the most proofs it aggregates")
+      ->capture_default_str();
 
   zk::app::ProveArgs prove_args;
   auto* prove =
@@ -139,6 +145,11 @@ int main(int argc, char** argv) {
                                                   " (its input from the options below)");
   prove->add_option("--params-dir", fc_prove.params_dir,
                     "with --kind: the directory of Filecoin's parameter files (or zkpipe setup --kind's)");
+  prove->add_option("--srs", fc_prove.srs,
+                    "with --kind porep, a non-interactive C2: SnarkPack's SRS file for the aggregate (default: "
+                    "v28-fil-inner-product-v1.srs in --params-dir)");
+  prove->add_flag("--partition-proofs", fc_prove.partition_proofs,
+                  "with --kind porep, a non-interactive C2: write the partition proofs, not their aggregate");
   const zk::app::KindCli prove_kind_options(prove, {[](const auto& k) { return k.input_options(); }});
   auto* devices = app.add_subcommand("devices", "whether this build has CUDA, and the machine's GPUs");
   devices->add_flag("--json", json, "machine-readable output");
@@ -156,6 +167,9 @@ int main(int argc, char** argv) {
   verify->add_option("--kind", fc_verify.kind,
                      "Filecoin proof kind: " + zk::circuits::filecoin::proof_kind_names() +
                          " (public inputs from the public values below)");
+  verify->add_option("--srs", fc_verify.srs,
+                     "with --kind porep, a non-interactive proof that is the SnarkPack aggregate of its partitions: "
+                     "the SRS file (default: v28-fil-inner-product-v1.srs beside --vk)");
   const zk::app::KindCli verify_kind_options(verify, {[](const auto& k) { return k.verify_options(); }});
 
   zk::app::CircuitInfoArgs info_args;
@@ -177,6 +191,24 @@ int main(int argc, char** argv) {
                       "a SnarkPack aggregate: the transcript input, hex (Filecoin: sha256 of the seeds and comm_rs; "
                       "NI-PoRep: of the comm_rs); runs the SRS-free checks");
   inspect->add_option("--version", inspect_aggregate.version, "a SnarkPack aggregate: v1 or v2")->capture_default_str();
+
+  zk::app::AggregateArgs aggregate_args;
+  auto* aggregate = app.add_subcommand(
+      "aggregate",
+      "SnarkPack V2 aggregate of sectors' seal proofs (Curio's ProveCommitAggregate, or non-interactive sectors)");
+  aggregate->add_option("--proof", aggregate_args.proofs, "a sector's partition proofs; repeat, in sector order")
+      ->required();
+  aggregate->add_option("--c1", aggregate_args.c1s,
+                        "each sector's C1 (comm_r, seed, interactive or not, partitions); repeat, same order");
+  aggregate->add_option("--comm-r", aggregate_args.comm_rs, "instead: each sector's comm_r (hex or CID); repeat");
+  aggregate->add_option("--seed", aggregate_args.seeds, "with --comm-r: each sector's interactive seed (hex); repeat");
+  aggregate->add_flag("--non-interactive", aggregate_args.non_interactive,
+                      "with --comm-r: non-interactive sectors (the statement binds comm_rs only)");
+  aggregate->add_option("--transcript-input", aggregate_args.transcript_input,
+                        "instead: the transcript input's bytes, hex");
+  aggregate->add_option("--srs", aggregate_args.srs, "SnarkPack's SRS (v28-fil-inner-product-v1.srs)")->required();
+  aggregate->add_option("--out", aggregate_args.out, "the aggregate proof to write")->required();
+  aggregate->add_flag("--json", aggregate_args.json, "machine-readable output");
 
   // The test-input commands: each kind's options for the command that makes its inputs.
   auto generated_by = [](std::string command) {
@@ -387,6 +419,10 @@ int main(int argc, char** argv) {
   }
   if (*selftest) return zk::app::run_selftest(json);
   if (*devices) return zk::app::run_devices(json);
+  if (*setup && setup_srs) {
+    srs_setup.out_dir = setup_args.out_dir, srs_setup.json = setup_args.json, srs_setup.seed = setup_args.seed;
+    return zk::app::run_setup_srs(srs_setup);
+  }
   if (*setup && !fc_setup.kind.empty()) {
     fc_setup.out_dir = setup_args.out_dir, fc_setup.json = setup_args.json, fc_setup.seed = setup_args.seed;
     return zk::app::run_setup_filecoin(fc_setup);
@@ -505,6 +541,7 @@ int main(int argc, char** argv) {
   }
   if (*verify) return zk::app::run_verify(verify_args);
   if (*circuit_info) return zk::app::run_circuit_info(info_args);
+  if (*aggregate) return zk::app::run_aggregate(aggregate_args);
   if (*inspect) {
     inspect_aggregate.json = inspect_json;
     if (inspect->count("--transcript-input") > 0 || inspect->count("--version") > 0) {

@@ -90,7 +90,8 @@ struct Engine::Job {
   JobState state = JobState::kQueued;
   std::atomic<bool> dead{false};  // terminal: read by budget waiters without the engine lock
   std::string error;
-  std::vector<std::vector<std::uint8_t>> proofs;
+  std::vector<std::vector<std::uint8_t>> proofs;  // per partition
+  std::vector<std::uint8_t> answer;               // Workload::combine of them, once done
   std::vector<std::vector<std::string>> public_inputs;  // per partition, decimal, set with its proof
   std::vector<PartitionTimings> timings;
   std::size_t remaining = 0, in_flight = 0;
@@ -304,9 +305,8 @@ void Engine::complete_partition(std::unique_ptr<Task> t, std::vector<std::uint8_
   t->pending.reset();
   t->reservation.release_all();
   ledger_.record(Event::kDeallocDone, negate(t->held), counts_of(t->held, -1), Stage::kFinalizing, std::nullopt);
-  std::lock_guard lock(m_);
+  std::unique_lock lock(m_);
   Job& j = *t->job;
-  --j.in_flight;
   for (auto [i, ms] : {std::pair{0, t->t.queue_ms},
                        {1, t->t.synthesis_ms},
                        {2, t->t.channel_ms},
@@ -319,13 +319,26 @@ void Engine::complete_partition(std::unique_ptr<Task> t, std::vector<std::uint8_
     j.public_inputs[t->partition] = std::move(public_inputs);
     j.timings[t->partition] = t->t;
     if (--j.remaining == 0) {
-      j.state = JobState::kDone;
-      j.dead = true;
-      j.finished = Clock::now();
-      ++done_;
-      ++kind_totals_[j.req.circuit].done;
+      // The job's answer (a non-interactive PoRep's: the aggregate of its partitions), outside the
+      // lock; the task still counts in j.in_flight, so the job stays open (and its input held).
+      lock.unlock();
+      auto answer = guarded("combining the partitions' proofs", [&] { return j.workload->combine(j.req, j.proofs); });
+      lock.lock();
+      if (j.dead) {
+        // cancelled meanwhile
+      } else if (!answer.ok()) {
+        fail_job(j, "combining the partitions' proofs: " + answer.status().message(), JobState::kFailed);
+      } else {
+        j.answer = std::move(*answer);
+        j.state = JobState::kDone;
+        j.dead = true;
+        j.finished = Clock::now();
+        ++done_;
+        ++kind_totals_[j.req.circuit].done;
+      }
     }
   }
+  --j.in_flight;
   release_input(j);
   ++done_version_;
   done_cv_.notify_all();
@@ -486,7 +499,7 @@ Result<JobResult> Engine::await(std::uint64_t id, std::chrono::milliseconds time
   r.partition_count = job->req.partitions;
   r.curve = job->workload->curve();
   if (job->state == JobState::kDone) {
-    for (const auto& p : job->proofs) r.proof.insert(r.proof.end(), p.begin(), p.end());
+    r.proof = job->answer;
     // Known only when the workload could name them for every partition.
     const bool all = std::all_of(job->public_inputs.begin(), job->public_inputs.end(),
                                  [](const auto& v) { return !v.empty(); });

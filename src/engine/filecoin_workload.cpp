@@ -3,6 +3,7 @@
 #include <openssl/sha.h>
 
 #include "r1cs/prover_cs.hpp"
+#include "snarkpack/filecoin.hpp"
 
 namespace zk::engine {
 
@@ -36,6 +37,35 @@ Status FilecoinInputs::validate(const JobRequest& job) {
                                     std::to_string(job.partitions));
   }
   return {};
+}
+
+Result<std::optional<std::array<std::uint8_t, 32>>> FilecoinWorkload::aggregated(const JobRequest& job) const {
+  auto in = inputs_.input(job);
+  if (!in.ok()) return in.status();
+  if (partition_proofs_) return std::optional<std::array<std::uint8_t, 32>>();
+  return (*in)->aggregate_transcript_input();
+}
+
+Status FilecoinWorkload::validate(const JobRequest& job) {
+  if (Status st = inputs_.validate(job); !st.ok()) return st;
+  auto agg = aggregated(job);
+  if (!agg.ok()) return agg.status();
+  if (!*agg) return {};
+  // Its answer is an aggregate: the SRS must be there, long enough (a few KB read).
+  const std::string why = " (a non-interactive PoRep's answer is the SnarkPack aggregate of its partitions)";
+  if (srs_path_.empty()) return Status::unavailable(std::string("no SnarkPack SRS is configured") + why);
+  auto srs = snarkpack::read_srs_file(srs_path_, snarkpack::padded_count(job.partitions));
+  if (!srs.ok()) return Status(srs.status().code(), srs.status().message() + why);
+  return {};
+}
+
+Result<std::vector<std::uint8_t>> FilecoinWorkload::combine(const JobRequest& job,
+                                                            const std::vector<std::vector<std::uint8_t>>& proofs) {
+  auto agg = aggregated(job);
+  if (!agg.ok()) return agg.status();
+  auto concatenated = Workload::combine(job, proofs);
+  if (!concatenated.ok() || !*agg) return concatenated;
+  return snarkpack::aggregate_filecoin(srs_path_, *concatenated, **agg);
 }
 
 std::size_t FilecoinWorkload::partitions_of(const JobRequest& job) {

@@ -3,7 +3,8 @@
 // Filecoin's proof kinds as engine workloads, one class over the kind table
 // (circuits/filecoin/proof_kind.hpp): shape = a sector size name ("2KiB" ... "64GiB"), input = the
 // kind's input bytes (a C1, a PoSt partition's input, a SnapDeals input), one job = the partitions
-// the input proves, proofs = the 192-byte partition proofs concatenated, as Filecoin expects. The
+// the input proves, the answer = the 192-byte partition proofs concatenated, as Filecoin expects (a
+// non-interactive PoRep's: their SnarkPack aggregate, as filecoin-proofs returns it). The
 // input is parsed and checked natively once, at submit; partitions reuse it (a few recent jobs'
 // are kept, keyed by the input's SHA-256). Keys: Filecoin's .params (or development keys under the
 // same names) through the ParamsCache.
@@ -47,7 +48,9 @@ class FilecoinWorkload : public Groth16Workload<groth16::Bls12_381> {
                    std::shared_ptr<const groth16::ProvingKey<E>> pk)
       : Groth16Workload<E>(std::move(pk)), inputs_(kind, std::move(shape)) {}
 
-  Status validate(const JobRequest& job) override { return inputs_.validate(job); }
+  /// The input's answer is checked to be producible too: a non-interactive PoRep needs the SnarkPack
+  /// SRS (set_srs_path) for its partitions' count.
+  Status validate(const JobRequest& job) override;
   std::size_t partitions_of(const JobRequest& job) override;
   std::optional<std::uint64_t> registered_proof_of(const JobRequest& job) override;
   Result<std::unique_ptr<Synthesized>> synthesize(const JobRequest& job, std::size_t partition) override;
@@ -57,11 +60,27 @@ class FilecoinWorkload : public Groth16Workload<groth16::Bls12_381> {
   /// can verify): the check a PoRep proof always gets is off. Never set by the daemon.
   void set_benchmark_key() { benchmark_key_ = true; }
 
+  /// A non-interactive PoRep's answer: the SnarkPack aggregate of its partitions (V2, padded, as
+  /// filecoin-proofs' seal_commit_phase2), unless partition proofs were asked for; others: the
+  /// partition proofs concatenated.
+  Result<std::vector<std::uint8_t>> combine(const JobRequest& job,
+                                            const std::vector<std::vector<std::uint8_t>>& proofs) override;
+  /// Filecoin's SRS file (v28-fil-inner-product-v1.srs, or a development one under that name) for
+  /// the aggregates; the daemon's is in its params directory.
+  void set_srs_path(std::string path) { srs_path_ = std::move(path); }
+  /// Answer with the partition proofs even where Filecoin's answer is their aggregate.
+  void set_partition_proofs(bool on) { partition_proofs_ = on; }
+
   const circuits::filecoin::KindShape& shape() const { return inputs_.shape(); }
 
  private:
+  /// The aggregate's transcript input where this job's answer is an aggregate.
+  Result<std::optional<std::array<std::uint8_t, 32>>> aggregated(const JobRequest& job) const;
+
   mutable FilecoinInputs inputs_;
   bool benchmark_key_ = false;
+  std::string srs_path_;
+  bool partition_proofs_ = false;
 };
 
 /// The same synthesis with no key and no proof, for `zkpipe bench --synthesis-only --pipeline`: the

@@ -91,6 +91,15 @@ class Workload {
   virtual Result<std::vector<std::string>> public_inputs_decimal(const JobRequest& /*job*/, std::size_t /*partition*/) {
     return Status::unavailable("this workload cannot name its public inputs");
   }
+  /// The job's answer from its partitions' proofs (in partition order), once all are done; runs on
+  /// the finalizer thread that finished the last one. Default: the proofs concatenated. A
+  /// non-interactive PoRep's: their SnarkPack aggregate (FilecoinWorkload).
+  virtual Result<std::vector<std::uint8_t>> combine(const JobRequest& /*job*/,
+                                                    const std::vector<std::vector<std::uint8_t>>& proofs) {
+    std::vector<std::uint8_t> out;
+    for (const auto& p : proofs) out.insert(out.end(), p.begin(), p.end());
+    return out;
+  }
   /// "bls12-381" or "bn254": how to read the proof bytes (groth16::read_proofs).
   virtual std::string curve() const = 0;
   /// The ParamsCache id of the key this job's partitions load ("" when it owns its key): while one of

@@ -5,6 +5,7 @@
 
 #include "circuits/filecoin/proof_kind.hpp"
 #include "engine/filecoin_workload.hpp"
+#include "snarkpack/srs.hpp"
 #include "engine/synthetic_workload.hpp"
 #include "engine/zkey_workload.hpp"
 #include "gpu/gpu.hpp"
@@ -135,6 +136,7 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
     e.cache = kBellmanBls;
     auto fw = std::make_shared<engine::FilecoinWorkload>(**kind, *ks, *caches_[e.cache], e.r.params_path);
     fw->set_device(device_, pool_);
+    fw->set_srs_path((fs::path(dir_) / snarkpack::kFilecoinSrsName).string());  // NI-PoRep's aggregates
     w = fw;
   } else if (circuit == "zkey") {
     const fs::path p = fs::path(dir_) / shape;

@@ -1,5 +1,6 @@
 #include "snarkpack/prove.hpp"
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,12 @@ std::span<const T> second_half(const std::vector<T>& x) {
 }  // namespace
 
 Result<AggregateProof> aggregate(const Srs& srs, std::span<const Groth16Proof> proofs,
-                                 std::span<const std::uint8_t> transcript_include, Version version) {
+                                 std::span<const std::uint8_t> transcript_include, Version version,
+                                 AggregateTimings* timings) {
+  using Clock = std::chrono::steady_clock;
+  const auto since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+  AggregateTimings spent;
+  auto t0 = Clock::now();
   const std::size_t n = proofs.size();
   if (n < 2 || (n & (n - 1)) != 0 || n > kMaxSrsPoints / 2) {
     return Status::invalid_argument("SnarkPack: " + std::to_string(n) +
@@ -68,6 +74,9 @@ Result<AggregateProof> aggregate(const Srs& srs, std::span<const Groth16Proof> p
   out.agg_c = *agg_c;
   std::vector<G1Affine> m_w1 = scale(w1, r_inv), m_w2 = scale(w2, r_inv);  // w^(r^-j)
   std::vector<G1Affine> m_a = std::move(a), m_c = std::move(c);
+
+  spent.commitments = since(t0);
+  t0 = Clock::now();
 
   // GIPA over (A, B^r, C, r) with keys (v, w^(r^-1)).
   GipaProof& g = out.gipa;
@@ -119,6 +128,9 @@ Result<AggregateProof> aggregate(const Srs& srs, std::span<const Groth16Proof> p
   g.final_vkey = {v1[0], v2[0]};
   g.final_wkey = {m_w1[0], m_w2[0]};
 
+  spent.gipa = since(t0);
+  t0 = Clock::now();
+
   const KzgPoint point = kzg_point(g, challenges.back(), version);
   const KzgInputs in{challenges, challenges_inv, r, point.z};
   auto vo = open_vkey(srs, in);
@@ -127,6 +139,8 @@ Result<AggregateProof> aggregate(const Srs& srs, std::span<const Groth16Proof> p
   if (!wo.ok()) return wo.status();
   out.vkey_opening = *vo;
   out.wkey_opening = *wo;
+  spent.openings = since(t0);
+  if (timings) *timings = spent;
   return out;
 }
 

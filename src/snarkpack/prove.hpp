@@ -24,9 +24,17 @@ namespace zk::snarkpack {
 
 using Groth16Proof = groth16::Proof<groth16::Bls12_381>;
 
+/// Where the time went (seconds).
+struct AggregateTimings {
+  double commitments = 0;  // com_ab, com_c, B^r, ip_ab, agg_c, w^(r^-1)
+  double gipa = 0;         // the rounds
+  double openings = 0;     // the KZG openings
+};
+
 /// Aggregates n proofs (n a power of two in [2, 2^19]; the SRS holds at least 2n G1 and n G2
 /// points per vector — read_srs_prefix(n) reads exactly that). INVALID_ARGUMENT otherwise.
 Result<AggregateProof> aggregate(const Srs& srs, std::span<const Groth16Proof> proofs,
-                                 std::span<const std::uint8_t> transcript_include, Version version);
+                                 std::span<const std::uint8_t> transcript_include, Version version,
+                                 AggregateTimings* timings = nullptr);
 
 }  // namespace zk::snarkpack

@@ -2,6 +2,8 @@
 
 #include <fstream>
 
+#include <tbb/parallel_for.h>
+
 #include "base/rng.hpp"
 #include "curve/point.hpp"
 #include "curve/serialize.hpp"
@@ -45,10 +47,11 @@ void put_vector(std::vector<std::uint8_t>& out, const std::vector<Point>& v) {
 
 template <class C>
 std::vector<curve::Affine<C>> powers(const Fr& x, std::size_t n) {
-  std::vector<curve::Jacobian<C>> pts;
-  pts.reserve(n);
+  std::vector<Fr> exps(n);
   Fr acc = Fr::one();
-  for (std::size_t i = 0; i < n; ++i, acc = acc * x) pts.push_back(curve::Jacobian<C>::generator() * acc);
+  for (std::size_t i = 0; i < n; ++i, acc = acc * x) exps[i] = acc;
+  std::vector<curve::Jacobian<C>> pts(n);
+  tbb::parallel_for(std::size_t{0}, n, [&](std::size_t i) { pts[i] = curve::Jacobian<C>::generator() * exps[i]; });
   return curve::batch_to_affine<C>(pts);
 }
 

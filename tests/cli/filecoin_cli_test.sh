@@ -2,7 +2,8 @@
 # Filecoin PoRep from the command line: circuit-info for 2 KiB (rust-fil-proofs' count), and the
 # real 2 KiB proof of ../shared/testdata/filecoin/polka_2kib_porep.json verified from its public
 # values with `zkpipe verify --kind porep` (exit 0); a changed sector number, seed or comm_r gives
-# exit 1; malformed values exit 2 naming the option. Skips (77) without the shared testdata.
+# exit 1; malformed values exit 2 naming the option; the same proof aggregated with `zkpipe
+# aggregate` verifies as an aggregate. Skips (77) without the shared testdata.
 # Usage: filecoin_cli_test.sh path/to/zkpipe path/to/source
 set -u
 Z="$1"
@@ -55,6 +56,38 @@ v --sector-number "$SECTOR" --ticket "$TICKET" --seed "$SEED" --comm-d "$COMMD" 
 "$Z" verify --kind porep --sector-size 32GiB --vk "$D/vk" --proof "$D/proof" --prover-id "$PROVER" \
     --sector-number 1 --ticket "$TICKET" --seed "$SEED" --comm-d "$COMMD" --comm-r "$COMMR" > /dev/null 2> "$D/err"
 [ $? -eq 2 ] && grep -q "IC points" "$D/err" || fail "a 2 KiB key for a 32 GiB proof must exit 2"
+
+# The same real proof aggregated by zkpipe (SnarkPack V2, padded to 2, a DEVELOPMENT SRS) verifies
+# from the same public values under the real key: all eleven equations. A wrong sector number fails
+# the Groth16 equation, an aggregate bound to another seed fails, another SRS fails the KZG openings.
+"$Z" setup --srs --srs-proofs 2 --seed 3 --out "$D/srs" > /dev/null || fail "setup --srs"
+"$Z" setup --srs --srs-proofs 2 --seed 4 --out "$D/srs4" > /dev/null || fail "setup --srs (another)"
+SRS="$D/srs/v28-fil-inner-product-v1.srs"
+"$Z" aggregate --proof "$D/proof" --comm-r "$COMMR" --seed "$SEED" --srs "$SRS" --out "$D/one.agg" > "$D/out" \
+    || fail "aggregate the real proof: $(cat "$D/out")"
+grep -q "of 1 proof from 1 sector (padded to 2), 5236 bytes" "$D/out" || fail "aggregate's report: $(cat "$D/out")"
+va() {
+  "$Z" verify --kind porep --sector-size 2KiB --vk "$D/vk" --prover-id "$PROVER" --porep-id "$POREPID" \
+      --api-version 1.2 --ticket "$TICKET" --seed "$SEED" --comm-d "$COMMD" --comm-r "$COMMR" "$@"
+}
+va --sector-number "$SECTOR" --proof "$D/one.agg" --srs "$SRS" > "$D/out" || fail "the aggregate must verify: $(cat "$D/out")"
+grep -q "^valid (2KiB PoRep, the SnarkPack aggregate of 1 partition, padded to 2)" "$D/out" || fail "$(cat "$D/out")"
+va --sector-number $((SECTOR + 1)) --proof "$D/one.agg" --srs "$SRS" > "$D/out"
+[ $? -eq 1 ] && grep -q "Groth16" "$D/out" || fail "another sector number must fail the Groth16 equation: $(cat "$D/out")"
+"$Z" aggregate --proof "$D/proof" --comm-r "$COMMR" --seed "$TICKET" --srs "$SRS" --out "$D/other.agg" > /dev/null \
+    || fail "aggregate with another seed"
+va --sector-number "$SECTOR" --proof "$D/other.agg" --srs "$SRS" > /dev/null
+[ $? -eq 1 ] || fail "an aggregate bound to another seed must not verify"
+va --sector-number "$SECTOR" --proof "$D/one.agg" --srs "$D/srs4/v28-fil-inner-product-v1.srs" > "$D/out"
+[ $? -eq 1 ] && grep -q "KZG" "$D/out" || fail "another SRS must fail the KZG openings: $(cat "$D/out")"
+"$Z" aggregate --proof "$D/proof" --comm-r "$COMMR" --srs "$SRS" --out "$D/x.agg" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q -- "--seed" "$D/err" || fail "an interactive aggregate without seeds must exit 2 naming --seed"
+head -c 100 "$D/proof" > "$D/proof.short"
+"$Z" aggregate --proof "$D/proof.short" --comm-r "$COMMR" --seed "$SEED" --srs "$SRS" --out "$D/x.agg" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "192-byte" "$D/err" || fail "a partial proof must exit 2"
+"$Z" aggregate --proof "$D/proof" --proof "$D/proof" --proof "$D/proof" --comm-r "$COMMR" --comm-r "$COMMR" \
+    --comm-r "$COMMR" --seed "$SEED" --seed "$SEED" --seed "$SEED" --srs "$SRS" --out "$D/x.agg" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "SRS" "$D/err" || fail "4 proofs on an SRS for 2 must exit 2 naming the SRS: $(cat "$D/err")"
 
 # The real 2 KiB WindowPoSt proof (StackedDrgWindow2KiBV1_1 in Curio's numbering = 10) from its
 # randomness, sector number and comm_r.

@@ -8,6 +8,7 @@
 // The CLI, both protocols and the engine loop over `proof_kinds()` and never branch on a kind; a
 // new kind is one more ProofKind (its own file) in the table.
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -74,6 +75,10 @@ class KindInput {
   /// The same without checking the vanilla proof first, so a test constraint system can name what
   /// a bad input breaks (`zkpipe check`).
   virtual Result<std::unique_ptr<PartitionCircuit>> unchecked_circuit(std::size_t k) const { return circuit(k); }
+  /// Where Filecoin's answer for this input is the SnarkPack aggregate of its partition proofs (a
+  /// non-interactive PoRep's C2), the aggregate's transcript input (porep/aggregation.hpp); nullopt:
+  /// the answer is the partition proofs themselves.
+  virtual std::optional<std::array<std::uint8_t, 32>> aggregate_transcript_input() const { return std::nullopt; }
 };
 
 /// cuzk.v1's SubmitProofRequest payload, without its protocol types (server/cuzk_service.cpp fills it):
@@ -131,6 +136,9 @@ struct VerifyPlan {
   std::string expected;                 // "this 2KiB PoRep has 1 partitions": named when the file holds another count
   std::vector<std::size_t> partitions;  // the file's partitions' indexes, in order
   std::function<Result<std::vector<Fr>>(std::size_t position)> public_inputs;  // ONE excluded
+  /// Set where the proof may be the SnarkPack aggregate of the partitions (PoRep: what a
+  /// non-interactive C2 returns, or a batch of this one sector): its transcript input.
+  std::optional<std::array<std::uint8_t, 32>> aggregate_transcript_input;
 };
 
 class ProofKind {

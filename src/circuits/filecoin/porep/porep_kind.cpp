@@ -9,6 +9,7 @@
 #include "base/file.hpp"
 #include "circuits/filecoin/commitment.hpp"
 #include "circuits/filecoin/partition_circuit.hpp"
+#include "circuits/filecoin/porep/aggregation.hpp"
 #include "circuits/filecoin/porep/c1.hpp"
 #include "circuits/filecoin/porep/random_sector.hpp"
 #include "circuits/filecoin/porep/stacked_circuit.hpp"
@@ -17,6 +18,13 @@
 
 namespace zk::circuits::filecoin {
 namespace {
+
+/// The transcript input of an aggregate of this sector's partitions alone: what a non-interactive
+/// C2 returns (sha256(comm_r)), or a batch of one interactive sector (sha256(seed || comm_r)).
+std::array<std::uint8_t, 32> own_transcript_input(const C1& c1) {
+  const AggregatedSector sector{c1.comm_r, c1.seed};
+  return seal_transcript_input(std::span(&sector, 1), c1.registered_proof.challenges == PorepChallenges::kNonInteractive);
+}
 
 /// A parsed C1 with its registered proof's circuit, graph and challenge rule.
 class PorepInput final : public KindInput {
@@ -33,6 +41,11 @@ class PorepInput final : public KindInput {
     if (!w.ok()) return w.status();
     return partition_circuit(
         [shape = ctx_.shape, w = std::move(*w)](auto& cs) { return synthesize_stacked(cs, shape, w); });
+  }
+  std::optional<std::array<std::uint8_t, 32>> aggregate_transcript_input() const override {
+    // A non-interactive C2's answer is the aggregate of its partitions.
+    if (in_.c1.registered_proof.challenges != PorepChallenges::kNonInteractive) return std::nullopt;
+    return own_transcript_input(in_.c1);
   }
 
  private:
@@ -146,7 +159,8 @@ class PorepKind final : public ProofKind {
       return plan(c1->registered_proof.size, c1->registered_proof.partitions(),
                   [c1, ctx = std::make_shared<const C1Context>(std::move(*ctx))](std::size_t k) {
                     return c1_public_inputs(*c1, *ctx, k);
-                  });
+                  },
+                  own_transcript_input(*c1));
     }
     auto size = find_sector_size(sector_size);
     if (!size.ok()) return size.status();
@@ -207,7 +221,8 @@ class PorepKind final : public ProofKind {
       return plan(*size, proof->partitions(),
                   [pub, ctx = std::make_shared<const C1Context>(std::move(*ctx))](std::size_t k) {
                     return c1_public_inputs(*pub, *ctx, k);
-                  });
+                  },
+                  own_transcript_input(*pub));
     }
     auto graph = sdr::ParentGraph::create(s.nodes, porep_id, legacy);
     if (!graph.ok()) return graph.status();
@@ -217,7 +232,11 @@ class PorepKind final : public ProofKind {
                   const auto ch =
                       sdr::challenges(replica_id, seed, s.nodes, static_cast<std::uint32_t>(k), s.challenges);
                   return porep_public_inputs(s, *graph, pub, ch);
-                });
+                },
+                [&] {
+                  const AggregatedSector sector{*r, seed};
+                  return seal_transcript_input(std::span(&sector, 1), false);
+                }());
   }
 
   std::string_view generate_command() const override { return "gen-c1"; }
@@ -347,7 +366,8 @@ class PorepKind final : public ProofKind {
 
  private:
   static VerifyPlan plan(const SectorSize& size, std::size_t partitions,
-                         std::function<Result<std::vector<Fr>>(std::size_t)> inputs) {
+                         std::function<Result<std::vector<Fr>>(std::size_t)> inputs,
+                         std::optional<std::array<std::uint8_t, 32>> aggregate = std::nullopt) {
     VerifyPlan p;
     p.what = std::string(size.name) + " PoRep, ";
     p.partition = std::string("a ") + size.name + " PoRep partition";
@@ -355,6 +375,7 @@ class PorepKind final : public ProofKind {
     p.expected = std::string("this ") + size.name + " PoRep has " + std::to_string(partitions) + " partitions";
     for (std::size_t k = 0; k < partitions; ++k) p.partitions.push_back(k);
     p.public_inputs = std::move(inputs);
+    p.aggregate_transcript_input = aggregate;
     return p;
   }
 };
