@@ -5,9 +5,11 @@
 #include <chrono>
 
 #include "base/file.hpp"
+#include "base/hex.hpp"
 #include "circuits/filecoin/commitment.hpp"
 #include "circuits/filecoin/porep/aggregation.hpp"
 #include "circuits/filecoin/porep/c1.hpp"
+#include "engine/aggregation_workload.hpp"
 #include "groth16/io.hpp"
 #include "output.hpp"
 #include "snarkpack/aggregate_proof.hpp"
@@ -17,30 +19,9 @@
 namespace zk::app {
 namespace {
 
-std::string hex_of(const snarkpack::Fr& x) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (const std::uint8_t b : x.to_bytes(field::Endian::kLittle)) out += {kHex[b >> 4], kHex[b & 15]};
-  return out;
-}
+std::string hex_of(const snarkpack::Fr& x) { return hex_encode(x.to_bytes(field::Endian::kLittle)); }
 
-Result<std::vector<std::uint8_t>> from_hex(const std::string& text) {
-  std::string h = text.rfind("0x", 0) == 0 ? text.substr(2) : text;
-  if (h.size() % 2 != 0 || h.size() > 1 << 20) return Status::invalid_argument("--transcript-input: not hex bytes");
-  std::vector<std::uint8_t> out;
-  for (std::size_t i = 0; i < h.size(); i += 2) {
-    auto nib = [](char c) -> int {
-      if (c >= '0' && c <= '9') return c - '0';
-      if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-      if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-      return -1;
-    };
-    const int hi = nib(h[i]), lo = nib(h[i + 1]);
-    if (hi < 0 || lo < 0) return Status::invalid_argument("--transcript-input: not hex bytes");
-    out.push_back(static_cast<std::uint8_t>(hi * 16 + lo));
-  }
-  return out;
-}
+Result<std::vector<std::uint8_t>> from_hex(const std::string& text) { return hex_decode(text, "--transcript-input"); }
 
 }  // namespace
 
@@ -144,9 +125,9 @@ Result<std::vector<std::uint8_t>> transcript_input_of(const AggregateArgs& a, st
   } else {
     if (a.comm_rs.size() != a.proofs.size() || (!non_interactive && a.seeds.size() != a.proofs.size()) ||
         (non_interactive && !a.seeds.empty())) {
-      return Status::invalid_argument("aggregate: one --comm-r" + std::string(non_interactive ? "" : " and one --seed") +
-                                      " per --proof, in the same order" +
-                                      (non_interactive ? " (--non-interactive takes no seeds)" : ""));
+      return Status::invalid_argument(
+          "aggregate: one --comm-r" + std::string(non_interactive ? "" : " and one --seed") +
+          " per --proof, in the same order" + (non_interactive ? " (--non-interactive takes no seeds)" : ""));
     }
     for (std::size_t i = 0; i < a.comm_rs.size(); ++i) {
       auto r = fc::parse_commitment(a.comm_rs[i], fc::CommitmentKind::kSealed);
@@ -168,7 +149,11 @@ Result<std::vector<std::uint8_t>> transcript_input_of(const AggregateArgs& a, st
 
 int run_aggregate(const AggregateArgs& a) {
   if (a.proofs.empty()) return fail("aggregate: name each sector's proof file with --proof", a.json);
-  if (a.srs.empty() || a.out.empty()) return fail("aggregate needs --srs FILE and --out FILE", a.json);
+  const bool remote = !a.client.addr.empty();
+  if (a.out.empty()) return fail("aggregate needs --out FILE", a.json);
+  if (remote == !a.srs.empty()) {
+    return fail("aggregate needs --srs FILE (here) or --addr ADDR (a daemon, with its params directory's SRS)", a.json);
+  }
   std::vector<std::size_t> partitions;
   auto include = transcript_input_of(a, &partitions);
   if (!include.ok()) return fail(include.status().message(), a.json);
@@ -187,6 +172,17 @@ int run_aggregate(const AggregateArgs& a) {
     all.insert(all.end(), bytes->begin(), bytes->end());
   }
   const std::size_t count = all.size() / groth16::proof_bytes<groth16::Bls12_381>();
+  if (remote) {
+    RemoteProveArgs r;
+    r.job.circuit = "snarkpack", r.job.shape = "v2", r.job.partitions = 1;
+    const std::string input = engine::AggregationWorkload::input_json(all, *include);
+    r.job.input.assign(input.begin(), input.end());
+    r.out = a.out;
+    r.timeout_ms = a.timeout_ms;
+    ClientArgs c = a.client;
+    c.json = a.json;
+    return run_remote_prove(c, r);
+  }
   const auto t0 = std::chrono::steady_clock::now();
   snarkpack::AggregateTimings t;
   auto agg = snarkpack::aggregate_filecoin(a.srs, all, *include, &t);
@@ -195,21 +191,23 @@ int run_aggregate(const AggregateArgs& a) {
   if (Status st = groth16::write_file(a.out, *agg); !st.ok()) return fail(st.message(), a.json);
   const std::size_t padded = snarkpack::padded_count(count);
   if (a.json) {
-    std::printf("%s\n", nlohmann::json{{"ok", true},
-                                       {"aggregate", a.out},
-                                       {"sectors", a.proofs.size()},
-                                       {"proofs", count},
-                                       {"aggregated_proofs", padded},
-                                       {"bytes", agg->size()},
-                                       {"version", "v2"},
-                                       {"s", s},
-                                       {"stages_s", {{"commitments", t.commitments}, {"gipa", t.gipa}, {"kzg", t.openings}}}}
-                            .dump()
-                            .c_str());
+    std::printf("%s\n",
+                nlohmann::json{{"ok", true},
+                               {"aggregate", a.out},
+                               {"sectors", a.proofs.size()},
+                               {"proofs", count},
+                               {"aggregated_proofs", padded},
+                               {"bytes", agg->size()},
+                               {"version", "v2"},
+                               {"s", s},
+                               {"stages_s", {{"commitments", t.commitments}, {"gipa", t.gipa}, {"kzg", t.openings}}}}
+                    .dump()
+                    .c_str());
   } else {
-    std::printf("wrote %s: SnarkPack V2 aggregate of %zu proof%s from %zu sector%s (padded to %zu), %zu bytes, in %.2f s\n",
-                a.out.c_str(), count, count == 1 ? "" : "s", a.proofs.size(), a.proofs.size() == 1 ? "" : "s", padded,
-                agg->size(), s);
+    std::printf(
+        "wrote %s: SnarkPack V2 aggregate of %zu proof%s from %zu sector%s (padded to %zu), %zu bytes, in %.2f s\n",
+        a.out.c_str(), count, count == 1 ? "" : "s", a.proofs.size(), a.proofs.size() == 1 ? "" : "s", padded,
+        agg->size(), s);
   }
   return 0;
 }

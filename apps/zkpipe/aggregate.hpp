@@ -9,11 +9,14 @@
 //
 // `zkpipe aggregate`: seal proofs of one or more sectors made into one SnarkPack V2 aggregate, as
 // Curio's ProveCommitAggregate (interactive) or a non-interactive batch does it: the proofs in
-// order, padded to a power of two, bound to sha256 of the sectors' seeds and comm_rs (NI: comm_rs).
+// order, padded to a power of two, bound to sha256 of the sectors' seeds and comm_rs (NI: comm_rs);
+// here, or with --addr by a daemon (its "snarkpack" kind, engine/aggregation_workload.hpp).
 
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "serve.hpp"
 
 namespace zk::app {
 
@@ -28,12 +31,16 @@ int run_inspect_aggregate(const std::string& path, const std::vector<std::uint8_
                           const InspectAggregateArgs& a);
 
 struct AggregateArgs {
-  std::vector<std::string> proofs;  // per sector, its partition proofs (192 bytes each)
-  std::vector<std::string> c1s;     // per sector, its C1: comm_r, seed, interactive or not, partitions
+  std::vector<std::string> proofs;          // per sector, its partition proofs (192 bytes each)
+  std::vector<std::string> c1s;             // per sector, its C1: comm_r, seed, interactive or not, partitions
   std::vector<std::string> comm_rs, seeds;  // instead of C1s
   bool non_interactive = false;             // with --comm-r: no seeds
   std::string transcript_input;             // instead of both: the bytes, hex
   std::string srs, out;
+  /// With client.addr: the daemon aggregates (zkpipe.v1 circuit "snarkpack", its params directory's
+  /// SRS) instead of this process; --srs is then not used.
+  ClientArgs client;
+  std::uint32_t timeout_ms = 0;
   bool json = false;
 };
 int run_aggregate(const AggregateArgs& a);

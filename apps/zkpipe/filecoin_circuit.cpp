@@ -381,7 +381,8 @@ int run_params_check(const ParamsCheckArgs& a) {
                    // A development SRS (zkpipe setup --srs) is shorter: its size is checked by the digest.
                    row["points"] = {
                        {"g_alpha", h->g_alpha}, {"g_beta", h->g_beta}, {"h_alpha", h->h_alpha}, {"h_beta", h->h_beta}};
-                   row["aggregates_up_to"] = std::min(std::min(h->g_alpha, h->g_beta) / 2, std::min(h->h_alpha, h->h_beta));
+                   row["aggregates_up_to"] =
+                       std::min(std::min(h->g_alpha, h->g_beta) / 2, std::min(h->h_alpha, h->h_beta));
                  });
   const int present = fc_files.present, bad = fc_files.bad;
   if (present == 0 && !a.json) std::printf("no Filecoin parameter files in %s\n", a.dir.c_str());

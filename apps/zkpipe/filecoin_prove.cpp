@@ -52,7 +52,9 @@ int run_prove_filecoin(const FilecoinProveArgs& a) {
   auto ms = [](Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); };
   const auto t0 = Clock::now();
   const std::string what = "prove --kind " + a.kind;
-  if (a.out.empty()) return fail(what + " needs --out FILE (the partition proofs, concatenated; a non-interactive PoRep's aggregate)", a.json);
+  if (a.out.empty())
+    return fail(what + " needs --out FILE (the partition proofs, concatenated; a non-interactive PoRep's aggregate)",
+                a.json);
   auto job = parsed_job(a);
   if (!job.ok()) return fail(job.status().message(), a.json);
   const fc::ProofKind& kind = *job->kind;
@@ -96,7 +98,7 @@ int run_prove_filecoin(const FilecoinProveArgs& a) {
                           snarkpack::kFilecoinSrsName)
                              .string();
     w.set_srs_path(srs);
-  } else if (!a.srs.empty() || a.partition_proofs) {
+  } else if (!aggregate && (!a.srs.empty() || a.partition_proofs)) {
     return fail("--srs and --partition-proofs are for a non-interactive PoRep C2 (its answer is an aggregate); " +
                     job->parsed->proof_name() + "'s is its partition proofs",
                 a.json);
@@ -138,26 +140,25 @@ int run_prove_filecoin(const FilecoinProveArgs& a) {
   if (!answer.ok()) return fail(answer.status().message(), a.json);
   const double aggregate_ms = aggregated ? ms(ta) : 0;
   if (Status st = groth16::write_file(a.out, *answer); !st.ok()) return fail(st.message(), a.json);
-  const std::string holds =
-      aggregated ? "the SnarkPack aggregate of " + std::to_string(req.partitions) + " partition proofs (V2, padded to " +
-                       std::to_string(snarkpack::padded_count(req.partitions)) + ")"
-                 : std::to_string(req.partitions) + " partition proofs";
+  const std::string holds = aggregated ? "the SnarkPack aggregate of " + std::to_string(req.partitions) +
+                                             " partition proofs (V2, padded to " +
+                                             std::to_string(snarkpack::padded_count(req.partitions)) + ")"
+                                       : std::to_string(req.partitions) + " partition proofs";
   if (a.json) {
-    std::printf("%s\n", Json{{"ok", true},
-                             {"kind", kind.name()},
-                             {"sector_size", size.name},
-                             {"partitions", req.partitions},
-                             {"aggregate", aggregated},
-                             {"proof", a.out},
-                             {"proof_bytes", answer->size()},
-                             {"ms",
-                              {{"load_params", load_ms},
-                               {"check_input", check_ms},
-                               {"aggregate", aggregate_ms},
-                               {"total", ms(t0)}}},
-                             {"stages", parts}}
-                            .dump()
-                            .c_str());
+    std::printf(
+        "%s\n",
+        Json{{"ok", true},
+             {"kind", kind.name()},
+             {"sector_size", size.name},
+             {"partitions", req.partitions},
+             {"aggregate", aggregated},
+             {"proof", a.out},
+             {"proof_bytes", answer->size()},
+             {"ms",
+              {{"load_params", load_ms}, {"check_input", check_ms}, {"aggregate", aggregate_ms}, {"total", ms(t0)}}},
+             {"stages", parts}}
+            .dump()
+            .c_str());
   } else {
     char note[64] = "";
     if (aggregated) std::snprintf(note, sizeof(note), ", aggregated in %.2f s", aggregate_ms / 1e3);

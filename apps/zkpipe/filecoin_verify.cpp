@@ -40,8 +40,7 @@ namespace {
 int verify_aggregate(const FilecoinVerifyArgs& a, const fc::VerifyPlan& plan,
                      const groth16::VerifyingKey<groth16::Bls12_381>& vk, const std::vector<std::uint8_t>& bytes) {
   const std::string srs =
-      !a.srs.empty() ? a.srs
-                     : (std::filesystem::path(a.vk).parent_path() / snarkpack::kFilecoinSrsName).string();
+      !a.srs.empty() ? a.srs : (std::filesystem::path(a.vk).parent_path() / snarkpack::kFilecoinSrsName).string();
   std::vector<std::vector<fc::Fr>> inputs;
   for (std::size_t k = 0; k < plan.partitions.size(); ++k) {
     auto in = plan.public_inputs(k);
@@ -96,9 +95,8 @@ int run_verify_filecoin(const FilecoinVerifyArgs& a) {
   }
   auto bytes = read_file(a.proof, std::uint64_t{1} << 24);
   if (!bytes.ok()) return fail(bytes.status().message(), a.json);
-  if (plan->aggregate_transcript_input &&
-      bytes->size() == snarkpack::aggregate_proof_bytes(
-                           static_cast<std::uint32_t>(snarkpack::padded_count(plan->partitions.size())))) {
+  if (plan->aggregate_transcript_input && bytes->size() == snarkpack::aggregate_proof_bytes(static_cast<std::uint32_t>(
+                                                               snarkpack::padded_count(plan->partitions.size())))) {
     return verify_aggregate(a, *plan, *vk, *bytes);
   }
   if (!a.srs.empty()) {

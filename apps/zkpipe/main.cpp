@@ -206,7 +206,12 @@ int main(int argc, char** argv) {
                       "with --comm-r: non-interactive sectors (the statement binds comm_rs only)");
   aggregate->add_option("--transcript-input", aggregate_args.transcript_input,
                         "instead: the transcript input's bytes, hex");
-  aggregate->add_option("--srs", aggregate_args.srs, "SnarkPack's SRS (v28-fil-inner-product-v1.srs)")->required();
+  aggregate->add_option("--srs", aggregate_args.srs, "SnarkPack's SRS (v28-fil-inner-product-v1.srs)");
+  aggregate->add_option("--addr", aggregate_args.client.addr,
+                        "aggregate on a daemon instead (unix:///path or host:port; its params directory's SRS)");
+  aggregate->add_option("--token", aggregate_args.client.token, "the daemon's token (default: $ZKPIPE_TOKEN)");
+  add_tls_client_options(aggregate, aggregate_args.client);
+  aggregate->add_option("--timeout-ms", aggregate_args.timeout_ms, "with --addr: give up waiting after this long");
   aggregate->add_option("--out", aggregate_args.out, "the aggregate proof to write")->required();
   aggregate->add_flag("--json", aggregate_args.json, "machine-readable output");
 
@@ -466,13 +471,15 @@ int main(int argc, char** argv) {
     return zk::app::run_setup(setup_args);
   }
   // The TLS options only mean something for a daemon: without --addr they are an error, not ignored.
-  for (const auto& [cmd, c] : {std::pair{prove, &prove_client}, std::pair{bench, &bench_client}}) {
+  for (const auto& [cmd, c] :
+       {std::pair{prove, &prove_client}, std::pair{bench, &bench_client}, std::pair{aggregate, &aggregate_args.client}}) {
     if (*cmd && c->addr.empty() && (c->tls || !c->tls_ca.empty() || !c->tls_cert.empty() || !c->tls_key.empty())) {
       std::fprintf(stderr, "zkpipe: %s: --tls, --tls-ca, --tls-cert and --tls-key need --addr (a daemon)\n",
                    cmd->get_name().c_str());
       return 2;
     }
   }
+  if (*aggregate) return zk::app::run_aggregate(aggregate_args);
   if (*prove && !prove_client.addr.empty()) {
     zk::app::RemoteProveArgs r;
     r.timeout_ms = prove_timeout_ms;
@@ -541,7 +548,6 @@ int main(int argc, char** argv) {
   }
   if (*verify) return zk::app::run_verify(verify_args);
   if (*circuit_info) return zk::app::run_circuit_info(info_args);
-  if (*aggregate) return zk::app::run_aggregate(aggregate_args);
   if (*inspect) {
     inspect_aggregate.json = inspect_json;
     if (inspect->count("--transcript-input") > 0 || inspect->count("--version") > 0) {

@@ -4,11 +4,12 @@
 #include <optional>
 
 #include "circuits/filecoin/proof_kind.hpp"
+#include "engine/aggregation_workload.hpp"
 #include "engine/filecoin_workload.hpp"
-#include "snarkpack/srs.hpp"
 #include "engine/synthetic_workload.hpp"
 #include "engine/zkey_workload.hpp"
 #include "gpu/gpu.hpp"
+#include "snarkpack/srs.hpp"
 
 namespace zk::server {
 namespace {
@@ -45,12 +46,12 @@ WorkloadRegistry::WorkloadRegistry(engine::Engine& engine, std::string params_di
   caches_[kBellmanBn] = std::make_unique<ParamsCache>(
       engine.budget(), engine.ledger(), engine::Groth16Workload<Bn>::params_file_bytes,
       pin ? engine::Groth16Workload<Bn>::load_params_file_pinned : engine::Groth16Workload<Bn>::load_params_file);
-  caches_[kZkeyBls] = std::make_unique<ParamsCache>(engine.budget(), engine.ledger(),
-                                                    engine::ZkeyWorkload<Bls>::zkey_file_bytes,
-                                                    engine::ZkeyWorkload<Bls>::load_zkey_file);
-  caches_[kZkeyBn] = std::make_unique<ParamsCache>(engine.budget(), engine.ledger(),
-                                                   engine::ZkeyWorkload<Bn>::zkey_file_bytes,
-                                                   engine::ZkeyWorkload<Bn>::load_zkey_file);
+  caches_[kZkeyBls] =
+      std::make_unique<ParamsCache>(engine.budget(), engine.ledger(), engine::ZkeyWorkload<Bls>::zkey_file_bytes,
+                                    engine::ZkeyWorkload<Bls>::load_zkey_file);
+  caches_[kZkeyBn] =
+      std::make_unique<ParamsCache>(engine.budget(), engine.ledger(), engine::ZkeyWorkload<Bn>::zkey_file_bytes,
+                                    engine::ZkeyWorkload<Bn>::load_zkey_file);
   for (int c = 0; c < kCaches; ++c) {
     evictors_[c] = engine.add_key_evictor(
         [cache = caches_[c].get()](const std::string& keep) { return cache->evict_one_unused_except(keep); });
@@ -93,7 +94,8 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
       n = 0;
     }
     if ((curve != "bls12-381" && curve != "bn254") || n < 2) {
-      return Status::invalid_argument("synthetic shape '" + shape + "' must be <curve>-n<constraints>, e.g. bn254-n65533");
+      return Status::invalid_argument("synthetic shape '" + shape +
+                                      "' must be <curve>-n<constraints>, e.g. bn254-n65533");
     }
     const fs::path p = fs::path(dir_) / ("synthetic-" + shape + ".params");
     if (Status s = need(p, "zkpipe setup --circuit synthetic --curve " + curve + " --constraints " + std::to_string(n) +
@@ -158,10 +160,23 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
       (*z)->set_device(device_, pool_);
       w = *z;
     }
+  } else if (circuit == "snarkpack") {
+    // Aggregation (engine/aggregation_workload.hpp): no key; Filecoin's SRS in the params directory.
+    if (shape != "v2") {
+      return Status::invalid_argument("snarkpack's shape is \"v2\" (Filecoin's AggregateVersion), not '" + shape + "'");
+    }
+    const fs::path p = fs::path(dir_) / snarkpack::kFilecoinSrsName;
+    if (Status st = need(p, "Filecoin's SRS, or a development one: zkpipe setup --srs --out " + dir_); !st.ok()) {
+      return st;
+    }
+    e.r.params_path = p.string();
+    e.r.job_shape = shape;
+    w = std::make_shared<engine::AggregationWorkload>(e.r.params_path);
   } else {
     std::string known = "synthetic";
     for (const auto* k : circuits::filecoin::proof_kinds()) known += ", " + std::string(k->name());
-    return Status::invalid_argument("unknown circuit '" + circuit + "' (this daemon serves " + known + ", zkey)");
+    return Status::invalid_argument("unknown circuit '" + circuit + "' (this daemon serves " + known +
+                                    ", zkey, snarkpack)");
   }
   std::lock_guard lock(m_);
   if (auto it = made_.find(kind); it != made_.end()) return it->second;  // made by a concurrent call
@@ -179,6 +194,7 @@ Result<Resolved> WorkloadRegistry::resolve(const std::string& circuit, const std
 Result<WorkloadRegistry::Preloaded> WorkloadRegistry::preload(const std::string& circuit, const std::string& shape) {
   auto e = locate(circuit, shape);
   if (!e.ok()) return e.status();
+  if (e->cache == kCaches) return Status::invalid_argument(circuit + " loads no key to preload");
   auto& cache = *caches_[e->cache];
   Preloaded p;
   for (const auto& x : cache.entries()) p.already_loaded = p.already_loaded || x.id == e->r.params_path;
@@ -193,6 +209,7 @@ Result<WorkloadRegistry::Preloaded> WorkloadRegistry::preload(const std::string&
 Result<WorkloadRegistry::Evicted> WorkloadRegistry::evict(const std::string& circuit, const std::string& shape) {
   auto e = locate(circuit, shape);
   if (!e.ok()) return e.status();
+  if (e->cache == kCaches) return Evicted{};  // no key: nothing to evict
   auto& cache = *caches_[e->cache];
   Evicted out;
   for (const auto& x : cache.entries()) {

@@ -65,7 +65,7 @@ class WorkloadRegistry {
   enum CacheId { kBellmanBls, kBellmanBn, kZkeyBls, kZkeyBn, kCaches };
   struct Entry {
     Resolved r;
-    CacheId cache;
+    CacheId cache = kCaches;  // kCaches: the kind loads no key (snarkpack)
   };
   Result<Entry> locate(const std::string& circuit, const std::string& shape);
 

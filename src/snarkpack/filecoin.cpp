@@ -10,24 +10,41 @@ std::size_t padded_count(std::size_t n) {
   return p;
 }
 
-Result<std::vector<std::uint8_t>> aggregate_filecoin(const std::string& srs_path, std::span<const std::uint8_t> proofs,
+Result<std::size_t> filecoin_proof_count(std::span<const std::uint8_t> proofs) {
+  const std::size_t each = groth16::proof_bytes<groth16::Bls12_381>();
+  if (proofs.empty() || proofs.size() % each != 0) {
+    return Status::invalid_argument("SnarkPack: " + std::to_string(proofs.size()) + " bytes are not whole " +
+                                    std::to_string(each) + "-byte proofs");
+  }
+  if (proofs.size() / each > kFilecoinMaxAggregatedProofs) {
+    return Status::invalid_argument("SnarkPack: " + std::to_string(proofs.size() / each) +
+                                    " proofs; Filecoin aggregates " + std::to_string(kFilecoinMaxAggregatedProofs) +
+                                    " at most");
+  }
+  return proofs.size() / each;
+}
+
+Result<std::vector<std::uint8_t>> aggregate_filecoin(const Srs& srs, std::span<const std::uint8_t> proofs,
                                                      std::span<const std::uint8_t> transcript_input,
                                                      AggregateTimings* timings) {
+  if (auto n = filecoin_proof_count(proofs); !n.ok()) return n.status();
   auto read = groth16::read_proofs<groth16::Bls12_381>(proofs);
   if (!read.ok()) return read.status();
   std::vector<Groth16Proof> padded = std::move(*read);
-  if (padded.empty()) return Status::invalid_argument("SnarkPack: no proofs to aggregate");
-  if (padded.size() > kFilecoinMaxAggregatedProofs) {
-    return Status::invalid_argument("SnarkPack: " + std::to_string(padded.size()) + " proofs; Filecoin aggregates " +
-                                    std::to_string(kFilecoinMaxAggregatedProofs) + " at most");
-  }
-  const std::size_t n = padded_count(padded.size());
-  padded.resize(n, padded.back());
-  auto srs = read_srs_file(srs_path, n);
-  if (!srs.ok()) return srs.status();
-  auto p = aggregate(*srs, padded, transcript_input, Version::kV2, timings);
+  padded.resize(padded_count(padded.size()), padded.back());
+  auto p = aggregate(srs, padded, transcript_input, Version::kV2, timings);
   if (!p.ok()) return p.status();
   return write_aggregate_proof(*p);
+}
+
+Result<std::vector<std::uint8_t>> aggregate_filecoin(const std::string& srs_path, std::span<const std::uint8_t> proofs,
+                                                     std::span<const std::uint8_t> transcript_input,
+                                                     AggregateTimings* timings) {
+  auto n = filecoin_proof_count(proofs);
+  if (!n.ok()) return n.status();
+  auto srs = read_srs_file(srs_path, padded_count(*n));
+  if (!srs.ok()) return srs.status();
+  return aggregate_filecoin(*srs, proofs, transcript_input, timings);
 }
 
 Result<Verdict> verify_filecoin(const std::string& srs_path, const Groth16VerifyingKey& vk,

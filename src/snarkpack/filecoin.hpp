@@ -24,11 +24,17 @@ inline constexpr std::size_t kFilecoinMaxAggregatedProofs = 8192;
 /// The count an aggregate of n proofs holds: the next power of two, at least 2.
 std::size_t padded_count(std::size_t n);
 
-/// Aggregates Groth16 proofs (192-byte proofs concatenated, in order) as Filecoin does: padded, V2,
-/// with the SRS prefix read from `srs_path`. The aggregate's bytes.
+/// Aggregates Groth16 proofs (192-byte proofs concatenated, in order) as Filecoin does: padded, V2.
+/// The aggregate's bytes.
+Result<std::vector<std::uint8_t>> aggregate_filecoin(const Srs& srs, std::span<const std::uint8_t> proofs,
+                                                     std::span<const std::uint8_t> transcript_input,
+                                                     AggregateTimings* timings = nullptr);
+/// The same with the SRS prefix the count needs read from `srs_path`.
 Result<std::vector<std::uint8_t>> aggregate_filecoin(const std::string& srs_path, std::span<const std::uint8_t> proofs,
                                                      std::span<const std::uint8_t> transcript_input,
                                                      AggregateTimings* timings = nullptr);
+/// The number of 192-byte proofs in `proofs` when it is a whole number of them, 1 to 8192.
+Result<std::size_t> filecoin_proof_count(std::span<const std::uint8_t> proofs);
 
 /// Verifies an aggregate's bytes against every proof's public inputs (unpadded: the last set is
 /// repeated up to the aggregate's count), the verifying key, and the SRS's first powers from

@@ -6,8 +6,8 @@
 #include <tbb/combinable.h>
 #include <tbb/parallel_for.h>
 
+#include "curve/glv.hpp"
 #include "curve/pairing.hpp"
-#include "curve/scalar_mul.hpp"
 
 namespace zk::snarkpack {
 namespace {
@@ -36,13 +36,15 @@ std::vector<curve::Affine<C>> map_points(std::size_t n, const F& f) {
 template <class C>
 void fold_points(std::vector<curve::Affine<C>>& x, const Fr& k) {
   const std::size_t h = x.size() / 2;
-  auto folded = map_points<C>(h, [&](std::size_t j) { return x[j].to_jacobian() + x[j + h].to_jacobian() * k; });
+  auto folded =
+      map_points<C>(h, [&](std::size_t j) { return x[j].to_jacobian() + curve::glv_mul(x[j + h].to_jacobian(), k); });
   x = std::move(folded);
 }
 
 template <class C>
 std::vector<curve::Affine<C>> scale_points(std::span<const curve::Affine<C>> x, std::span<const Fr> k) {
-  return map_points<C>(std::min(x.size(), k.size()), [&](std::size_t j) { return x[j].to_jacobian() * k[j]; });
+  return map_points<C>(std::min(x.size(), k.size()),
+                       [&](std::size_t j) { return curve::glv_mul(x[j].to_jacobian(), k[j]); });
 }
 
 }  // namespace
@@ -88,7 +90,8 @@ std::vector<Fq12> pairing_products(std::size_t len, std::span<const PairingProdu
   partials.combine_each([&](const Partial& p) {
     for (std::size_t k = 0; k < total.size(); ++k) total[k] = total[k] * p[k];
   });
-  tbb::parallel_for(std::size_t{0}, total.size(), [&](std::size_t k) { total[k] = bls::final_exponentiation(total[k]); });
+  tbb::parallel_for(std::size_t{0}, total.size(),
+                    [&](std::size_t k) { total[k] = bls::final_exponentiation(total[k]); });
   return total;
 }
 

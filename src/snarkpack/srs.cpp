@@ -1,5 +1,6 @@
 #include "snarkpack/srs.hpp"
 
+#include <algorithm>
 #include <fstream>
 
 #include <tbb/parallel_for.h>
@@ -111,7 +112,11 @@ Result<Srs> read_srs_prefix(const ReadAt& read, std::uint64_t file_bytes, std::s
   return s;
 }
 
-Result<Srs> read_srs_file(const std::string& path, std::size_t nproofs) {
+namespace {
+
+/// Runs `use(read, size)` over the opened file; errors name the path.
+template <class T, class F>
+Result<T> with_file(const std::string& path, const F& use) {
   std::ifstream f(path, std::ios::binary | std::ios::ate);
   if (!f) return Status::not_found("cannot open " + path);
   const auto size = static_cast<std::uint64_t>(f.tellg());
@@ -121,9 +126,24 @@ Result<Srs> read_srs_file(const std::string& path, std::size_t nproofs) {
     f.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(out.size()));
     return f ? Status() : Status::io_error("cannot read " + path);
   };
-  auto s = read_srs_prefix(read, size, nproofs);
-  if (!s.ok()) return Status(s.status().code(), path + ": " + s.status().message());
-  return s;
+  Result<T> r = use(read, size);
+  if (!r.ok()) return Status(r.status().code(), path + ": " + r.status().message());
+  return r;
+}
+
+}  // namespace
+
+Result<Srs> read_srs_file(const std::string& path, std::size_t nproofs) {
+  return with_file<Srs>(path,
+                        [&](const ReadAt& read, std::uint64_t size) { return read_srs_prefix(read, size, nproofs); });
+}
+
+Result<SrsHeader> read_srs_file_header(const std::string& path) {
+  return with_file<SrsHeader>(path, [](const ReadAt& read, std::uint64_t size) { return read_srs_header(read, size); });
+}
+
+std::size_t srs_capacity(const SrsHeader& h) {
+  return std::min<std::size_t>(std::min(h.g_alpha, h.g_beta) / 2, std::min(h.h_alpha, h.h_beta));
 }
 
 std::vector<std::uint8_t> write_srs(const Srs& srs) {

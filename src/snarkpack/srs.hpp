@@ -51,6 +51,10 @@ Result<SrsHeader> read_srs_header(const ReadAt& read, std::uint64_t file_bytes);
 Result<Srs> read_srs_prefix(const ReadAt& read, std::uint64_t file_bytes, std::size_t nproofs);
 /// The same from a file.
 Result<Srs> read_srs_file(const std::string& path, std::size_t nproofs);
+/// A file's four lengths only (cheap: how many proofs it can aggregate, without reading points).
+Result<SrsHeader> read_srs_file_header(const std::string& path);
+/// The most proofs an SRS of these lengths aggregates.
+std::size_t srs_capacity(const SrsHeader& h);
 /// The file bytes of an SRS.
 std::vector<std::uint8_t> write_srs(const Srs& srs);
 /// A DEVELOPMENT SRS: alpha and beta derived from `seed` (insecure), `g_points` powers in G1 and

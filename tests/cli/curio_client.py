@@ -226,6 +226,19 @@ elif mode == "porep":
     other.sector_size = 0
     expect_error(lambda: stub.SubmitProof(other, timeout=60), grpc.StatusCode.INVALID_ARGUMENT, "sector_size 0")
     print("curio client (porep): ok")
+elif mode == "porep-ni":
+    # A non-interactive PoRep C2 (registered proofs 15-19): the answer is the SnarkPack aggregate of
+    # its partitions, as filecoin-proofs' seal_commit_phase2 returns it.
+    c1_wrapped, sector_size, out, registered, expect_bytes = sys.argv[4], int(sys.argv[5]), sys.argv[6], \
+        int(sys.argv[7]), int(sys.argv[8])
+    req = pb.SubmitProofRequest(request_id="porep-ni-1234-7", proof_kind=pb.POREP_SEAL_COMMIT, sector_size=sector_size,
+                                registered_proof=registered, priority=pb.NORMAL, vanilla_proof=open(c1_wrapped, "rb").read(),
+                                sector_number=7, miner_id=1234)
+    res = stub.Prove(pb.ProveRequest(submit=req), timeout=1800).result
+    assert res.status == pb.AwaitProofResponse.COMPLETED, res
+    assert len(res.proof) == expect_bytes, len(res.proof)
+    open(out, "wb").write(res.proof)
+    print("curio client (porep-ni): ok")
 elif mode == "snap":
     update_json, out = sys.argv[4], sys.argv[5]
     d = json.load(open(update_json))

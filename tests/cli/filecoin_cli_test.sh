@@ -88,6 +88,17 @@ head -c 100 "$D/proof" > "$D/proof.short"
 "$Z" aggregate --proof "$D/proof" --proof "$D/proof" --proof "$D/proof" --comm-r "$COMMR" --comm-r "$COMMR" \
     --comm-r "$COMMR" --seed "$SEED" --seed "$SEED" --seed "$SEED" --srs "$SRS" --out "$D/x.agg" > /dev/null 2> "$D/err"
 [ $? -eq 2 ] && grep -q "SRS" "$D/err" || fail "4 proofs on an SRS for 2 must exit 2 naming the SRS: $(cat "$D/err")"
+# The daemon's snarkpack kind (zkpipe.v1) makes the same bytes (the prover is deterministic).
+. "$(dirname "$0")/lib.sh"
+trap '[ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2> /dev/null; rm -rf "$D"' EXIT
+start_daemon "$D/serve.out" "$D/serve.log" --state-dir "$D/state" --listen "unix://$D/zk.sock" --params-dir "$D/srs"
+"$Z" aggregate --addr "unix://$D/zk.sock" --proof "$D/proof" --comm-r "$COMMR" --seed "$SEED" --out "$D/daemon.agg" \
+    > "$D/out" 2>&1 || fail "aggregate through the daemon: $(cat "$D/out")"
+cmp -s "$D/one.agg" "$D/daemon.agg" || fail "the daemon's aggregate must be the same bytes as the local one"
+"$Z" aggregate --addr "unix://$D/zk.sock" --proof "$D/proof" --proof "$D/proof" --proof "$D/proof" --comm-r "$COMMR" \
+    --comm-r "$COMMR" --comm-r "$COMMR" --seed "$SEED" --seed "$SEED" --seed "$SEED" --out "$D/x.agg" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "aggregates 2 proofs at most" "$D/err" || fail "the daemon must refuse a count its SRS cannot hold: $(cat "$D/err")"
+stop_daemon || fail "the daemon must stop cleanly"
 
 # The real 2 KiB WindowPoSt proof (StackedDrgWindow2KiBV1_1 in Curio's numbering = 10) from its
 # randomness, sector number and comm_r.

@@ -141,5 +141,21 @@ TYPED_TEST(GlvTest, SplitScalarMultiplicationMatchesTheDirectOne) {
   }
 }
 
+TYPED_TEST(GlvTest, GlvMulMatchesScalarMulOnEdgeAndRandomScalars) {
+  using G = Jacobian<TypeParam>;
+  using Fr = typename TypeParam::Scalar;
+  Rng rng = test::rng(2204);
+  std::vector<Fr> ks = {Fr::zero(),          Fr::one(),
+                        -Fr::one(),          Fr::from_u64(2),
+                        Fr::from_u64(15),    Fr::from_u64(16),
+                        Fr::from_u64(~0ull), Fr::from_canonical_unchecked(GlvParams<TypeParam>::kLambda)};
+  for (int i = 0; i < 12; ++i) ks.push_back(Fr::random(rng));
+  for (const Fr& k : ks) {
+    const G p = G::random(rng);
+    EXPECT_EQ(glv_mul(p, k), p * k) << k.to_hex();
+  }
+  EXPECT_TRUE(glv_mul(G::identity(), Fr::random(rng)).is_identity());
+}
+
 }  // namespace
 }  // namespace zk::curve

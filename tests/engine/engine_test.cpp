@@ -105,7 +105,8 @@ class FakeWorkload : public Workload {
       return Status::internal("injected synthesis failure");
     const bool tracked = o_.synth_abc >= 0;
     const std::uint64_t abc =
-        tracked ? static_cast<std::uint64_t>(o_.synth_abc + o_.synth_abc_step * static_cast<std::int64_t>(k)) : o_.ws.abc;
+        tracked ? static_cast<std::uint64_t>(o_.synth_abc + o_.synth_abc_step * static_cast<std::int64_t>(k))
+                : o_.ws.abc;
     auto out = std::make_unique<Synth>(*this, k, abc + aux() + o_.ws.density);
     if (tracked) out->reported = abc;
     if (o_.synth_aux >= 0) out->reported_aux = aux();
@@ -248,8 +249,7 @@ TEST(Engine, PartitionsWaitingForTheProverHoldOnlyTheirCompactAB) {
   o.synth_abc = 600;
   o.prove_gate = &gate;
   auto w = std::make_shared<FakeWorkload>(o);
-  Engine e({.budget_bytes = 30000, .synthesis_workers = 4, .prover_workers = 1, .channel_capacity = 8},
-           {{"fake", w}});
+  Engine e({.budget_bytes = 30000, .synthesis_workers = 4, .prover_workers = 1, .channel_capacity = 8}, {{"fake", w}});
   auto id = e.submit(fake_job(16));
   ASSERT_TRUE(id.ok());
   // room 6000 + 5 x (600 + 2000 + 500 + 1500) = 29000 <= 30000; a sixth needs 4750 (the estimate:
@@ -561,6 +561,48 @@ TEST(Engine, SelfVerificationFailsAJobWithABadProof) {
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->state, JobState::kFailed);
   EXPECT_NE(r->error.find("partition 1, self-verification"), std::string::npos) << r->error;
+  expect_ledger_idle(e);
+}
+
+// A workload whose answer is not its partition proofs concatenated (NI-PoRep's is their aggregate):
+// combine runs once, after the last partition, and its bytes are the job's; a failure fails the job.
+class CombiningWorkload : public FakeWorkload {
+ public:
+  CombiningWorkload() : FakeWorkload(Options{}) {}
+  Result<std::vector<std::uint8_t>> combine(const JobRequest& job,
+                                            const std::vector<std::vector<std::uint8_t>>& proofs) override {
+    ++calls;
+    if (!job.input.empty() && job.input[0] == 0xCC) return Status::invalid_argument("injected combine failure");
+    std::vector<std::uint8_t> out{static_cast<std::uint8_t>(proofs.size())};
+    for (const auto& p : proofs) out.push_back(p.empty() ? 0 : p[0]);
+    return out;
+  }
+  std::atomic<int> calls{0};
+};
+
+TEST(Engine, AJobsAnswerIsItsWorkloadsCombinationOfThePartitions) {
+  auto w = std::make_shared<CombiningWorkload>();
+  Engine e({.budget_bytes = 100000}, {{"fake", w}});
+  auto id = e.submit(fake_job(4));
+  ASSERT_TRUE(id.ok());
+  auto r = e.await(*id, 10s);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->state, JobState::kDone) << r->error;
+  EXPECT_EQ(r->proof, (std::vector<std::uint8_t>{4, 0, 1, 2, 3}));  // the count, then each partition's first byte
+  // The default: concatenation.
+  FakeWorkload plain(FakeWorkload::Options{});
+  auto cat = plain.combine(fake_job(2), {{1, 2}, {3}});
+  ASSERT_TRUE(cat.ok());
+  EXPECT_EQ(*cat, (std::vector<std::uint8_t>{1, 2, 3}));
+  EXPECT_EQ(w->calls.load(), 1);
+  JobRequest bad = fake_job(2);
+  bad.input = {0xCC};
+  id = e.submit(bad);
+  ASSERT_TRUE(id.ok());
+  r = e.await(*id, 10s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->state, JobState::kFailed);
+  EXPECT_NE(r->error.find("combining the partitions' proofs: injected combine failure"), std::string::npos) << r->error;
   expect_ledger_idle(e);
 }
 

@@ -51,7 +51,7 @@ inline Batch make_batch(std::size_t n, std::uint64_t seed) {
 inline const std::vector<std::uint8_t> kInclude = {'z', 'k', 'p', 'i', 'p', 'e'};
 
 inline Verdict verdict(const Srs& srs, const Batch& b, const AggregateProof& p, std::span<const std::uint8_t> include,
-                Version v, std::span<const std::vector<Fr>> inputs) {
+                       Version v, std::span<const std::vector<Fr>> inputs) {
   auto vs = verifier_srs(srs);
   EXPECT_TRUE(vs.ok());
   auto r = verify_aggregate(*vs, b.pk.vk, inputs, p, include, v);

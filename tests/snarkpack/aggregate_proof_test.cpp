@@ -196,5 +196,37 @@ TEST(SnarkPackGt, CompressionRoundTripsOnPairingValuesAndRefusesTheIdentity) {
   EXPECT_FALSE(gt_from_compressed(zero).ok());
 }
 
+TEST(SnarkPackGt, TheFastMembershipTestAgreesWithGToTheR) {
+  // in_gt: cyclotomic (Frobenius), then g^p = g^x; the reference: g^r = 1. On GT elements, on
+  // cyclotomic elements outside GT (f^((p^6 - 1)(p^2 + 1)) of random f: order r h, h the cofactor),
+  // on norm-1 elements outside the cyclotomic subgroup (torus decompressions of random b), and on
+  // random Fq12 elements.
+  auto rng = zk::test::rng(45);
+  const auto reference = [](const Fq12& g) { return !g.is_zero() && g.pow(Fr::Params::kModulus).is_one(); };
+  const auto random_fq12 = [&] {
+    Fq12 f;
+    for (Fq* c : {&f.c0.c0.c0, &f.c0.c0.c1, &f.c0.c1.c0, &f.c0.c1.c1, &f.c0.c2.c0, &f.c0.c2.c1, &f.c1.c0.c0,
+                  &f.c1.c0.c1, &f.c1.c1.c0, &f.c1.c1.c1, &f.c1.c2.c0, &f.c1.c2.c1}) {
+      *c = Fq::random(rng);
+    }
+    return f;
+  };
+  int outside = 0;
+  for (int i = 0; i < 6; ++i) {
+    const Fq12 in = bls::pairing((bls::G1::generator() * Fr::random(rng)).to_affine(), G2Affine::generator());
+    EXPECT_TRUE(in_gt(in));
+    EXPECT_TRUE(in_gt(in * in));
+    const Fq12 f = random_fq12();
+    const Fq12 t = f.conjugate() * f.inverse();  // f^(p^6 - 1)
+    const Fq12 cyclotomic = t.frobenius(2) * t;  // ... (p^2 + 1)
+    EXPECT_EQ(in_gt(cyclotomic), reference(cyclotomic));
+    outside += !reference(cyclotomic);
+    EXPECT_EQ(in_gt(f), reference(f));
+    EXPECT_EQ(in_gt(t), reference(t));
+    EXPECT_EQ(in_gt(in * cyclotomic), reference(in * cyclotomic));
+  }
+  EXPECT_EQ(outside, 6);
+}
+
 }  // namespace
 }  // namespace zk::snarkpack
