@@ -136,13 +136,30 @@ Result<bool> check_groth16(const Groth16VerifyingKey& vk, std::span<const std::v
                                       std::to_string(inputs));
     }
   }
-  // s_k = sum_j r^j x_jk by Horner's rule, per input.
-  std::vector<Fr> s(inputs);
-  tbb::parallel_for(std::size_t{0}, inputs, [&](std::size_t k) {
-    Fr acc = Fr::zero();
-    for (std::size_t j = n; j-- > 0;) acc = acc * r + public_inputs[j][k];
-    s[k] = acc;
+  // s_k = sum_j r^j x_jk, reading each proof's inputs in order (n x inputs values: 86 MB at 8192
+  // proofs of 328 inputs; read input-major they would miss the cache at every value), in chunks of
+  // proofs with a partial sum per chunk. The products are summed wide (mod p R, Fr::wide_add) and
+  // reduced once per chunk and input: no Montgomery reduction per product.
+  const std::vector<Fr> r_pow = [&] {
+    std::vector<Fr> out(n);
+    Fr x = Fr::one();
+    for (auto& y : out) y = x, x = x * r;
+    return out;
+  }();
+  constexpr std::size_t kChunk = 256;
+  std::vector<std::vector<Fr>> partial((n + kChunk - 1) / kChunk, std::vector<Fr>(inputs, Fr::zero()));
+  tbb::parallel_for(std::size_t{0}, partial.size(), [&](std::size_t c) {
+    std::vector<Fr::Wide> acc(inputs, Fr::Wide{});
+    for (std::size_t j = c * kChunk; j < std::min(n, (c + 1) * kChunk); ++j) {
+      const std::vector<Fr>& x = public_inputs[j];
+      for (std::size_t k = 0; k < inputs; ++k) acc[k] = Fr::wide_add(acc[k], Fr::mul_wide(r_pow[j].mont(), x[k].mont()));
+    }
+    for (std::size_t k = 0; k < inputs; ++k) partial[c][k] = Fr::redc(acc[k]);
   });
+  std::vector<Fr> s(inputs, Fr::zero());
+  for (const auto& p : partial) {
+    for (std::size_t k = 0; k < inputs; ++k) s[k] = s[k] + p[k];
+  }
   const Fr r_sum = (r.pow(n) - Fr::one()) * (r - Fr::one()).inverse();
   auto acc = msm::msm<curve::Bls12_381G1>(std::span(vk.ic).subspan(1), s);
   if (!acc.ok()) return acc.status();
