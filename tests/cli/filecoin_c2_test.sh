@@ -179,6 +179,10 @@ done
 protoc --proto_path="$ROOT/proto" --python_out="$D/stubs" --grpc_out="$D/stubs" \
     --plugin=protoc-gen-grpc="$(command -v grpc_python_plugin)" "$ROOT/proto/zkpipe/v1/proving.proto" || fail "protoc"
 touch "$D/stubs/zkpipe/__init__.py" "$D/stubs/zkpipe/v1/__init__.py"
+# Its answer is the SnarkPack aggregate of its partitions: without the SRS it is refused at submit.
+"$Z" prove --addr "unix://$SOCK" --kind porep --c1 "$D/ni.json" --out "$D/x.bin" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "v28-fil-inner-product-v1.srs" "$D/err" || fail "an NI job without the SRS must be refused: $(cat "$D/err")"
+"$Z" setup --srs --srs-proofs 16 --out "$D/params" > /dev/null || fail "setup --srs"
 /usr/bin/python3 - "$D/stubs" "unix://$SOCK" "$D/ni.json" > "$D/out" 2>&1 << 'PY' || fail "NI submit through zkpipe.v1: $(cat "$D/out")"
 import sys
 sys.path.insert(0, sys.argv[1])
