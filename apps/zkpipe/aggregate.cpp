@@ -141,6 +141,15 @@ Result<std::vector<std::uint8_t>> transcript_input_of(const AggregateArgs& a, st
       sectors.push_back(s);
     }
   }
+  // The chain's limits (../shared/design/snarkpack.md): ProveCommitAggregate takes at most 819
+  // sectors, a non-interactive aggregate 65. Fewer than Curio's 4 interactive sectors still make a
+  // valid aggregate (tests, a single sector's check) and are not refused here.
+  const std::size_t limit = non_interactive ? 65 : 819;
+  if (sectors.size() > limit) {
+    return Status::invalid_argument("aggregate: " + std::to_string(sectors.size()) + " sectors; Filecoin takes " +
+                                    std::to_string(limit) + " at most in one " +
+                                    (non_interactive ? "non-interactive aggregate" : "ProveCommitAggregate"));
+  }
   const auto h = fc::seal_transcript_input(sectors, non_interactive);
   return std::vector<std::uint8_t>(h.begin(), h.end());
 }

@@ -36,10 +36,7 @@ start_daemon "$D/serve.out" "$D/serve.log" --state-dir "$(mktemp -d "$D/state.XX
     --params-dir "$D/params"
 unset ZKPIPE_TEST_FAIL_SYNTHESES
 grep -q "ZKPIPE_TEST_FAIL_SYNTHESES=1: the first N partition syntheses fail on purpose" "$D/serve.log" || fail "the daemon must say that the test hook is on"
-mkdir -p "$D/stubs"
-protoc --proto_path="$ROOT/proto" --python_out="$D/stubs" --grpc_out="$D/stubs" \
-    --plugin=protoc-gen-grpc="$(command -v grpc_python_plugin)" "$ROOT/proto/cuzk/v1/proving.proto" || fail "protoc"
-touch "$D/stubs/cuzk/__init__.py" "$D/stubs/cuzk/v1/__init__.py"
+python_stubs "$D/stubs" cuzk || fail "protoc"
 /usr/bin/python3 "$ROOT/tests/cli/curio_client.py" "$D/stubs" "unix://$SOCK" retry "$D/w.json" "$D/w2.json" "$D/n.json" "$D" \
     > "$D/out" 2>&1 || fail "curio client: $(cat "$D/out")"
 # shellcheck disable=SC2086

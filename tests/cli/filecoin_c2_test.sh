@@ -126,10 +126,7 @@ start_daemon "$D/serve.out" "$D/serve.log" --state-dir "$(mktemp -d "$D/state.XX
 grep -q "mapped from the key cache" "$D/serve.log" || fail "the daemon must map the key from the cache the CLI built"
 # Curio's protocol (cuzk.v1) on the same daemon: the wrapped C1 as Curio sends it.
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
-mkdir -p "$D/stubs"
-protoc --proto_path="$ROOT/proto" --python_out="$D/stubs" --grpc_out="$D/stubs" \
-    --plugin=protoc-gen-grpc="$(command -v grpc_python_plugin)" "$ROOT/proto/cuzk/v1/proving.proto" || fail "protoc"
-touch "$D/stubs/cuzk/__init__.py" "$D/stubs/cuzk/v1/__init__.py"
+python_stubs "$D/stubs" cuzk || fail "protoc"
 # Curio sends a synthetic-PoRep sector (StackedDrg2KiBV1_1_Feat_SyntheticPoRep = 10): same circuit
 # and keys, its own porep id, parents and challenges.
 "$Z" gen-c1 --registered-proof 10 --miner-id 1234 --sector-number 9 --data-seed 8 --out "$D/syn.json" > /dev/null \
@@ -176,9 +173,7 @@ done
 # = 15) gets its own 13 partitions, not the interactive default; cancelled before it is proved.
 "$Z" gen-c1 --registered-proof 15 --miner-id 1234 --sector-number 11 --data-seed 8 --out "$D/ni.json" > /dev/null \
     || fail "gen-c1 --registered-proof 15"
-protoc --proto_path="$ROOT/proto" --python_out="$D/stubs" --grpc_out="$D/stubs" \
-    --plugin=protoc-gen-grpc="$(command -v grpc_python_plugin)" "$ROOT/proto/zkpipe/v1/proving.proto" || fail "protoc"
-touch "$D/stubs/zkpipe/__init__.py" "$D/stubs/zkpipe/v1/__init__.py"
+python_stubs "$D/stubs" zkpipe || fail "protoc"
 # Its answer is the SnarkPack aggregate of its partitions: without the SRS it is refused at submit.
 "$Z" prove --addr "unix://$SOCK" --kind porep --c1 "$D/ni.json" --out "$D/x.bin" > /dev/null 2> "$D/err"
 [ $? -eq 2 ] && grep -q "v28-fil-inner-product-v1.srs" "$D/err" || fail "an NI job without the SRS must be refused: $(cat "$D/err")"

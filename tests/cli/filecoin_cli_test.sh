@@ -88,6 +88,27 @@ head -c 100 "$D/proof" > "$D/proof.short"
 "$Z" aggregate --proof "$D/proof" --proof "$D/proof" --proof "$D/proof" --comm-r "$COMMR" --comm-r "$COMMR" \
     --comm-r "$COMMR" --seed "$SEED" --seed "$SEED" --seed "$SEED" --srs "$SRS" --out "$D/x.agg" > /dev/null 2> "$D/err"
 [ $? -eq 2 ] && grep -q "SRS" "$D/err" || fail "4 proofs on an SRS for 2 must exit 2 naming the SRS: $(cat "$D/err")"
+# Two sectors (the same real one twice, as a ProveCommitAggregate of two): verified from the public
+# values repeated per sector; with one sector's values changed it fails.
+"$Z" aggregate --proof "$D/proof" --proof "$D/proof" --comm-r "$COMMR" --comm-r "$COMMR" --seed "$SEED" --seed "$SEED" \
+    --srs "$SRS" --out "$D/two.agg" > /dev/null || fail "aggregate two sectors"
+vt() {
+  "$Z" verify --kind porep --sector-size 2KiB --vk "$D/vk" --prover-id "$PROVER" --porep-id "$POREPID" \
+      --api-version 1.2 --proof "$D/two.agg" --srs "$SRS" --sector-number "$SECTOR" --ticket "$TICKET" \
+      --seed "$SEED" --comm-d "$COMMD" --comm-r "$COMMR" --ticket "$TICKET" --seed "$SEED" --comm-d "$COMMD" \
+      --comm-r "$COMMR" "$@"
+}
+vt --sector-number "$SECTOR" > "$D/out" || fail "two sectors' aggregate must verify: $(cat "$D/out")"
+grep -q "^valid (2 sectors of 2KiB PoRep, the SnarkPack aggregate of 2 partitions, padded to 2)" "$D/out" \
+    || fail "$(cat "$D/out")"
+vt --sector-number $((SECTOR + 1)) > /dev/null
+[ $? -eq 1 ] || fail "the second sector's number changed must not verify"
+ARGS=""
+i=0
+while [ $i -lt 820 ]; do ARGS="$ARGS --proof $D/proof --comm-r $COMMR --seed $SEED"; i=$((i + 1)); done
+# shellcheck disable=SC2086
+"$Z" aggregate $ARGS --srs "$SRS" --out "$D/x.agg" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "819 at most" "$D/err" || fail "820 sectors must exit 2 naming Filecoin's limit: $(cat "$D/err")"
 # The daemon's snarkpack kind (zkpipe.v1) makes the same bytes (the prover is deterministic).
 . "$(dirname "$0")/lib.sh"
 trap '[ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2> /dev/null; rm -rf "$D"' EXIT

@@ -62,10 +62,7 @@ start_daemon "$D/serve.out" "$D/serve.log" --state-dir "$(mktemp -d "$D/state.XX
 "$Z" verify --kind porep --c1 "$D/c1.json" --vk "$STEM.vk" --proof "$D/daemon.bin" > /dev/null \
     || fail "the daemon's aggregate must verify"
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
-mkdir -p "$D/stubs"
-protoc --proto_path="$ROOT/proto" --python_out="$D/stubs" --grpc_out="$D/stubs" \
-    --plugin=protoc-gen-grpc="$(command -v grpc_python_plugin)" "$ROOT/proto/cuzk/v1/proving.proto" || fail "protoc"
-touch "$D/stubs/cuzk/__init__.py" "$D/stubs/cuzk/v1/__init__.py"
+python_stubs "$D/stubs" cuzk || fail "protoc"
 /usr/bin/python3 "$ROOT/tests/cli/curio_client.py" "$D/stubs" "unix://$SOCK" porep-ni "$D/c1w.json" 2048 "$D/cuzk.bin" \
     15 14164 > "$D/out" 2>&1 || fail "curio client (porep-ni): $(cat "$D/out")"
 "$Z" verify --kind porep --c1 "$D/c1.json" --vk "$STEM.vk" --proof "$D/cuzk.bin" > /dev/null \

@@ -57,10 +57,7 @@ start_daemon "$D/serve.out" "$D/serve.log" --state-dir "$(mktemp -d "$D/state.XX
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 /usr/bin/python3 -c "import grpc, google.protobuf" 2> /dev/null && command -v grpc_python_plugin > /dev/null \
     || fail "python3-grpcio and grpc_python_plugin are needed (scripts/install-deps.sh installs them)"
-mkdir -p "$D/stubs"
-protoc --proto_path="$ROOT/proto" --python_out="$D/stubs" --grpc_out="$D/stubs" \
-    --plugin=protoc-gen-grpc="$(command -v grpc_python_plugin)" "$ROOT/proto/cuzk/v1/proving.proto" || fail "protoc"
-touch "$D/stubs/cuzk/__init__.py" "$D/stubs/cuzk/v1/__init__.py"
+python_stubs "$D/stubs" cuzk || fail "protoc"
 /usr/bin/python3 "$ROOT/tests/cli/curio_client.py" "$D/stubs" "unix://$SOCK" snap "$D/u.json" "$D/cuzk.bin" > "$D/out" 2>&1 \
     || fail "curio client: $(cat "$D/out")"
 "$Z" verify --kind snap-update --registered-proof 0 --vk "$VK" --proof "$D/cuzk.bin" --comm-r-old "$OLD" \

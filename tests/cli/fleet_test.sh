@@ -49,9 +49,7 @@ pg_start
 URL="postgresql:///postgres?host=$D/pg&user=zkpipe"
 
 mkdir -p "$D/stubs" "$D/out"
-protoc --proto_path="$ROOT/proto" --python_out="$D/stubs" --grpc_out="$D/stubs" \
-  --plugin=protoc-gen-grpc="$(command -v grpc_python_plugin)" "$ROOT/proto/zkpipe/v1/proving.proto" || fail "protoc"
-touch "$D/stubs/zkpipe/__init__.py" "$D/stubs/zkpipe/v1/__init__.py"
+python_stubs "$D/stubs" zkpipe || fail "protoc"
 client() { $PY "$ROOT/tests/cli/durable_client.py" "$D/stubs" "$@"; }
 
 N=8000

@@ -47,3 +47,17 @@ stop_daemon() {
   SERVE_PID=""
   return $rc
 }
+
+# python_stubs DIR NAME...: the Python gRPC stubs of proto/NAME/v1/proving.proto (cuzk, zkpipe) in
+# DIR, importable as NAME.v1 (needs protoc and grpc_python_plugin).
+python_stubs() {
+  stubs_dir=$1
+  shift
+  proto_root="$(cd "$(dirname "$0")/../.." && pwd)/proto"
+  mkdir -p "$stubs_dir"
+  for name in "$@"; do
+    protoc --proto_path="$proto_root" --python_out="$stubs_dir" --grpc_out="$stubs_dir" \
+        --plugin=protoc-gen-grpc="$(command -v grpc_python_plugin)" "$proto_root/$name/v1/proving.proto" || return 1
+    touch "$stubs_dir/$name/__init__.py" "$stubs_dir/$name/v1/__init__.py"
+  done
+}

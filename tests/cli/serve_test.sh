@@ -41,10 +41,7 @@ head -1 "$D/serve.log" | python3 -c "import json,sys; json.loads(sys.stdin.readl
 # An independent client: Python grpcio with generated stubs.
 PY=/usr/bin/python3
 if $PY -c "import grpc, google.protobuf" 2> /dev/null && command -v grpc_python_plugin > /dev/null; then
-  mkdir -p "$D/stubs"
-  protoc --proto_path="$ROOT/proto" --python_out="$D/stubs" --grpc_out="$D/stubs" \
-    --plugin=protoc-gen-grpc="$(command -v grpc_python_plugin)" "$ROOT/proto/zkpipe/v1/proving.proto" || fail "protoc python"
-  touch "$D/stubs/zkpipe/__init__.py" "$D/stubs/zkpipe/v1/__init__.py"
+  python_stubs "$D/stubs" zkpipe || fail "protoc python"
   $PY "$ROOT/tests/cli/python_client.py" "$D/stubs" "$ADDR" "$SHAPE" "$D/py.bin" "$D/py.json" || fail "python client"
   "$Z" verify --vk "$D/keys/synthetic-bls12-381-n$N.vk" --proof "$D/py.bin" --public "$D/py.json" > /dev/null \
     || fail "the proof the python client received does not verify"

@@ -1,6 +1,9 @@
 #include "circuits/filecoin/commitment.hpp"
 
+#include <algorithm>
 #include <vector>
+
+#include "base/hex.hpp"
 
 namespace zk::circuits::filecoin {
 namespace {
@@ -10,9 +13,7 @@ constexpr char kBase32[] = "abcdefghijklmnopqrstuvwxyz234567";  // RFC 4648, low
 struct Codes {
   std::uint64_t codec, multihash;
 };
-Codes codes(CommitmentKind k) {
-  return k == CommitmentKind::kUnsealed ? Codes{0xf101, 0x1012} : Codes{0xf102, 0xb401};
-}
+Codes codes(CommitmentKind k) { return k == CommitmentKind::kUnsealed ? Codes{0xf101, 0x1012} : Codes{0xf102, 0xb401}; }
 
 void put_varint(std::vector<std::uint8_t>& out, std::uint64_t v) {
   do {
@@ -33,35 +34,20 @@ bool get_varint(const std::vector<std::uint8_t>& in, std::size_t& pos, std::uint
   return false;
 }
 
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 }  // namespace
 
 Result<std::array<std::uint8_t, 32>> parse_hex32(std::string_view what, std::string_view hex) {
-  if (hex.rfind("0x", 0) == 0) hex.remove_prefix(2);
+  if (hex.substr(0, 2) == "0x") hex.remove_prefix(2);
   const std::string name(what);
   if (hex.size() != 64) return Status::invalid_argument(name + ": expected 32 bytes as 64 hex digits");
+  auto bytes = hex_decode(hex, what, 32);
+  if (!bytes.ok()) return Status::invalid_argument(name + ": not hex");
   std::array<std::uint8_t, 32> out{};
-  for (std::size_t i = 0; i < 32; ++i) {
-    const int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
-    if (hi < 0 || lo < 0) return Status::invalid_argument(name + ": not hex");
-    out[i] = static_cast<std::uint8_t>(hi * 16 + lo);
-  }
+  std::copy(bytes->begin(), bytes->end(), out.begin());
   return out;
 }
 
-std::string hex_string(std::span<const std::uint8_t> bytes) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(2 * bytes.size());
-  for (const std::uint8_t b : bytes) out += {kHex[b >> 4], kHex[b & 15]};
-  return out;
-}
+std::string hex_string(std::span<const std::uint8_t> bytes) { return hex_encode(bytes); }
 
 std::string commitment_cid(const std::array<std::uint8_t, 32>& c, CommitmentKind kind) {
   std::vector<std::uint8_t> bytes = {0x01};  // CIDv1
@@ -114,12 +100,14 @@ Result<std::array<std::uint8_t, 32>> parse_commitment(const std::string& text, C
     return Status::invalid_argument(std::string(what) + ": not a CIDv1");
   }
   if (codec != codes(kind).codec || mh != codes(kind).multihash) {
-    const bool other = codec == codes(kind == CommitmentKind::kSealed ? CommitmentKind::kUnsealed : CommitmentKind::kSealed).codec;
-    return Status::invalid_argument(std::string(what) + ": " +
-                                    (other ? "a CID of the other commitment (comm_d vs comm_r)"
-                                           : "not a Filecoin commitment CID"));
+    const bool other =
+        codec == codes(kind == CommitmentKind::kSealed ? CommitmentKind::kUnsealed : CommitmentKind::kSealed).codec;
+    return Status::invalid_argument(
+        std::string(what) + ": " +
+        (other ? "a CID of the other commitment (comm_d vs comm_r)" : "not a Filecoin commitment CID"));
   }
-  if (len != 32 || bytes.size() - pos != 32) return Status::invalid_argument(std::string(what) + ": the CID's digest is not 32 bytes");
+  if (len != 32 || bytes.size() - pos != 32)
+    return Status::invalid_argument(std::string(what) + ": the CID's digest is not 32 bytes");
   std::copy(bytes.begin() + static_cast<std::ptrdiff_t>(pos), bytes.end(), out.begin());
   return out;
 }

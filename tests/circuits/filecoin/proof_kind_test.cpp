@@ -7,12 +7,16 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <set>
 
 #include <nlohmann/json.hpp>
 
 #include "base/base64.hpp"
 #include "circuits/filecoin/commitment.hpp"
+#include "circuits/filecoin/porep/aggregation.hpp"
 #include "circuits/filecoin/porep/c1.hpp"
 #include "circuits/filecoin/post/post_input.hpp"
 #include "circuits/filecoin/proof_kind.hpp"
@@ -154,6 +158,78 @@ TEST(Kinds, EachKindsInputChecksAndEveryPartitionSatisfiesItsCircuit) {
   expect_proves(kind("window-post"), inputs().window);
   expect_proves(kind("winning-post"), inputs().winning);
   expect_proves(kind("snap-update"), inputs().update);
+}
+
+TEST(Kinds, PorepVerifyPlansOfOneOrSeveralSectorsNameTheirAggregatesStatement) {
+  // One C1: its partitions, bound (as an aggregate of this sector alone) to sha256(seed || comm_r).
+  // Several: every sector's partitions in order, sha256 over all; a non-interactive sector among
+  // interactive ones is refused.
+  const auto dir = std::filesystem::temp_directory_path() / ("zkpipe-plan-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto write = [&](const std::string& name, const std::string& text) {
+    const auto path = (dir / name).string();
+    std::ofstream(path) << text;
+    return path;
+  };
+  auto other = nlohmann::json::parse(inputs().porep);
+  other["seed"][0] = (other["seed"][0].get<int>() + 1) % 256;
+  const std::string a = write("a.json", inputs().porep), b = write("b.json", other.dump());
+  const ProofKind& k = *find_proof_kind("porep", "test").value();
+  auto one = k.verify_plan({{"c1", {a}}});
+  auto other_one = k.verify_plan({{"c1", {b}}});
+  auto both = k.verify_plan({{"c1", {a, b}}});
+  ASSERT_TRUE(one.ok() && other_one.ok() && both.ok()) << both.status().to_string();
+  const auto c1a = parse_c1(inputs().porep).value().c1, c1b = parse_c1(other.dump()).value().c1;
+  const AggregatedSector sa{c1a.comm_r, c1a.seed}, sb{c1b.comm_r, c1b.seed};
+  ASSERT_TRUE(one->aggregate_transcript_input.has_value());
+  EXPECT_EQ(*one->aggregate_transcript_input, seal_transcript_input(std::span(&sa, 1), false));
+  const AggregatedSector pair[] = {sa, sb};
+  EXPECT_EQ(*both->aggregate_transcript_input, seal_transcript_input(pair, false));
+  ASSERT_EQ(both->partitions.size(), 2u);
+  EXPECT_EQ(both->public_inputs(0).value(), one->public_inputs(0).value());
+  EXPECT_EQ(both->public_inputs(1).value(), other_one->public_inputs(0).value());
+  EXPECT_NE(both->public_inputs(1).value(), one->public_inputs(0).value());  // another seed: other challenges
+  EXPECT_EQ(both->what, "2 sectors of 2KiB PoRep, ");
+  // The same two sectors from their public values (one prover id and registered proof, the rest
+  // repeated in sector order) give the same plan as their C1s.
+  std::vector<std::string> paths;
+  KindOptions values{{"registered-proof", {"5"}}, {"sector-size", {"2KiB"}}};
+  for (const char* n : {"7", "8"}) {
+    auto g = k.generate({{"registered-proof", {"5"}}, {"sector-number", {n}}, {"data-seed", {n}}});
+    ASSERT_TRUE(g.ok()) << g.status().to_string();
+    paths.push_back(write(std::string("g") + n + ".json", g->text));
+    const auto j = nlohmann::json::parse(g->json);
+    values["prover-id"] = {j["prover_id"].get<std::string>()};
+    values["sector-number"].push_back(n);
+    for (const char* f : {"ticket", "seed", "comm_d", "comm_r"}) {
+      std::string opt = f;
+      std::replace(opt.begin(), opt.end(), '_', '-');
+      values[opt].push_back(j[f].get<std::string>());
+    }
+  }
+  auto from_c1s = k.verify_plan({{"c1", paths}});
+  auto from_values = k.verify_plan(values);
+  ASSERT_TRUE(from_c1s.ok() && from_values.ok()) << from_values.status().to_string();
+  EXPECT_EQ(*from_c1s->aggregate_transcript_input, *from_values->aggregate_transcript_input);
+  ASSERT_EQ(from_values->partitions.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i)
+    EXPECT_EQ(from_c1s->public_inputs(i).value(), from_values->public_inputs(i).value());
+  values["seed"].pop_back();
+  auto short_values = k.verify_plan(values);
+  ASSERT_FALSE(short_values.ok());
+  EXPECT_NE(short_values.status().message().find("--seed"), std::string::npos) << short_values.status().message();
+
+  auto ni = k.generate({{"registered-proof", {"15"}}});
+  ASSERT_TRUE(ni.ok()) << ni.status().to_string();
+  auto mixed = k.verify_plan({{"c1", {a, write("ni.json", ni->text)}}});
+  ASSERT_FALSE(mixed.ok());
+  EXPECT_NE(mixed.status().message().find("interactive or not"), std::string::npos) << mixed.status().message();
+  auto ni_plan = k.verify_plan({{"c1", {write("ni2.json", ni->text)}}});
+  ASSERT_TRUE(ni_plan.ok());
+  const auto c1n = parse_c1(ni->text).value().c1;
+  const AggregatedSector sn{c1n.comm_r, {}};
+  EXPECT_EQ(*ni_plan->aggregate_transcript_input, seal_transcript_input(std::span(&sn, 1), true));
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Kinds, AnotherKindsInputIsRefused) {

@@ -23,7 +23,8 @@ namespace {
 /// C2 returns (sha256(comm_r)), or a batch of one interactive sector (sha256(seed || comm_r)).
 std::array<std::uint8_t, 32> own_transcript_input(const C1& c1) {
   const AggregatedSector sector{c1.comm_r, c1.seed};
-  return seal_transcript_input(std::span(&sector, 1), c1.registered_proof.challenges == PorepChallenges::kNonInteractive);
+  return seal_transcript_input(std::span(&sector, 1),
+                               c1.registered_proof.challenges == PorepChallenges::kNonInteractive);
 }
 
 /// A parsed C1 with its registered proof's circuit, graph and challenge rule.
@@ -126,20 +127,27 @@ class PorepKind final : public ProofKind {
   }
 
   std::vector<KindOption> verify_options() const override {
-    return {{"c1", "take the public values from this C1 file instead"},
+    return {{"c1",
+             "take the public values from this C1 file instead; repeat, in sector order, for an aggregate of several "
+             "sectors",
+             true},
             {"sector-size", "2KiB, 8MiB, 512MiB, 32GiB, 64GiB (or bytes)"},
             {"prover-id", "32-byte prover id, hex"},
-            {"sector-number", "the sector number"},
-            {"ticket", "32-byte ticket, hex"},
-            {"seed", "32-byte interactive seed, hex"},
-            {"comm-d", "the sector's comm_d (hex or CID)"},
-            {"comm-r", "the sector's comm_r (hex or CID)"},
+            {"sector-number",
+             "the sector number; with --registered-proof, repeat it with --ticket, --seed, --comm-d and --comm-r, in "
+             "sector order, for an aggregate of several sectors",
+             true},
+            {"ticket", "32-byte ticket, hex", true},
+            {"seed", "32-byte interactive seed, hex", true},
+            {"comm-d", "the sector's comm_d (hex or CID)", true},
+            {"comm-r", "the sector's comm_r (hex or CID)", true},
             {"registered-proof", "registered seal proof number (0..19), sets the porep id"},
             {"porep-id", "32-byte porep id, hex (instead of --registered-proof)"},
             {"api-version", "with --porep-id: 1.0, 1.1 or 1.2"}};
   }
   Result<VerifyPlan> verify_plan(const KindOptions& o) const override {
     const std::string sector_size = option_value(o, "sector-size");
+    if (auto it = o.find("c1"); it != o.end() && it->second.size() > 1) return sectors_plan(it->second, sector_size);
     if (const std::string path = option_value(o, "c1"); !path.empty()) {
       // The public values of a C1: replica_id, comm_d, comm_r, the seed and the registered proof.
       auto text = read_text_file(path, std::uint64_t{1} << 31);
@@ -156,11 +164,12 @@ class PorepKind final : public ProofKind {
       }
       auto ctx = c1_context(c1->registered_proof);
       if (!ctx.ok()) return ctx.status();
-      return plan(c1->registered_proof.size, c1->registered_proof.partitions(),
-                  [c1, ctx = std::make_shared<const C1Context>(std::move(*ctx))](std::size_t k) {
-                    return c1_public_inputs(*c1, *ctx, k);
-                  },
-                  own_transcript_input(*c1));
+      return plan(
+          c1->registered_proof.size, c1->registered_proof.partitions(),
+          [c1, ctx = std::make_shared<const C1Context>(std::move(*ctx))](std::size_t k) {
+            return c1_public_inputs(*c1, *ctx, k);
+          },
+          own_transcript_input(*c1));
     }
     auto size = find_sector_size(sector_size);
     if (!size.ok()) return size.status();
@@ -193,6 +202,9 @@ class PorepKind final : public ProofKind {
         return Status::invalid_argument("--api-version: 1.0, 1.1 or 1.2");
       legacy = api == "1.0";
     }
+    if (auto it = o.find("comm-r"); it != o.end() && it->second.size() > 1) {
+      return public_values_plan(o, *size, proof, porep_id, legacy);
+    }
     sdr::Bytes32 prover{}, ticket{}, seed{};
     for (auto [name, out] : {std::pair{"prover-id", &prover}, std::pair{"ticket", &ticket}, std::pair{"seed", &seed}}) {
       auto v = parse_hex32("--" + std::string(name), option_value(o, name));
@@ -218,25 +230,26 @@ class PorepKind final : public ProofKind {
       pub->seed = seed, pub->ticket = ticket;
       auto ctx = c1_context(*proof);
       if (!ctx.ok()) return ctx.status();
-      return plan(*size, proof->partitions(),
-                  [pub, ctx = std::make_shared<const C1Context>(std::move(*ctx))](std::size_t k) {
-                    return c1_public_inputs(*pub, *ctx, k);
-                  },
-                  own_transcript_input(*pub));
+      return plan(
+          *size, proof->partitions(),
+          [pub, ctx = std::make_shared<const C1Context>(std::move(*ctx))](std::size_t k) {
+            return c1_public_inputs(*pub, *ctx, k);
+          },
+          own_transcript_input(*pub));
     }
     auto graph = sdr::ParentGraph::create(s.nodes, porep_id, legacy);
     if (!graph.ok()) return graph.status();
-    return plan(*size, size->partitions,
-                [s, graph = std::make_shared<const sdr::ParentGraph>(std::move(*graph)), replica_id, seed,
-                 pub = PorepPublic{replica_id, *d, *r}](std::size_t k) {
-                  const auto ch =
-                      sdr::challenges(replica_id, seed, s.nodes, static_cast<std::uint32_t>(k), s.challenges);
-                  return porep_public_inputs(s, *graph, pub, ch);
-                },
-                [&] {
-                  const AggregatedSector sector{*r, seed};
-                  return seal_transcript_input(std::span(&sector, 1), false);
-                }());
+    return plan(
+        *size, size->partitions,
+        [s, graph = std::make_shared<const sdr::ParentGraph>(std::move(*graph)), replica_id, seed,
+         pub = PorepPublic{replica_id, *d, *r}](std::size_t k) {
+          const auto ch = sdr::challenges(replica_id, seed, s.nodes, static_cast<std::uint32_t>(k), s.challenges);
+          return porep_public_inputs(s, *graph, pub, ch);
+        },
+        [&] {
+          const AggregatedSector sector{*r, seed};
+          return seal_transcript_input(std::span(&sector, 1), false);
+        }());
   }
 
   std::string_view generate_command() const override { return "gen-c1"; }
@@ -365,6 +378,132 @@ class PorepKind final : public ProofKind {
   }
 
  private:
+  /// Several sectors' public values: --sector-number, --ticket, --seed, --comm-d and --comm-r each
+  /// repeated once per sector in sector order, one --prover-id and --registered-proof (or --porep-id:
+  /// interactive challenges on its graph).
+  static Result<VerifyPlan> public_values_plan(const KindOptions& o, const SectorSize& size,
+                                               const std::optional<RegisteredSealProof>& proof,
+                                               const sdr::Bytes32& porep_id, bool legacy) {
+    const auto values = [&](const char* name) {
+      auto it = o.find(name);
+      return it == o.end() ? std::vector<std::string>() : it->second;
+    };
+    const std::size_t n = values("comm-r").size();
+    for (const char* name : {"sector-number", "ticket", "seed", "comm-d"}) {
+      if (values(name).size() != n) {
+        return Status::invalid_argument(std::to_string(n) + " --comm-r but " + std::to_string(values(name).size()) +
+                                        " --" + name + " (one of each per sector, in sector order)");
+      }
+    }
+    auto prover = parse_hex32("--prover-id", option_value(o, "prover-id"));
+    if (!prover.ok()) return prover.status();
+    std::vector<std::shared_ptr<const C1>> c1s;  // the public values only (no vanilla proofs)
+    for (std::size_t i = 0; i < n; ++i) {
+      auto c1 = std::make_shared<C1>();
+      if (proof) c1->registered_proof = *proof;
+      auto ticket = parse_hex32("--ticket", values("ticket")[i]);
+      if (!ticket.ok()) return ticket.status();
+      auto seed = parse_hex32("--seed", values("seed")[i]);
+      if (!seed.ok()) return seed.status();
+      auto number = base::parse_decimal_u64(values("sector-number")[i]);
+      if (!number.ok()) return Status::invalid_argument("--sector-number: " + number.status().message());
+      auto d = parse_commitment(values("comm-d")[i], CommitmentKind::kUnsealed);
+      if (!d.ok()) return Status::invalid_argument("--comm-d: " + d.status().message());
+      auto r = parse_commitment(values("comm-r")[i], CommitmentKind::kSealed);
+      if (!r.ok()) return Status::invalid_argument("--comm-r: " + r.status().message());
+      c1->ticket = *ticket, c1->seed = *seed, c1->comm_d = *d, c1->comm_r = *r;
+      c1->replica_id = sdr::replica_id(*prover, *number, *ticket, *d, porep_id);
+      c1s.push_back(std::move(c1));
+    }
+    if (proof) return sectors_plan(c1s);
+    // A porep id of no registered proof: interactive challenges on its graph, as the one-sector plan.
+    const StackedShape s = stacked_shape(size);
+    auto graph = sdr::ParentGraph::create(s.nodes, porep_id, legacy);
+    if (!graph.ok()) return graph.status();
+    std::vector<AggregatedSector> statement;
+    for (const auto& c1 : c1s) statement.push_back({c1->comm_r, c1->seed});
+    VerifyPlan p = plan(
+        size, n * size.partitions,
+        [s, c1s, graph = std::make_shared<const sdr::ParentGraph>(std::move(*graph)),
+         per = size.partitions](std::size_t position) -> Result<std::vector<Fr>> {
+          if (position >= c1s.size() * per) return Status::invalid_argument("no such partition");
+          const C1& c1 = *c1s[position / per];
+          const auto k = static_cast<std::uint32_t>(position % per);
+          const auto ch = sdr::challenges(c1.replica_id, c1.seed, s.nodes, k, s.challenges);
+          return porep_public_inputs(s, *graph, PorepPublic{c1.replica_id, c1.comm_d, c1.comm_r}, ch);
+        },
+        seal_transcript_input(statement, false));
+    p.what = std::to_string(n) + " sectors of " + size.name + " PoRep, ";
+    p.expected =
+        "these " + std::to_string(n) + " sectors have " + std::to_string(n * size.partitions) + " partitions in all";
+    return p;
+  }
+
+  /// Several sectors' C1s (an aggregate of their proofs, as Curio's ProveCommitAggregate): every
+  /// sector's partitions in order, the transcript input over all of them.
+  static Result<VerifyPlan> sectors_plan(const std::vector<std::string>& paths, const std::string& sector_size) {
+    std::vector<std::shared_ptr<const C1>> c1s;
+    for (const std::string& path : paths) {
+      auto text = read_text_file(path, std::uint64_t{1} << 31);
+      if (!text.ok()) return text.status();
+      auto in = parse_c1(*text);
+      if (!in.ok()) return Status::invalid_argument(path + ": " + in.status().message());
+      const RegisteredSealProof& proof = in->c1.registered_proof;
+      if (!sector_size.empty()) {
+        auto size = find_sector_size(sector_size);
+        if (!size.ok()) return size.status();
+        if (size->bytes != proof.size.bytes) {
+          return Status::invalid_argument(path + " is a " + proof.name + " C1, not " + size->name);
+        }
+      }
+      if (!c1s.empty()) {
+        const RegisteredSealProof& first = c1s.front()->registered_proof;
+        if (proof.size.bytes != first.size.bytes || (proof.challenges == PorepChallenges::kNonInteractive) !=
+                                                        (first.challenges == PorepChallenges::kNonInteractive)) {
+          return Status::invalid_argument(path + " is a " + proof.name + " C1; an aggregate's sectors are all " +
+                                          first.name + "'s size and kind (interactive or not)");
+        }
+      }
+      c1s.push_back(std::make_shared<const C1>(std::move(in->c1)));
+    }
+    return sectors_plan(c1s);
+  }
+
+  /// Sectors' public values (as C1s without vanilla proofs), one size and kind: every sector's
+  /// partitions in order, the transcript input over all of them (an aggregate of their proofs).
+  static Result<VerifyPlan> sectors_plan(const std::vector<std::shared_ptr<const C1>>& c1s) {
+    struct Sector {
+      std::shared_ptr<const C1> c1;
+      std::shared_ptr<const C1Context> ctx;
+    };
+    std::vector<Sector> sectors;
+    std::vector<AggregatedSector> statement;
+    std::vector<std::pair<std::size_t, std::size_t>> at;  // position -> (sector, partition)
+    for (const auto& c1 : c1s) {
+      auto ctx = c1_context(c1->registered_proof);
+      if (!ctx.ok()) return ctx.status();
+      for (std::size_t k = 0; k < c1->registered_proof.partitions(); ++k) at.emplace_back(sectors.size(), k);
+      statement.push_back({c1->comm_r, c1->seed});
+      sectors.push_back({c1, std::make_shared<const C1Context>(std::move(*ctx))});
+    }
+    const RegisteredSealProof& first = sectors.front().c1->registered_proof;
+    const bool ni = first.challenges == PorepChallenges::kNonInteractive;
+    VerifyPlan p = plan(
+        first.size, at.size(),
+        [sectors, at](std::size_t position) -> Result<std::vector<Fr>> {
+          if (position >= at.size()) return Status::invalid_argument("no such partition");
+          const Sector& s = sectors[at[position].first];
+          return c1_public_inputs(*s.c1, *s.ctx, at[position].second);
+        },
+        seal_transcript_input(statement, ni));
+    if (sectors.size() > 1) {
+      p.what = std::to_string(sectors.size()) + " sectors of " + first.size.name + " PoRep, ";
+      p.expected = "these " + std::to_string(sectors.size()) + " sectors have " + std::to_string(at.size()) +
+                   " partitions in all";
+    }
+    return p;
+  }
+
   static VerifyPlan plan(const SectorSize& size, std::size_t partitions,
                          std::function<Result<std::vector<Fr>>(std::size_t)> inputs,
                          std::optional<std::array<std::uint8_t, 32>> aggregate = std::nullopt) {
