@@ -16,8 +16,10 @@ bool in_gt(const Fq12& g) {
   // In the cyclotomic subgroup, of order p^4 - p^2 + 1 = r h: g^(p^4) g = g^(p^2) (Frobenius only).
   if (!(g.frobenius(4) * g == g.frobenius(2))) return false;
   // There, order r iff g^p = g^x (Scott, "A note on group membership tests for G1, G2 and GT on BLS
-  // pairing-friendly curves", 2021): p - x = r (x - 1)^2 / 3 and gcd(h, (x - 1)^2 / 3) = 1 for
-  // BLS12-381 (checked in tests/snarkpack). One 64-bit cyclotomic exponentiation instead of g^r.
+  // pairing-friendly curves", 2021): p - x = r (x - 1)^2 / 3, and gcd(h, (x - 1)^2 / 3) = 1 for
+  // BLS12-381 (h = (p^4 - p^2 + 1) / r; computed when this was written, and the test
+  // TheFastMembershipTestAgreesWithGToTheR compares with g^r = 1). One 64-bit cyclotomic
+  // exponentiation instead of g^r.
   constexpr std::uint64_t kXAbs = curve::params::Bls12_381Curve::kXAbs;  // x = -kXAbs
   return g.frobenius(1) == g.cyclotomic_pow(field::Limbs<1>{kXAbs}).conjugate();
 }
