@@ -51,11 +51,17 @@ Status FilecoinWorkload::validate(const JobRequest& job) {
   auto agg = aggregated(job);
   if (!agg.ok()) return agg.status();
   if (!*agg) return {};
-  // Its answer is an aggregate: the SRS must be there, long enough (a few KB read).
+  // Its answer is an aggregate: the SRS must be there, long enough (its lengths only: combine reads
+  // and checks the points).
   const std::string why = " (a non-interactive PoRep's answer is the SnarkPack aggregate of its partitions)";
   if (srs_path_.empty()) return Status::unavailable(std::string("no SnarkPack SRS is configured") + why);
-  auto srs = snarkpack::read_srs_file(srs_path_, snarkpack::padded_count(job.partitions));
-  if (!srs.ok()) return Status(srs.status().code(), srs.status().message() + why);
+  auto h = snarkpack::read_srs_file_header(srs_path_);
+  if (!h.ok()) return Status(h.status().code(), h.status().message() + why);
+  const std::size_t n = snarkpack::padded_count(job.partitions);
+  if (snarkpack::srs_capacity(*h) < n) {
+    return Status::invalid_argument(srs_path_ + " aggregates " + std::to_string(snarkpack::srs_capacity(*h)) +
+                                    " proofs at most; this job needs " + std::to_string(n) + why);
+  }
   return {};
 }
 

@@ -282,4 +282,17 @@ Result<Proof<E>> prove(const ProvingKey<E>& pk, r1cs::Partition<typename E::Fr>&
   return prove_finish(pk, std::move(*pending), timings);
 }
 
+// Instantiated once, in prover.cpp, for both curves on the CPU (a device backend's instantiation
+// stays with its caller): every other translation unit only calls them, which keeps the build
+// short (each instantiation is tens of seconds of compiler time).
+#define ZK_GROTH16_PROVER_INSTANCES(X, E)                                                                        \
+  X template Result<PendingProof<E>> prove_start<E, CpuBackend>(const ProvingKey<E>&, r1cs::Partition<E::Fr>&&, \
+                                                                const E::Fr&, const E::Fr&, ProveTimings*,        \
+                                                                const CpuBackend&);                               \
+  X template Result<Proof<E>> prove_finish<E>(const ProvingKey<E>&, PendingProof<E>&&, ProveTimings*);           \
+  X template Result<Proof<E>> prove<E>(const ProvingKey<E>&, r1cs::Partition<E::Fr>&&, const E::Fr&, const E::Fr&, \
+                                       ProveTimings*);
+ZK_GROTH16_PROVER_INSTANCES(extern, Bls12_381)
+ZK_GROTH16_PROVER_INSTANCES(extern, Bn254)
+
 }  // namespace zk::groth16

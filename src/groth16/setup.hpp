@@ -138,4 +138,10 @@ Result<ProvingKey<E>> generate_parameters(const r1cs::R1csShape<typename E::Fr>&
   return pk;
 }
 
+// Instantiated once, in setup.cpp, for both curves (see prover.hpp).
+#define ZK_GROTH16_SETUP_INSTANCES(X, E) \
+  X template Result<ProvingKey<E>> generate_parameters<E>(const r1cs::R1csShape<E::Fr>&, const Trapdoor<E>&);
+ZK_GROTH16_SETUP_INSTANCES(extern, Bls12_381)
+ZK_GROTH16_SETUP_INSTANCES(extern, Bn254)
+
 }  // namespace zk::groth16

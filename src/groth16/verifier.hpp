@@ -117,4 +117,13 @@ Result<bool> verify_batch(const PreparedVerifyingKey<E>& pvk, std::span<const Pr
   return lhs == pvk.alpha_beta.cyclotomic_pow(z_sum.to_canonical());
 }
 
+// Instantiated once, in verifier.cpp, for both curves (see prover.hpp).
+#define ZK_GROTH16_VERIFIER_INSTANCES(X, E)                                                                    \
+  X template PreparedVerifyingKey<E> prepare_verifying_key<E>(const VerifyingKey<E>&);                          \
+  X template Result<bool> verify<E>(const PreparedVerifyingKey<E>&, const Proof<E>&, std::span<const E::Fr>);   \
+  X template Result<bool> verify_batch<E>(const PreparedVerifyingKey<E>&, std::span<const Proof<E>>,            \
+                                          std::span<const std::vector<E::Fr>>, Rng&);
+ZK_GROTH16_VERIFIER_INSTANCES(extern, Bls12_381)
+ZK_GROTH16_VERIFIER_INSTANCES(extern, Bn254)
+
 }  // namespace zk::groth16

@@ -39,6 +39,8 @@
 #include <tbb/task_arena.h>
 
 #include "base/status.hpp"
+#include "curve/bls12_381.hpp"
+#include "curve/bn254.hpp"
 #include "curve/glv.hpp"
 #include "curve/point.hpp"
 #include "msm/buckets.hpp"
@@ -502,6 +504,19 @@ curve::Jacobian<C> dispatch(std::span<const Base> bases, const ScalarSource<type
   return plan.batch_affine ? run<C, Batched, false, Base>(bases, scalars, index, plan)
                            : run<C, XyzzBuckets<C>, false, Base>(bases, scalars, index, plan);
 }
+
+// The MSM of each group over both kinds of bases is instantiated once, in pippenger.cpp: every
+// other translation unit only calls it (each instantiation is tens of seconds of compiler time).
+#define ZK_MSM_INSTANCES(X, C)                                                                                  \
+  X template curve::Jacobian<C> dispatch<C, curve::Affine<C>>(std::span<const curve::Affine<C>>,                \
+                                                              const ScalarSource<C::Scalar>&, const ScalarIndex&, \
+                                                              const MsmConfig&);                                \
+  X template curve::Jacobian<C> dispatch<C, curve::PackedAffine<C>>(                                            \
+      std::span<const curve::PackedAffine<C>>, const ScalarSource<C::Scalar>&, const ScalarIndex&, const MsmConfig&);
+ZK_MSM_INSTANCES(extern, curve::Bls12_381G1)
+ZK_MSM_INSTANCES(extern, curve::Bls12_381G2)
+ZK_MSM_INSTANCES(extern, curve::Bn254G1)
+ZK_MSM_INSTANCES(extern, curve::Bn254G2)
 
 }  // namespace detail
 
