@@ -352,6 +352,9 @@ int main(int argc, char** argv) {
   serve->add_option("--config", serve_args.config, "TOML configuration (every key: zkpipe.example.toml)");
   serve->add_option("--listen", serve_args.listen, "unix:///path or host:port (overrides daemon.listen)");
   serve->add_option("--params-dir", serve_args.params_dir, "where keys are found (overrides daemon.params_dir)");
+  serve->add_flag("--ni-partition-proofs", serve_args.ni_partition_proofs,
+                  "non-interactive PoRep jobs answer with their partition proofs instead of their SnarkPack "
+                  "aggregate (daemon.ni_partition_proofs)");
   serve->add_option("--state-dir", serve_args.state_dir,
                     "where the embedded job store keeps accepted jobs (overrides daemon.state_dir; default "
                     "$XDG_STATE_HOME/zkpipe)");

@@ -145,6 +145,7 @@ int run_serve(const ServeArgs& a) {
   if (!a.tls_client_ca.empty()) cfg.tls_client_ca = a.tls_client_ca;
   if (a.allow_token_over_plaintext) cfg.allow_token_over_plaintext = true;
   if (!a.http_listen.empty()) cfg.http_listen = a.http_listen;
+  if (a.ni_partition_proofs) cfg.ni_partition_proofs = true;
   if (!a.log_level.empty()) cfg.log_level = a.log_level;
   if (!a.log_format.empty()) cfg.log_format = a.log_format;
   if (Status s = server::configure_logging(cfg.log_level, cfg.log_format); !s.ok()) return fail(s.message(), false);

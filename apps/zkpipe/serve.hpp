@@ -17,6 +17,7 @@ struct ServeArgs {
   std::string tls_cert, tls_key, tls_client_ca;  // override daemon.tls_*
   bool allow_token_over_plaintext = false;       // sets daemon.allow_token_over_plaintext
   std::string http_listen;                       // overrides daemon.http_listen
+  bool ni_partition_proofs = false;              // sets daemon.ni_partition_proofs
   std::string log_level, log_format;
 };
 int run_serve(const ServeArgs& a);

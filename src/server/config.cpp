@@ -161,7 +161,7 @@ Result<DaemonConfig> parse_config(std::string_view text) {
   }
   const Reader r(root);
   if (Status s = r.check_known({"daemon", "engine", "queue", "log"},
-                               {"daemon.listen", "daemon.params_dir", "daemon.token", "daemon.tls_cert", "daemon.tls_key",
+                               {"daemon.listen", "daemon.params_dir", "daemon.ni_partition_proofs", "daemon.token", "daemon.tls_cert", "daemon.tls_key",
                                 "daemon.tls_client_ca", "daemon.allow_token_over_plaintext", "daemon.max_message_bytes",
                                 "daemon.http_listen", "daemon.http_tls_cert", "daemon.http_tls_key",
                                 "daemon.http_allow_public", "daemon.http_max_connections",
@@ -182,6 +182,7 @@ Result<DaemonConfig> parse_config(std::string_view text) {
   std::string budget = "auto";
   std::uint64_t budget_bytes = 0;
   for (Status s : {r.string("daemon", "listen", c.listen), r.string("daemon", "params_dir", c.params_dir),
+                   r.boolean("daemon", "ni_partition_proofs", c.ni_partition_proofs),
                    r.string("daemon", "token", c.token), r.string("daemon", "tls_cert", c.tls_cert),
                    r.string("daemon", "tls_key", c.tls_key), r.string("daemon", "tls_client_ca", c.tls_client_ca),
                    r.boolean("daemon", "allow_token_over_plaintext", c.allow_token_over_plaintext),

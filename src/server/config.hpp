@@ -26,6 +26,9 @@ struct DaemonConfig {
   // [daemon]
   std::string listen;      // "unix:///path" or "host:port"; empty: default_listen()
   std::string params_dir = default_params_dir();
+  // A non-interactive PoRep's answer: false (the default) its partitions' SnarkPack aggregate, as
+  // filecoin-proofs and the chain take it (needs the SRS in params_dir); true the partition proofs.
+  bool ni_partition_proofs = false;
   std::string token;       // when set, every call must carry "authorization: Bearer <token>"
   // TLS on a TCP listener (PEM files): the server's certificate chain and its key, both or neither;
   // with tls_client_ca, every client must present a certificate that CA signed (mutual TLS).

@@ -269,7 +269,8 @@ Result<std::unique_ptr<Daemon>> Daemon::start(const DaemonConfig& config) {
     engine_config.prover_workers = gpus ? 2 * static_cast<unsigned>(gpus->size()) : 1;
   }
   d->engine_ = std::make_unique<engine::Engine>(engine_config, std::map<std::string, std::shared_ptr<engine::Workload>>{});
-  d->registry_ = std::make_unique<WorkloadRegistry>(*d->engine_, config.params_dir, *device, gpus);
+  d->registry_ = std::make_unique<WorkloadRegistry>(*d->engine_, config.params_dir, *device, gpus,
+                                                   config.ni_partition_proofs);
   d->device_ = *device == engine::ProverDevice::kGpu ? "gpu" : "cpu";
   if (gpus) {
     std::string list;

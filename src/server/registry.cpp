@@ -25,8 +25,8 @@ bool safe_name(const std::string& s) {
 }  // namespace
 
 WorkloadRegistry::WorkloadRegistry(engine::Engine& engine, std::string params_dir, engine::ProverDevice device,
-                                   std::shared_ptr<gpu::DevicePool> gpus)
-    : engine_(engine), dir_(std::move(params_dir)), device_(device) {
+                                   std::shared_ptr<gpu::DevicePool> gpus, bool ni_partition_proofs)
+    : engine_(engine), dir_(std::move(params_dir)), device_(device), ni_partition_proofs_(ni_partition_proofs) {
   if (device == engine::ProverDevice::kGpu) {
     if (!gpus) {
       std::vector<int> all;
@@ -139,6 +139,7 @@ Result<WorkloadRegistry::Entry> WorkloadRegistry::locate(const std::string& circ
     auto fw = std::make_shared<engine::FilecoinWorkload>(**kind, *ks, *caches_[e.cache], e.r.params_path);
     fw->set_device(device_, pool_);
     fw->set_srs_path((fs::path(dir_) / snarkpack::kFilecoinSrsName).string());  // NI-PoRep's aggregates
+    fw->set_partition_proofs(ni_partition_proofs_);
     w = fw;
   } else if (circuit == "zkey") {
     const fs::path p = fs::path(dir_) / shape;

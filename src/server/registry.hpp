@@ -35,9 +35,11 @@ class WorkloadRegistry {
  public:
   /// `device`: where the Groth16 workloads' prove_start runs (already resolved: kCpu or kGpu);
   /// `gpus`: with kGpu, the devices their prover workers share (null: every device of the host).
+  /// `ni_partition_proofs`: non-interactive PoRep jobs answer with their partition proofs, not
+  /// their aggregate (DaemonConfig::ni_partition_proofs).
   WorkloadRegistry(engine::Engine& engine, std::string params_dir,
                    engine::ProverDevice device = engine::ProverDevice::kCpu,
-                   std::shared_ptr<gpu::DevicePool> gpus = nullptr);
+                   std::shared_ptr<gpu::DevicePool> gpus = nullptr, bool ni_partition_proofs = false);
   ~WorkloadRegistry();
 
   /// The engine kind serving (circuit, shape), made and registered on first use. NOT_FOUND when the
@@ -72,6 +74,7 @@ class WorkloadRegistry {
   engine::Engine& engine_;
   std::string dir_;
   engine::ProverDevice device_;
+  bool ni_partition_proofs_ = false;
   std::shared_ptr<gpu::DevicePool> pool_;  // with kGpu: shared by every workload (the interlock)
   std::unique_ptr<engine::ParamsCache> caches_[kCaches];
   std::uint64_t evictors_[kCaches] = {};  // engine handles (Engine::add_key_evictor)

@@ -5,8 +5,10 @@
 # (checked, synthesized, self-verified); `verify --kind porep` accepts the proof from the C1 and from
 # the public values alone and refuses another sector's; a tampered C1 exits 2 naming the field;
 # then the same C1 (wrapped) through `zkpipe serve`'s pipeline, which maps the key from the cache
-# the first prove built (docs/groth16.md, "Key cache"). Slow part: the development setup of
-# the 2.7M-constraint circuit (about a minute on 2 cores).
+# the first prove built (docs/groth16.md, "Key cache"); at the end a non-interactive PoRep through
+# the daemon, answered with its SnarkPack aggregate and verified from its public values. Slow parts:
+# the development setup of the 2.7M-constraint circuit (about a minute on 2 cores) and the NI
+# sector's 13 partitions (about 3 minutes).
 # Usage: filecoin_c2_test.sh path/to/zkpipe
 set -u
 Z="$1"
@@ -171,8 +173,8 @@ for order in sorted reversed; do
 done
 # zkpipe.v1 without a partition count: a non-interactive C1 (StackedDrg2KiBV1_2_Feat_NonInteractivePoRep
 # = 15) gets its own 13 partitions, not the interactive default; cancelled before it is proved.
-"$Z" gen-c1 --registered-proof 15 --miner-id 1234 --sector-number 11 --data-seed 8 --out "$D/ni.json" > /dev/null \
-    || fail "gen-c1 --registered-proof 15"
+"$Z" gen-c1 --registered-proof 15 --miner-id 1234 --sector-number 11 --data-seed 8 --out "$D/ni.json" --json \
+    > "$D/ni.gen" || fail "gen-c1 --registered-proof 15"
 python_stubs "$D/stubs" zkpipe || fail "protoc"
 # Its answer is the SnarkPack aggregate of its partitions: without the SRS it is refused at submit.
 "$Z" prove --addr "unix://$SOCK" --kind porep --c1 "$D/ni.json" --out "$D/x.bin" > /dev/null 2> "$D/err"
@@ -189,5 +191,23 @@ r = stub.SubmitProof(proving_pb2.SubmitProofRequest(circuit="porep", shape="2KiB
 assert r.partitions == 13, r
 assert stub.CancelProof(proving_pb2.CancelProofRequest(job_id=r.job_id), timeout=30).was_active
 PY
+# The NI flow end to end (issue 44): proved through the daemon (13 partitions, ~3 min on 2 cores),
+# answered with the V2 aggregate padded to 16 (14164 bytes), which verifies from the public values
+# alone and not for another sector. tests/cli/filecoin_ni_test.sh (slow) covers the CLI, cuzk.v1
+# and the partition-proofs options.
+"$Z" prove --addr "unix://$SOCK" --kind porep --c1 "$D/ni.json" --out "$D/ni.bin" > "$D/out" 2>&1 \
+    || fail "an NI PoRep through the daemon: $(cat "$D/out")"
+[ "$(stat -c %s "$D/ni.bin")" = "14164" ] || fail "the aggregate of 13 partitions padded to 16 has 14164 bytes"
+field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
+"$Z" verify --kind porep --sector-size 2KiB --vk "$STEM.vk" --proof "$D/ni.bin" --registered-proof 15 \
+    --prover-id "$(field "$D/ni.gen" prover_id)" --sector-number 11 --ticket "$(field "$D/ni.gen" ticket)" \
+    --seed "$(field "$D/ni.gen" seed)" --comm-d "$(field "$D/ni.gen" comm_d)" \
+    --comm-r "$(field "$D/ni.gen" comm_r)" > "$D/out" || fail "the NI aggregate from the public values: $(cat "$D/out")"
+grep -q "SnarkPack aggregate of 13 partitions, padded to 16" "$D/out" || fail "$(cat "$D/out")"
+"$Z" verify --kind porep --sector-size 2KiB --vk "$STEM.vk" --proof "$D/ni.bin" --registered-proof 15 \
+    --prover-id "$(field "$D/ni.gen" prover_id)" --sector-number 12 --ticket "$(field "$D/ni.gen" ticket)" \
+    --seed "$(field "$D/ni.gen" seed)" --comm-d "$(field "$D/ni.gen" comm_d)" \
+    --comm-r "$(field "$D/ni.gen" comm_r)" > /dev/null
+[ $? -eq 1 ] || fail "the NI aggregate must not verify for another sector number"
 stop_daemon
 echo "ok"

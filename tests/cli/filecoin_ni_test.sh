@@ -5,8 +5,9 @@
 # SnarkPack V2 aggregate of the 13 partition proofs (padded to 16: 14164 bytes), as filecoin-proofs'
 # seal_commit_phase2 does, and `--partition-proofs` with the 13 proofs; `verify --kind porep`
 # accepts both from the C1 and from the public values, and refuses another sector's; then the same
-# sector through `zkpipe serve` on zkpipe.v1 and on cuzk.v1 (Curio's POREP_SEAL_COMMIT). A missing
-# SRS is refused before anything is proved. About 13 minutes on 2 cores (52 partitions of 2.7M
+# sector through `zkpipe serve --ni-partition-proofs` on zkpipe.v1 (the partition proofs, no SRS) and
+# through `zkpipe serve` on cuzk.v1 (Curio's POREP_SEAL_COMMIT: the aggregate). A missing SRS is
+# refused before anything is proved. About 13 minutes on 2 cores (52 partitions of 2.7M
 # constraints): CTest label `slow`.
 # Usage: filecoin_ni_test.sh path/to/zkpipe
 set -u
@@ -53,14 +54,20 @@ grep -q "^valid (2KiB PoRep, the SnarkPack aggregate of 13 partitions, padded to
 "$Z" verify --kind porep --c1 "$D/c1.json" --vk "$STEM.vk" --proof "$D/parts.bin" > /dev/null \
     || fail "the partition proofs must verify"
 
-# The daemon: zkpipe.v1 and cuzk.v1 answer with the aggregate.
+# The daemon: cuzk.v1 answers with the aggregate (zkpipe.v1's aggregate: cli_filecoin_c2, in CI);
+# with --ni-partition-proofs, with the partition proofs (no SRS needed).
 SOCK="$D/zk.sock"
+mkdir "$D/nosrs" && ln "$STEM.params" "$STEM.vk" "$D/nosrs/"
+start_daemon "$D/serve.out" "$D/serve.log" --state-dir "$(mktemp -d "$D/state.XXXXXX")" --listen "unix://$SOCK" \
+    --params-dir "$D/nosrs" --ni-partition-proofs
+"$Z" prove --addr "unix://$SOCK" --kind porep --c1 "$D/c1w.json" --out "$D/daemon.bin" > "$D/out" 2>&1 \
+    || fail "prove through a daemon with --ni-partition-proofs: $(cat "$D/out")"
+[ "$(stat -c %s "$D/daemon.bin")" = "2496" ] || fail "--ni-partition-proofs: 13 partition proofs of 192 bytes"
+"$Z" verify --kind porep --c1 "$D/c1.json" --vk "$STEM.vk" --proof "$D/daemon.bin" > /dev/null \
+    || fail "the daemon's partition proofs must verify"
+stop_daemon || fail "the daemon must stop cleanly"
 start_daemon "$D/serve.out" "$D/serve.log" --state-dir "$(mktemp -d "$D/state.XXXXXX")" --listen "unix://$SOCK" \
     --params-dir "$D/params"
-"$Z" prove --addr "unix://$SOCK" --kind porep --c1 "$D/c1w.json" --out "$D/daemon.bin" > "$D/out" 2>&1 \
-    || fail "prove through the daemon: $(cat "$D/out")"
-"$Z" verify --kind porep --c1 "$D/c1.json" --vk "$STEM.vk" --proof "$D/daemon.bin" > /dev/null \
-    || fail "the daemon's aggregate must verify"
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 python_stubs "$D/stubs" cuzk || fail "protoc"
 /usr/bin/python3 "$ROOT/tests/cli/curio_client.py" "$D/stubs" "unix://$SOCK" porep-ni "$D/c1w.json" 2048 "$D/cuzk.bin" \

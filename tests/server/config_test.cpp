@@ -21,6 +21,7 @@ TEST(Config, TheExampleFileHoldsTheDefaults) {
   const DaemonConfig d;
   EXPECT_EQ(c->listen, d.listen);
   EXPECT_EQ(c->params_dir, d.params_dir);
+  EXPECT_EQ(c->ni_partition_proofs, d.ni_partition_proofs);
   EXPECT_EQ(c->token, d.token);
   EXPECT_EQ(c->tls_cert, d.tls_cert);
   EXPECT_EQ(c->tls_key, d.tls_key);
@@ -59,6 +60,7 @@ TEST(Config, ValuesApply) {
 [daemon]
 listen = "127.0.0.1:0"
 params_dir = "/keys"
+ni_partition_proofs = true
 token = "s3cret"
 tls_cert = "/etc/zkpipe/server.pem"
 tls_key = "/etc/zkpipe/server.key"
@@ -79,6 +81,7 @@ format = "json"
   ASSERT_TRUE(c.ok()) << c.status().to_string();
   EXPECT_EQ(c->listen, "127.0.0.1:0");
   EXPECT_EQ(c->params_dir, "/keys");
+  EXPECT_TRUE(c->ni_partition_proofs);
   EXPECT_EQ(c->token, "s3cret");
   EXPECT_EQ(c->tls_cert, "/etc/zkpipe/server.pem");
   EXPECT_EQ(c->tls_key, "/etc/zkpipe/server.key");
