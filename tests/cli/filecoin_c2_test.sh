@@ -179,6 +179,11 @@ python_stubs "$D/stubs" zkpipe || fail "protoc"
 # Its answer is the SnarkPack aggregate of its partitions: without the SRS it is refused at submit.
 "$Z" prove --addr "unix://$SOCK" --kind porep --c1 "$D/ni.json" --out "$D/x.bin" > /dev/null 2> "$D/err"
 [ $? -eq 2 ] && grep -q "v28-fil-inner-product-v1.srs" "$D/err" || fail "an NI job without the SRS must be refused: $(cat "$D/err")"
+# An SRS too short for 13 partitions padded to 16: refused at submit, saying so (its lengths are read).
+"$Z" setup --srs --srs-proofs 8 --out "$D/params" > /dev/null || fail "setup --srs --srs-proofs 8"
+"$Z" prove --addr "unix://$SOCK" --kind porep --c1 "$D/ni.json" --out "$D/x.bin" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "aggregates 8 proofs at most; this job needs 16" "$D/err" \
+    || fail "an NI job with a short SRS must be refused: $(cat "$D/err")"
 "$Z" setup --srs --srs-proofs 16 --out "$D/params" > /dev/null || fail "setup --srs"
 /usr/bin/python3 - "$D/stubs" "unix://$SOCK" "$D/ni.json" > "$D/out" 2>&1 << 'PY' || fail "NI submit through zkpipe.v1: $(cat "$D/out")"
 import sys
