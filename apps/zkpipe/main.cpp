@@ -484,6 +484,15 @@ int main(int argc, char** argv) {
   }
   if (*aggregate) return zk::app::run_aggregate(aggregate_args);
   if (*prove && !prove_client.addr.empty()) {
+    // A daemon proves with its own keys and SRS, and answers a non-interactive PoRep as it is
+    // configured: these local options would be ignored there, so they are an error.
+    if (!fc_prove.params_dir.empty() || !fc_prove.srs.empty() || fc_prove.partition_proofs) {
+      std::fprintf(stderr,
+                   "zkpipe: prove: --params-dir, --srs and --partition-proofs are for a local prove; a daemon "
+                   "uses its own params directory and SRS, and answers a non-interactive PoRep with its "
+                   "partition proofs only when started with --ni-partition-proofs\n");
+      return 2;
+    }
     zk::app::RemoteProveArgs r;
     r.timeout_ms = prove_timeout_ms;
     r.out = prove_args.out, r.public_out = prove_args.public_out;

@@ -179,6 +179,9 @@ python_stubs "$D/stubs" zkpipe || fail "protoc"
 # Its answer is the SnarkPack aggregate of its partitions: without the SRS it is refused at submit.
 "$Z" prove --addr "unix://$SOCK" --kind porep --c1 "$D/ni.json" --out "$D/x.bin" > /dev/null 2> "$D/err"
 [ $? -eq 2 ] && grep -q "v28-fil-inner-product-v1.srs" "$D/err" || fail "an NI job without the SRS must be refused: $(cat "$D/err")"
+# The daemon answers as it is configured: a client's local options are refused, not ignored.
+"$Z" prove --addr "unix://$SOCK" --kind porep --c1 "$D/ni.json" --partition-proofs --out "$D/x.bin" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "ni-partition-proofs" "$D/err" || fail "prove --addr --partition-proofs must exit 2: $(cat "$D/err")"
 # An SRS too short for 13 partitions padded to 16: refused at submit, saying so (its lengths are read).
 "$Z" setup --srs --srs-proofs 8 --out "$D/params" > /dev/null || fail "setup --srs --srs-proofs 8"
 "$Z" prove --addr "unix://$SOCK" --kind porep --c1 "$D/ni.json" --out "$D/x.bin" > /dev/null 2> "$D/err"
