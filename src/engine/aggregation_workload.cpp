@@ -63,14 +63,8 @@ Status AggregationWorkload::validate(const JobRequest& job) {
   auto in = parse(job.input);
   if (!in.ok()) return in.status();
   // The SRS: its lengths only (reading the points waits for the job).
-  auto h = snarkpack::read_srs_file_header(srs_path_);
-  if (!h.ok()) return Status(h.status().code(), h.status().message() + " (the SnarkPack SRS)");
-  const std::size_t n = snarkpack::padded_count(in->count());
-  if (snarkpack::srs_capacity(*h) < n) {
-    return Status::invalid_argument(srs_path_ + " aggregates " + std::to_string(snarkpack::srs_capacity(*h)) +
-                                    " proofs at most; this job needs " + std::to_string(n));
-  }
-  return {};
+  Status st = snarkpack::check_srs_file_capacity(srs_path_, snarkpack::padded_count(in->count()));
+  return st.ok() ? st : Status(st.code(), st.message() + " (the SnarkPack SRS)");
 }
 
 Result<WorkingSet> AggregationWorkload::working_set(const JobRequest& job) {

@@ -55,14 +55,8 @@ Status FilecoinWorkload::validate(const JobRequest& job) {
   // and checks the points).
   const std::string why = " (a non-interactive PoRep's answer is the SnarkPack aggregate of its partitions)";
   if (srs_path_.empty()) return Status::unavailable(std::string("no SnarkPack SRS is configured") + why);
-  auto h = snarkpack::read_srs_file_header(srs_path_);
-  if (!h.ok()) return Status(h.status().code(), h.status().message() + why);
-  const std::size_t n = snarkpack::padded_count(job.partitions);
-  if (snarkpack::srs_capacity(*h) < n) {
-    return Status::invalid_argument(srs_path_ + " aggregates " + std::to_string(snarkpack::srs_capacity(*h)) +
-                                    " proofs at most; this job needs " + std::to_string(n) + why);
-  }
-  return {};
+  Status st = snarkpack::check_srs_file_capacity(srs_path_, snarkpack::padded_count(job.partitions));
+  return st.ok() ? st : Status(st.code(), st.message() + why);
 }
 
 Result<std::vector<std::uint8_t>> FilecoinWorkload::combine(const JobRequest& job,

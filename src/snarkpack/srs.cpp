@@ -146,6 +146,16 @@ std::size_t srs_capacity(const SrsHeader& h) {
   return std::min<std::size_t>(std::min(h.g_alpha, h.g_beta) / 2, std::min(h.h_alpha, h.h_beta));
 }
 
+Status check_srs_file_capacity(const std::string& path, std::size_t nproofs) {
+  auto h = read_srs_file_header(path);
+  if (!h.ok()) return h.status();
+  if (srs_capacity(*h) < nproofs) {
+    return Status::invalid_argument(path + " aggregates " + std::to_string(srs_capacity(*h)) +
+                                    " proofs at most; this job needs " + std::to_string(nproofs));
+  }
+  return {};
+}
+
 std::vector<std::uint8_t> write_srs(const Srs& srs) {
   std::vector<std::uint8_t> out;
   put_vector(out, srs.g_alpha);

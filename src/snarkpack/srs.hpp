@@ -55,6 +55,9 @@ Result<Srs> read_srs_file(const std::string& path, std::size_t nproofs);
 Result<SrsHeader> read_srs_file_header(const std::string& path);
 /// The most proofs an SRS of these lengths aggregates.
 std::size_t srs_capacity(const SrsHeader& h);
+/// Whether the file aggregates `nproofs` (its lengths only: a submit-time check; the points are read
+/// and checked when the aggregate is made): the header's error, or INVALID_ARGUMENT naming both counts.
+Status check_srs_file_capacity(const std::string& path, std::size_t nproofs);
 /// The file bytes of an SRS.
 std::vector<std::uint8_t> write_srs(const Srs& srs);
 /// A DEVELOPMENT SRS: alpha and beta derived from `seed` (insecure), `g_points` powers in G1 and
