@@ -245,8 +245,8 @@ ntt_body::PowerTable<typename F::Params> view(const ntt::gpu::PowerTables<F>& t)
 }
 
 /// ntt_gpu.cu's run_transform on the CPU: the permutation (with a forward coset's scaling), the
-/// passes of at most `max_tile_log` stages, each tile copied to a local array (shared memory) and
-/// its butterflies run stage by stage, then the inverse's fix-up (with 1/n or the inverse coset's
+/// passes of at most `max_tile_log` stages, each tile copied to a local array (shared memory), its
+/// twiddles made, and its butterflies run stage by stage, then the inverse's fix-up (with 1/n or the inverse coset's
 /// scaling). `shift`: g^i (forward) or g^-i / n (inverse).
 template <class F>
 void emulate_transform(std::vector<F>& a, const ntt::Domain<F>& d, bool inverse,
@@ -262,12 +262,13 @@ void emulate_transform(std::vector<F>& a, const ntt::Domain<F>& d, bool inverse,
   for (unsigned p = 0; p < ntt_body::pass_count(log_n, max_tile_log); ++p) {
     unsigned s0 = 0, k = 0;
     ntt_body::pass_range(log_n, max_tile_log, p, &s0, &k);
-    std::vector<DevField<FP>> tile(std::size_t{1} << k);
+    std::vector<DevField<FP>> tile(std::size_t{1} << k), twiddles(tile.size());  // shared memory
     for (std::size_t t = 0; t < (n >> k); ++t) {  // one thread block per tile
       for (std::size_t e = 0; e < tile.size(); ++e) tile[e] = data[ntt_body::tile_element(t, e, s0, k)];
       const std::size_t low = t & ((std::size_t{1} << s0) - 1);
+      for (std::uint32_t e = 1; e < tile.size(); ++e) twiddles[e] = ntt_body::tile_twiddle(e, low, s0, log_n, tw);
       for (unsigned j = 0; j < k; ++j) {
-        for (std::uint32_t b = 0; b < tile.size() / 2; ++b) ntt_body::tile_butterfly(tile.data(), b, j, low, s0, log_n, tw);
+        for (std::uint32_t b = 0; b < tile.size() / 2; ++b) ntt_body::tile_butterfly(tile.data(), twiddles.data(), b, j);
       }
       for (std::size_t e = 0; e < tile.size(); ++e) data[ntt_body::tile_element(t, e, s0, k)] = tile[e];
     }

@@ -7,7 +7,8 @@
 // leaves its tile); a thread block loads one tile into shared memory, runs the k stages there and
 // writes it back, so 2^26 elements take 3 passes over device memory instead of 26.
 // Twiddles and coset powers come from two small tables (x = xh 2^L + xl: w^x = hi[xh] lo[xl])
-// instead of an n/2-entry table read from memory in every stage.
+// instead of an n/2-entry table read from memory in every stage; a pass's tile makes its own
+// twiddles from them once (tile_twiddle) and its butterflies read them from shared memory.
 
 #include <cstddef>
 #include <cstdint>
@@ -80,19 +81,34 @@ ZK_HD std::size_t tile_element(std::size_t tile, std::size_t e, unsigned s0, uns
   return (high << (s0 + k)) | (e << s0) | low;
 }
 
-/// Butterfly t (t < 2^(k-1)) of local stage j (global stage log_m = s0 + j) on a tile in shared
-/// memory `x`; `low` = the tile's index bits below s0. `tw`: omega^x for x < n/2, unit table.
+/// The twiddle exponent of stage j (global stage s0 + j) for the butterflies at position jj of
+/// their group, in a tile whose index bits below s0 are `low`: the element's position within its
+/// stage-(s0 + j) group, times n / 2^(s0 + j + 1).
+ZK_HD std::size_t stage_exponent(std::uint32_t jj, unsigned j, std::size_t low, unsigned s0, unsigned log_n) {
+  return ((static_cast<std::size_t>(jj) << s0) | low) << (log_n - 1 - s0 - j);
+}
+
+/// A tile's twiddles are made once, before its stages (kept in shared memory beside the tile):
+/// entry 2^j + jj (1 <= index < 2^k) is stage j's twiddle for position jj, so a pass costs 2^k - 1
+/// table products per tile (one per element) instead of one per butterfly (k/2 per element).
+/// Entry `index` of tile `low`'s table; `tw`: omega^x for x < n/2, unit table.
 template <class FP>
-ZK_HD void tile_butterfly(DevField<FP>* x, std::uint32_t t, unsigned j, std::size_t low, unsigned s0, unsigned log_n,
-                          const PowerTable<FP>& tw) {
+ZK_HD DevField<FP> tile_twiddle(std::uint32_t index, std::size_t low, unsigned s0, unsigned log_n,
+                                const PowerTable<FP>& tw) {
+  unsigned j = 0;
+  while ((index >> (j + 1)) != 0) ++j;
+  return unit_table_power(tw, stage_exponent(index - (1u << j), j, low, s0, log_n));
+}
+
+/// Butterfly t (t < 2^(k-1)) of local stage j on a tile in shared memory `x`, with the tile's
+/// twiddles `w` (tile_twiddle).
+template <class FP>
+ZK_HD void tile_butterfly(DevField<FP>* x, const DevField<FP>* w, std::uint32_t t, unsigned j) {
   const std::uint32_t m = 1u << j;
   const std::uint32_t jj = t & (m - 1);
   const std::uint32_t e0 = ((t >> j) << (j + 1)) | jj, e1 = e0 + m;
-  // The element's position within its stage-(s0 + j) group, times n / 2^(s0 + j + 1).
-  const std::size_t exponent = ((static_cast<std::size_t>(jj) << s0) | low) << (log_n - 1 - s0 - j);
-  const DevField<FP> w = unit_table_power(tw, exponent);
   const DevField<FP> u = x[e0];
-  const DevField<FP> v = x[e1] * w;
+  const DevField<FP> v = x[e1] * w[m + jj];
   x[e0] = u + v;
   x[e1] = u - v;
 }

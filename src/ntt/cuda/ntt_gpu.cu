@@ -1,6 +1,6 @@
 // The GPU NTT (ntt/gpu_ntt.hpp; the steps are ntt_body.hpp's): one copy in, the bit-reversal
 // permutation (with the forward coset's scaling), the butterfly stages in shared-memory passes of
-// up to 10 stages, the inverse's fix-up (with 1/n and the inverse coset's scaling), one copy out.
+// up to 10 stages (each tile with its twiddles), the inverse's fix-up (with 1/n and the inverse coset's scaling), one copy out.
 
 #include <algorithm>
 
@@ -30,6 +30,7 @@ __global__ void permute_kernel(DevField<FP>* a, std::size_t n, unsigned log_n, T
   if (i < n) body::permute(a, static_cast<std::uint32_t>(i), log_n, scaled ? &scale : nullptr);
 }
 
+/// Shared memory: the tile (2^k elements), then its twiddles (entries 1 .. 2^k - 1).
 template <class FP>
 __global__ void __launch_bounds__(512)
     pass_kernel(DevField<FP>* a, unsigned s0, unsigned k, unsigned log_n, Table<FP> tw) {
@@ -37,14 +38,30 @@ __global__ void __launch_bounds__(512)
   auto* x = reinterpret_cast<DevField<FP>*>(smem);
   const std::size_t tile = blockIdx.x;
   const std::uint32_t size = 1u << k, half = size / 2;
-  for (std::uint32_t e = threadIdx.x; e < size; e += blockDim.x) x[e] = a[body::tile_element(tile, e, s0, k)];
-  __syncthreads();
+  DevField<FP>* w = x + size;
   const std::size_t low = tile & ((std::size_t{1} << s0) - 1);
+  for (std::uint32_t e = threadIdx.x; e < size; e += blockDim.x) {
+    x[e] = a[body::tile_element(tile, e, s0, k)];
+    if (e != 0) w[e] = body::tile_twiddle(e, low, s0, log_n, tw);
+  }
+  __syncthreads();
   for (unsigned j = 0; j < k; ++j) {
-    for (std::uint32_t t = threadIdx.x; t < half; t += blockDim.x) body::tile_butterfly(x, t, j, low, s0, log_n, tw);
+    for (std::uint32_t t = threadIdx.x; t < half; t += blockDim.x) body::tile_butterfly(x, w, t, j);
     __syncthreads();
   }
   for (std::uint32_t e = threadIdx.x; e < size; e += blockDim.x) a[body::tile_element(tile, e, s0, k)] = x[e];
+}
+
+/// The pass kernel's shared memory for 2^k-element tiles (above 48 KiB a kernel must opt in).
+template <class FP>
+std::size_t pass_shared_bytes(unsigned k) {
+  return 2 * (sizeof(DevField<FP>) << k);
+}
+template <class FP>
+Status allow_pass_shared_memory() {
+  ZK_CUDA_TRY(cudaFuncSetAttribute(pass_kernel<FP>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   static_cast<int>(pass_shared_bytes<FP>(body::kMaxTileLog))));
+  return {};
 }
 
 template <class FP>
@@ -93,7 +110,7 @@ void run_transform(cudaStream_t st, DevField<FP>* a, unsigned log_n, const Table
     unsigned s0 = 0, k = 0;
     body::pass_range(log_n, body::kMaxTileLog, p, &s0, &k);
     const unsigned threads = std::min(kPassThreads, 1u << (k - 1));
-    pass_kernel<FP><<<static_cast<unsigned>(n >> k), threads, sizeof(DevField<FP>) << k, st>>>(a, s0, k, log_n, tw);
+    pass_kernel<FP><<<static_cast<unsigned>(n >> k), threads, pass_shared_bytes<FP>(k), st>>>(a, s0, k, log_n, tw);
   }
   if (n_inv != nullptr) {
     fixup_kernel<FP>
@@ -115,6 +132,7 @@ Status compute_h(std::uint64_t* a_host, const std::uint64_t* b_host, const std::
   if (b_on_device != nullptr) b.adopt(static_cast<F*>(b_on_device), n);
   if (Status s = zk::gpu::require_device(); !s.ok()) return s;
   if (log_n == 0) return Status::invalid_argument("gpu compute_h: the domain needs at least 2 points");
+  if (Status s = allow_pass_shared_memory<FP>(); !s.ok()) return s;
   if ((a_on_device != nullptr || b_on_device != nullptr) && (result_on_device == nullptr || c_host != nullptr)) {
     return Status::invalid_argument("gpu compute_h: device inputs need a device result and c formed there");
   }
@@ -183,6 +201,7 @@ Status transform(std::uint64_t* data, unsigned log_n, const Powers& twiddles, co
   using F = DevField<FP>;
   const std::size_t n = std::size_t{1} << log_n;
   if (log_n == 0) return {};
+  if (Status s = allow_pass_shared_memory<FP>(); !s.ok()) return s;
   zk::gpu::Stream stream;
   if (Status s = stream.create(); !s.ok()) return s;
   auto st = stream.get();
