@@ -48,6 +48,12 @@ PowerTables<F> twiddle_tables(const Domain<F>& d) {
   const unsigned log_half = d.log_size() == 0 ? 0 : d.log_size() - 1;
   return PowerTables<F>::make(d.omega(), log_half);
 }
+/// omega^-x for x < n/2 (the quotient's transforms by decimation in frequency).
+template <class F>
+PowerTables<F> inverse_twiddle_tables(const Domain<F>& d) {
+  const unsigned log_half = d.log_size() == 0 ? 0 : d.log_size() - 1;
+  return PowerTables<F>::make(d.omega_inv(), log_half);
+}
 template <class F>
 Status run(const Domain<F>& d, std::span<F> a, bool inverse, const F* shift, raw::Timing* timing = nullptr) {
   if (a.size() != d.size()) {
@@ -100,22 +106,23 @@ Status quotient(const Domain<F>& d, std::span<F> a, std::span<const F> b, std::s
   }
   const F n_inv = d.size_inv(), one = F::one();
   const auto tw = twiddle_tables(d);
+  const auto tw_inv = inverse_twiddle_tables(d);
   auto u = [](const auto* p) { return reinterpret_cast<const std::uint64_t*>(p); };
+  auto* out = reinterpret_cast<std::uint64_t*>(a.data());
+  const std::uint64_t* c_words = c.empty() ? nullptr : u(c.data());
   if (odd_coset) {
     auto omega_2n = field::root_of_unity<F>(d.config().root_generator, d.log_size() + 1);
     if (!omega_2n.ok()) return omega_2n.status();
-    const auto shift = PowerTables<F>::make(*omega_2n, d.log_size());
-    return raw::compute_h<typename F::Params>(reinterpret_cast<std::uint64_t*>(a.data()), u(b.data()),
-                                              (c.empty() ? nullptr : u(c.data())), d.log_size(), tw.raw(), u(&n_inv),
+    const auto shift = PowerTables<F>::make(*omega_2n, d.log_size(), n_inv);
+    return raw::compute_h<typename F::Params>(out, u(b.data()), c_words, d.log_size(), tw.raw(), tw_inv.raw(),
                                               shift.raw(), nullptr, u(&one), on_device, a_dev, b_dev);
   }
-  const auto g = PowerTables<F>::make(d.coset_generator(), d.log_size());
+  const auto g = PowerTables<F>::make(d.coset_generator(), d.log_size(), n_inv);
   const auto g_inv = PowerTables<F>::make(d.coset_generator_inv(), d.log_size(), n_inv);
   const F z_inv = d.vanishing_on_coset_inv();
   const raw::Powers g_inv_raw = g_inv.raw();
-  return raw::compute_h<typename F::Params>(reinterpret_cast<std::uint64_t*>(a.data()), u(b.data()),
-                                            (c.empty() ? nullptr : u(c.data())), d.log_size(), tw.raw(), u(&n_inv),
-                                            g.raw(), &g_inv_raw, u(&z_inv), on_device, a_dev, b_dev);
+  return raw::compute_h<typename F::Params>(out, u(b.data()), c_words, d.log_size(), tw.raw(), tw_inv.raw(), g.raw(),
+                                            &g_inv_raw, u(&z_inv), on_device, a_dev, b_dev);
 }
 }  // namespace detail
 

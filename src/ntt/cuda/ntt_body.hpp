@@ -22,9 +22,13 @@ namespace zk::gpu::ntt_body {
 constexpr unsigned kMaxTileLog = 10;
 
 ZK_HD std::uint32_t bit_reverse(std::uint32_t x, unsigned log_n) {
+#ifdef __CUDA_ARCH__
+  return log_n == 0 ? 0u : __brev(x) >> (32 - log_n);
+#else
   std::uint32_t r = 0;
   for (unsigned i = 0; i < log_n; ++i) r |= ((x >> i) & 1u) << (log_n - 1 - i);
   return r;
+#endif
 }
 
 /// Powers p(x) = factor g^x for x < 2^log_count, as hi[x >> lo_bits] lo[x & (2^lo_bits - 1)]
@@ -63,6 +67,17 @@ ZK_HD void permute(DevField<FP>* a, std::uint32_t i, unsigned log_n, const Power
   }
   a[i] = y;
   a[r] = x;
+}
+
+/// Element i of the permutation with the scaling after it: a[rev(i)] f(i) moves to i (and a[i]
+/// f(rev(i)) to rev(i)), f = scale(destination). The quotient's way back from the coset ends here.
+template <class FP>
+ZK_HD void permute_scaled_after(DevField<FP>* a, std::uint32_t i, unsigned log_n, const PowerTable<FP>& scale) {
+  const std::uint32_t r = bit_reverse(i, log_n);
+  if (i > r) return;
+  const DevField<FP> x = a[i], y = a[r];
+  a[i] = y * table_power(scale, i);
+  if (r != i) a[r] = x * table_power(scale, r);
 }
 
 /// Passes over log_n stages: as few as kMaxTileLog allows, sizes balanced (26 -> 9, 9, 8).
@@ -111,6 +126,19 @@ ZK_HD void tile_butterfly(DevField<FP>* x, const DevField<FP>* w, std::uint32_t 
   const DevField<FP> v = x[e1] * w[m + jj];
   x[e0] = u + v;
   x[e1] = u - v;
+}
+
+/// The same butterfly by decimation in frequency (natural order in, bit-reversed out; its stages
+/// run from the top down): (u, v) -> (u + v, (u - v) w) with stage j's twiddle for position jj,
+/// the same as the decimation in time's.
+template <class FP>
+ZK_HD void tile_butterfly_dif(DevField<FP>* x, const DevField<FP>* w, std::uint32_t t, unsigned j) {
+  const std::uint32_t m = 1u << j;
+  const std::uint32_t jj = t & (m - 1);
+  const std::uint32_t e0 = ((t >> j) << (j + 1)) | jj, e1 = e0 + m;
+  const DevField<FP> u = x[e0], v = x[e1];
+  x[e0] = u + v;
+  x[e1] = (u - v) * w[m + jj];
 }
 
 /// The inverse transform from the forward one: a[i] <-> a[n - i] for 0 < i < n/2, each times

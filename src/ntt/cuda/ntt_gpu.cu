@@ -1,6 +1,8 @@
 // The GPU NTT (ntt/gpu_ntt.hpp; the steps are ntt_body.hpp's): one copy in, the bit-reversal
 // permutation (with the forward coset's scaling), the butterfly stages in shared-memory passes of
-// up to 10 stages (each tile with its twiddles), the inverse's fix-up (with 1/n and the inverse coset's scaling), one copy out.
+// up to 10 stages (each tile with its twiddles), the inverse's fix-up (with 1/n and the inverse
+// coset's scaling), one copy out. The quotient chains transforms by decimation in frequency
+// (natural order in, bit-reversed out) and in time (the reverse), so it permutes once at most.
 
 #include <algorithm>
 
@@ -30,10 +32,12 @@ __global__ void permute_kernel(DevField<FP>* a, std::size_t n, unsigned log_n, T
   if (i < n) body::permute(a, static_cast<std::uint32_t>(i), log_n, scaled ? &scale : nullptr);
 }
 
-/// Shared memory: the tile (2^k elements), then its twiddles (entries 1 .. 2^k - 1).
-template <class FP>
+/// Shared memory: the tile (2^k elements), then its twiddles (entries 1 .. 2^k - 1). kDif: the
+/// stages by decimation in frequency, from the top down. `scaled` (the first pass of a decimation in
+/// time, s0 = 0): each element is multiplied by scale(rev(index)) as it is loaded.
+template <class FP, bool kDif>
 __global__ void __launch_bounds__(512)
-    pass_kernel(DevField<FP>* a, unsigned s0, unsigned k, unsigned log_n, Table<FP> tw) {
+    pass_kernel(DevField<FP>* a, unsigned s0, unsigned k, unsigned log_n, Table<FP> tw, Table<FP> scale, bool scaled) {
   extern __shared__ __align__(16) unsigned char smem[];
   auto* x = reinterpret_cast<DevField<FP>*>(smem);
   const std::size_t tile = blockIdx.x;
@@ -41,15 +45,29 @@ __global__ void __launch_bounds__(512)
   DevField<FP>* w = x + size;
   const std::size_t low = tile & ((std::size_t{1} << s0) - 1);
   for (std::uint32_t e = threadIdx.x; e < size; e += blockDim.x) {
-    x[e] = a[body::tile_element(tile, e, s0, k)];
+    const std::size_t i = body::tile_element(tile, e, s0, k);
+    x[e] = scaled ? a[i] * body::table_power(scale, body::bit_reverse(static_cast<std::uint32_t>(i), log_n)) : a[i];
     if (e != 0) w[e] = body::tile_twiddle(e, low, s0, log_n, tw);
   }
   __syncthreads();
-  for (unsigned j = 0; j < k; ++j) {
-    for (std::uint32_t t = threadIdx.x; t < half; t += blockDim.x) body::tile_butterfly(x, w, t, j);
+  for (unsigned step = 0; step < k; ++step) {
+    const unsigned j = kDif ? k - 1 - step : step;
+    for (std::uint32_t t = threadIdx.x; t < half; t += blockDim.x) {
+      if constexpr (kDif) {
+        body::tile_butterfly_dif(x, w, t, j);
+      } else {
+        body::tile_butterfly(x, w, t, j);
+      }
+    }
     __syncthreads();
   }
   for (std::uint32_t e = threadIdx.x; e < size; e += blockDim.x) a[body::tile_element(tile, e, s0, k)] = x[e];
+}
+
+template <class FP>
+__global__ void permute_scaled_after_kernel(DevField<FP>* a, std::size_t n, unsigned log_n, Table<FP> scale) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i < n) body::permute_scaled_after(a, static_cast<std::uint32_t>(i), log_n, scale);
 }
 
 /// The pass kernel's shared memory for 2^k-element tiles (above 48 KiB a kernel must opt in).
@@ -59,8 +77,9 @@ std::size_t pass_shared_bytes(unsigned k) {
 }
 template <class FP>
 Status allow_pass_shared_memory() {
-  ZK_CUDA_TRY(cudaFuncSetAttribute(pass_kernel<FP>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   static_cast<int>(pass_shared_bytes<FP>(body::kMaxTileLog))));
+  const int bytes = static_cast<int>(pass_shared_bytes<FP>(body::kMaxTileLog));
+  ZK_CUDA_TRY(cudaFuncSetAttribute(pass_kernel<FP, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  ZK_CUDA_TRY(cudaFuncSetAttribute(pass_kernel<FP, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   return {};
 }
 
@@ -99,19 +118,39 @@ struct DeviceTable {
   }
 };
 
-/// The in-place transform on device data already resident (see transform()).
+/// The butterfly passes in place: by decimation in time (bit-reversed order in, natural out; with
+/// `load_scale`, element i first times load_scale(rev(i))) or in frequency (`dif`: natural in,
+/// bit-reversed out), with the twiddles of `tw` (omega^x or omega^-x for x < n/2).
+template <class FP>
+void run_passes(cudaStream_t st, DevField<FP>* a, unsigned log_n, const Table<FP>& tw, bool dif,
+                const Table<FP>* load_scale) {
+  const std::size_t n = std::size_t{1} << log_n;
+  const unsigned passes = body::pass_count(log_n, body::kMaxTileLog);
+  for (unsigned q = 0; q < passes; ++q) {
+    const unsigned p = dif ? passes - 1 - q : q;
+    unsigned s0 = 0, k = 0;
+    body::pass_range(log_n, body::kMaxTileLog, p, &s0, &k);
+    const unsigned threads = std::min(kPassThreads, 1u << (k - 1));
+    const bool scaled = load_scale != nullptr && !dif && p == 0;
+    const auto grid = static_cast<unsigned>(n >> k);
+    if (dif) {
+      pass_kernel<FP, true><<<grid, threads, pass_shared_bytes<FP>(k), st>>>(a, s0, k, log_n, tw, tw, false);
+    } else {
+      pass_kernel<FP, false>
+          <<<grid, threads, pass_shared_bytes<FP>(k), st>>>(a, s0, k, log_n, tw, scaled ? *load_scale : tw, scaled);
+    }
+  }
+}
+
+/// The in-place transform on device data already resident (see transform()), natural order in and
+/// out: the permutation, the passes by decimation in time, the inverse's fix-up.
 template <class FP>
 void run_transform(cudaStream_t st, DevField<FP>* a, unsigned log_n, const Table<FP>& tw, const DevField<FP>* n_inv,
                    const Table<FP>* shift) {
   const std::size_t n = std::size_t{1} << log_n;
   const bool forward_shift = shift != nullptr && n_inv == nullptr;
   permute_kernel<FP><<<blocks(n), kThreads, 0, st>>>(a, n, log_n, forward_shift ? *shift : tw, forward_shift);
-  for (unsigned p = 0; p < body::pass_count(log_n, body::kMaxTileLog); ++p) {
-    unsigned s0 = 0, k = 0;
-    body::pass_range(log_n, body::kMaxTileLog, p, &s0, &k);
-    const unsigned threads = std::min(kPassThreads, 1u << (k - 1));
-    pass_kernel<FP><<<static_cast<unsigned>(n >> k), threads, pass_shared_bytes<FP>(k), st>>>(a, s0, k, log_n, tw);
-  }
+  run_passes<FP>(st, a, log_n, tw, false, nullptr);
   if (n_inv != nullptr) {
     fixup_kernel<FP>
         <<<blocks(n / 2 + 1), kThreads, 0, st>>>(a, n, *n_inv, shift != nullptr ? *shift : tw, shift != nullptr);
@@ -122,7 +161,7 @@ void run_transform(cudaStream_t st, DevField<FP>* a, unsigned log_n, const Table
 
 template <class FP>
 Status compute_h(std::uint64_t* a_host, const std::uint64_t* b_host, const std::uint64_t* c_host, unsigned log_n,
-                 const Powers& twiddles, const std::uint64_t* n_inv, const Powers& g, const Powers* g_inv_n,
+                 const Powers& twiddles, const Powers& twiddles_inv, const Powers& g_n, const Powers* g_inv_n,
                  const std::uint64_t* z_inv, void** result_on_device, void* a_on_device, void* b_on_device) {
   using F = DevField<FP>;
   const std::size_t n = std::size_t{1} << log_n;
@@ -146,15 +185,14 @@ Status compute_h(std::uint64_t* a_host, const std::uint64_t* b_host, const std::
     if (Status s = done[i].create(); !s.ok()) return s;
   }
   auto st = streams[0].get();
-  DeviceTable<FP> tw, gt, git;
+  DeviceTable<FP> tw, twi, gt, git;
   for (Status s : {a_on_device != nullptr ? Status{} : a.allocate(n), b_on_device != nullptr ? Status{} : b.allocate(n),
-                   c.allocate(n), tw.upload(twiddles, st), gt.upload(g, st),
+                   c.allocate(n), tw.upload(twiddles, st), twi.upload(twiddles_inv, st), gt.upload(g_n, st),
                    g_inv_n != nullptr ? git.upload(*g_inv_n, st) : Status{}}) {
     if (!s.ok()) return s;
   }
   ZK_CUDA_TRY(cudaEventRecord(done[0].get(), st));  // the tables are on the device
   for (int i = 1; i < 3; ++i) ZK_CUDA_TRY(cudaStreamWaitEvent(streams[i].get(), done[0].get(), 0));
-  const F ninv = F::from_raw(n_inv);
   F* device[3] = {a.get(), b.get(), c.get()};
   const std::uint64_t* host[3] = {a_on_device != nullptr ? nullptr : a_host, b_on_device != nullptr ? nullptr : b_host,
                                   c_host};
@@ -176,14 +214,19 @@ Status compute_h(std::uint64_t* a_host, const std::uint64_t* b_host, const std::
   }
   for (int i = 0; i < 3; ++i) {
     auto si = streams[i].get();
-    run_transform<FP>(si, device[i], log_n, tw.view, &ninv, nullptr);     // interpolate
-    run_transform<FP>(si, device[i], log_n, tw.view, nullptr, &gt.view);  // evaluate on the coset
+    // Interpolate (n times the coefficients, bit-reversed), then scale by g^i / n and evaluate on
+    // the coset (natural order): no permutation, no fix-up.
+    run_passes<FP>(si, device[i], log_n, twi.view, true, nullptr);
+    run_passes<FP>(si, device[i], log_n, tw.view, false, &gt.view);
     ZK_CUDA_TRY(cudaEventRecord(done[i].get(), si));
   }
   ZK_CUDA_TRY(cudaStreamWaitEvent(st, done[1].get(), 0));
   ZK_CUDA_TRY(cudaStreamWaitEvent(st, done[2].get(), 0));
   quotient_kernel<FP><<<blocks(n), kThreads, 0, st>>>(a.get(), b.get(), c.get(), n, F::from_raw(z_inv));
-  if (g_inv_n != nullptr) run_transform<FP>(st, a.get(), log_n, tw.view, &ninv, &git.view);  // back from the coset
+  if (g_inv_n != nullptr) {  // back from the coset: n g^i h_i bit-reversed, then h_i in natural order
+    run_passes<FP>(st, a.get(), log_n, twi.view, true, nullptr);
+    permute_scaled_after_kernel<FP><<<blocks(n), kThreads, 0, st>>>(a.get(), n, log_n, git.view);
+  }
   ZK_CUDA_TRY(cudaGetLastError());
   if (result_on_device != nullptr) {
     if (Status s = streams[0].sync(); !s.ok()) return s;

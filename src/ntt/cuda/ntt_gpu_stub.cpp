@@ -11,8 +11,8 @@ Status transform(std::uint64_t*, unsigned, const Powers&, const std::uint64_t*, 
   return zk::gpu::require_device();
 }
 template <class FP>
-Status compute_h(std::uint64_t*, const std::uint64_t*, const std::uint64_t*, unsigned, const Powers&,
-                 const std::uint64_t*, const Powers&, const Powers*, const std::uint64_t*, void**, void*, void*) {
+Status compute_h(std::uint64_t*, const std::uint64_t*, const std::uint64_t*, unsigned, const Powers&, const Powers&,
+                 const Powers&, const Powers*, const std::uint64_t*, void**, void*, void*) {
   return zk::gpu::require_device();
 }
 

@@ -32,9 +32,9 @@ Status transform(std::uint64_t* data, unsigned log_n, const Powers& twiddles, co
                  const Powers* shift, Timing* timing = nullptr);
 
 /// The quotient on the device (ntt/quotient.hpp): a, b, c (n values each) are interpolated and
-/// evaluated on the coset g<omega> (`g`: g^i), where (a b - c) z_inv is formed. bellman's
-/// compute_h: z_inv = 1 / (g^n - 1), then interpolated back from the coset (`g_inv_n`: g^-i / n),
-/// the n coefficients in `a`. snarkjs's compute_h_odd_coset: g = the 2n-th root of unity, z_inv =
+/// evaluated on the coset g<omega> (`twiddles`: omega^x, `twiddles_inv`: omega^-x for x < n/2;
+/// `g_n`: g^i / n), where (a b - c) z_inv is formed. bellman's compute_h: z_inv = 1 / (g^n - 1),
+/// then interpolated back from the coset (`g_inv_n`: g^-i / n), the n coefficients in `a`. snarkjs's compute_h_odd_coset: g = the 2n-th root of unity, z_inv =
 /// 1, `g_inv_n` null: `a` gets the values on the coset. b and c are unchanged on the host. `c` null:
 /// c = a o b is formed on the device from the uploaded a and b (a satisfied R1CS's C evaluations;
 /// the provers keep no c on the host).
@@ -45,15 +45,15 @@ Status transform(std::uint64_t* data, unsigned log_n, const Powers& twiddles, co
 /// happens; the host pointers `a` and `b` are then not read.
 template <class FP>
 Status compute_h(std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, unsigned log_n,
-                 const Powers& twiddles, const std::uint64_t* n_inv, const Powers& g, const Powers* g_inv_n,
+                 const Powers& twiddles, const Powers& twiddles_inv, const Powers& g_n, const Powers* g_inv_n,
                  const std::uint64_t* z_inv, void** result_on_device = nullptr, void* a_on_device = nullptr,
                  void* b_on_device = nullptr);
 
 /// The explicit instantiations (ntt_gpu.cu, and the stub without CUDA) for one field's params.
 #define ZK_NTT_GPU_INSTANTIATE(FP)                                                                                   \
   template Status compute_h<FP>(std::uint64_t*, const std::uint64_t*, const std::uint64_t*, unsigned, const Powers&, \
-                                const std::uint64_t*, const Powers&, const Powers*, const std::uint64_t*, void**,    \
-                                void*, void*);                                                                       \
+                                const Powers&, const Powers&, const Powers*, const std::uint64_t*, void**, void*,    \
+                                void*);                                                                              \
   template Status transform<FP>(std::uint64_t*, unsigned, const Powers&, const std::uint64_t*, const Powers*, Timing*);
 
 }  // namespace zk::ntt::gpu::raw
