@@ -467,12 +467,16 @@ TYPED_TEST(DevNttTest, OddCosetQuotientScheduleMatchesTheCpu) {
 /// `per_pass` points as msm_gpu.cu runs them; `levels` gets the deepest reduction.
 template <class C>
 curve::Jacobian<C> emulate_msm(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> k,
-                               std::size_t per_pass = 0, unsigned* levels_out = nullptr) {
+                               std::size_t per_pass = 0, unsigned* levels_out = nullptr, unsigned window_bits = 0) {
   using FqP = typename C::Field::Params;
   using FrP = typename C::Scalar::Params;
-  const auto plan = msm::gpu::raw::make_plan(bases.size(), C::Scalar::kBits);
+  auto plan = msm::gpu::raw::make_plan(bases.size(), C::Scalar::kBits);
+  if (window_bits != 0) {  // another window size, the windows as make_plan covers the scalar
+    plan.window_bits = window_bits;
+    plan.windows = (C::Scalar::kBits + window_bits) / window_bits;
+  }
   const unsigned c = plan.window_bits, W = plan.windows;
-  const std::size_t buckets = static_cast<std::size_t>(W) << c;
+  const std::size_t buckets = static_cast<std::size_t>(W) * msm_body::window_buckets(c);
   if (per_pass == 0) per_pass = bases.size();
   std::vector<DevXyzz<FqP>> partials(static_cast<std::size_t>(W) * plan.chunks, DevXyzz<FqP>::identity());
   unsigned deepest = 0;
@@ -540,7 +544,7 @@ curve::Jacobian<C> emulate_msm(std::span<const curve::Affine<C>> bases, std::spa
       for (std::uint32_t k = 0; k < subchunks; ++k) {
         const auto r = msm_body::chunk_range(c, k, subchunks);
         sub[static_cast<std::size_t>(w) * subchunks + k] =
-            msm_body::window_chunk(sums.data() + (static_cast<std::size_t>(w) << c), r.lo, r.hi);
+            msm_body::window_chunk(sums.data() + static_cast<std::size_t>(w) * msm_body::window_buckets(c), r.lo, r.hi);
       }
     }
     for (std::size_t t = 0; t < partials.size(); ++t) {
@@ -593,6 +597,11 @@ TYPED_TEST(DevPointTest, MsmPipelineMatchesNaive) {
     }
     std::vector<Fr> zeros(n, Fr::zero());
     EXPECT_TRUE(emulate_msm<C>(bases, zeros).is_identity());
+    // Other window sizes (signed digits with their carries; make_plan picks up to 20 bits).
+    k[1] = -Fr::one();
+    k[3] = Fr::from_u64(1) - Fr::from_u64(3).pow(200);
+    const auto with_edges = msm::msm_naive<C>(bases, k);
+    for (unsigned c : {9u, 13u, 16u}) EXPECT_EQ(emulate_msm<C>(bases, k, 0, nullptr, c), with_edges) << "c = " << c;
   }
 }
 
@@ -628,9 +637,62 @@ TEST(GpuPlan, PassesFitTheFreeMemory) {
 TEST(GpuPlan, WindowsCoverTheScalar) {
   for (std::size_t n : {std::size_t{1}, std::size_t{1} << 12, std::size_t{1} << 20, std::size_t{1} << 26}) {
     const auto p = msm::gpu::raw::make_plan(n, 255);
-    EXPECT_GE(p.window_bits * p.windows, 255u);
-    EXPECT_LE(p.window_bits, 16u);
+    EXPECT_GE(p.window_bits * p.windows, 256u);  // a bit more than the scalar: no carry out of the top
+    EXPECT_LT(p.window_bits * (p.windows - 1), 256u);
+    EXPECT_GE(p.window_bits, 8u);
+    EXPECT_LE(p.window_bits, 20u);
     EXPECT_GE(p.chunks, 1u);
+  }
+  // The cost model: 16-bit windows for the mid sizes, 20 (13 windows instead of 16) from 2^24.
+  EXPECT_EQ(msm::gpu::raw::make_plan(std::size_t{1} << 20, 255).window_bits, 16u);
+  EXPECT_EQ(msm::gpu::raw::make_plan(std::size_t{1} << 27, 255).window_bits, 20u);
+  EXPECT_EQ(msm::gpu::raw::make_plan(std::size_t{1} << 27, 255).windows, 13u);
+}
+
+// Signed digits: sum_w d_w 2^(c w) is the scalar, |d_w| <= 2^(c-1), one pair per non-zero digit with
+// its bucket |d| - 1 and its sign, for every window size the plan can choose.
+template <class Fr>
+void check_signed_digits(const Fr& k) {
+  const auto canonical = dev(k).to_canonical();
+  for (unsigned c = 8; c <= 20; ++c) {
+    const unsigned windows = (Fr::kBits + c) / c;
+    Fr sum = Fr::zero();
+    std::uint32_t nonzero = 0;
+    msm_body::signed_digits<Fr::kLimbs>(canonical.v, windows, c, [&](unsigned w, std::int32_t d) {
+      EXPECT_LE(d < 0 ? -d : d, 1 << (c - 1));
+      const Fr magnitude = Fr::from_u64(static_cast<std::uint64_t>(d < 0 ? -d : d)) * Fr::from_u64(2).pow(c * w);
+      sum = d < 0 ? sum - magnitude : sum + magnitude;
+      ++nonzero;
+    });
+    EXPECT_EQ(sum, k) << "c = " << c;
+    ASSERT_EQ(msm_body::pair_count<Fr::kLimbs>(canonical.v, false, windows, c), nonzero);
+    EXPECT_EQ(msm_body::pair_count<Fr::kLimbs>(canonical.v, true, windows, c), 0u);  // identity base
+    std::vector<std::uint32_t> keys(nonzero), points(nonzero);
+    msm_body::emit_pairs<Fr::kLimbs>(canonical.v, false, windows, c, 5, 0, keys.data(), points.data());
+    for (std::uint32_t q = 0; q < nonzero; ++q) {
+      EXPECT_LT(keys[q], std::uint32_t{1} << msm_body::key_bits(windows, c));
+      EXPECT_EQ(points[q] & ~msm_body::kNegated, 5u);
+    }
+  }
+}
+
+TEST(GpuPlan, SignedDigitsRebuildTheScalar) {
+  auto rng = test::rng(307);
+  for (int i = 0; i < 20; ++i) {
+    check_signed_digits(field::Bls12_381Fr::random(rng));
+    check_signed_digits(field::Bn254Fr::random(rng));
+  }
+  for (std::uint64_t v : {0ull, 1ull, 2ull, 127ull, 128ull, 129ull, 255ull, 256ull, 0xffffffffull}) {
+    check_signed_digits(field::Bls12_381Fr::from_u64(v));
+    check_signed_digits(field::Bn254Fr::from_u64(v));
+  }
+  check_signed_digits(-field::Bls12_381Fr::one());  // r - 1: the top window's largest digit
+  check_signed_digits(-field::Bn254Fr::one());
+  // 2^k - 1 (carries through every window) and 2^k (a lone top digit).
+  for (unsigned bits : {64u, 200u, 250u, 253u, 254u}) {
+    const auto two_k = field::Bls12_381Fr::from_u64(2).pow(bits);
+    check_signed_digits(two_k - field::Bls12_381Fr::one());
+    check_signed_digits(two_k);
   }
 }
 

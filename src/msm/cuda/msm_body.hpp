@@ -2,9 +2,10 @@
 
 // Per-thread bodies of the GPU MSM (Pippenger with bucket sorting), written once for the kernels
 // and for their CPU tests. One pass over a slice of the points:
-//   1. pairs: every point i emits (key, i) for each window w whose digit is not 0, key =
-//      (w << c) | digit; a zero scalar or an identity base emits nothing and a scalar of 1 one
-//      pair (a Groth16 witness is mostly 0s and 1s). Counts per point, an exclusive scan, a fill;
+//   1. pairs: every point i emits (key, i) for each window w whose signed digit d is not 0 (digits
+//      in [-2^(c-1), 2^(c-1)], so 2^(c-1) buckets a window), key = (w << (c - 1)) | (|d| - 1) and
+//      the sign in i's top bit; a zero scalar or an identity base emits nothing and a scalar of 1
+//      one pair (a Groth16 witness is mostly 0s and 1s). Counts per point, an exclusive scan, a fill;
 //   2. the pairs are sorted by key (CUB radix sort over the key's bits on the device, std::sort in
 //      the tests);
 //   3. every bucket's run of points is cut into sub-runs of at most kSubRun points, one thread per
@@ -34,21 +35,43 @@ ZK_HD std::uint32_t window_digit(const std::uint64_t* k, unsigned bit, unsigned 
   return static_cast<std::uint32_t>(v & ((std::uint64_t{1} << c) - 1));
 }
 
-/// The key of (point i, window w): (w << c) | digit, or `kNone` when the digit is 0 or the base is
-/// the identity.
-constexpr std::uint32_t kNone = 0xffffffffu;
-template <std::size_t N>
-ZK_HD std::uint32_t bucket_key(const std::uint64_t* canonical_scalar, bool base_is_identity, unsigned w, unsigned c) {
-  if (base_is_identity) return kNone;
-  const std::uint32_t d = window_digit<N>(canonical_scalar, w * c, c);
-  return d == 0 ? kNone : (w << c) | d;
+/// Signed digits: window w's digit d_w is its c bits plus the carry from below, minus 2^c (and a
+/// carry of 1 up) when that is above 2^(c-1), so d_w is in [-2^(c-1), 2^(c-1)] and a window needs
+/// 2^(c-1) buckets, bucket |d| - 1; the point goes in negated when d < 0. The top window takes no
+/// carry out (Plan::windows leaves it at most c - 1 bits of the scalar, so its digit stays at most
+/// 2^(c-1)). Calls f(w, d) for every window whose digit is not 0.
+template <std::size_t N, class F>
+ZK_HD void signed_digits(const std::uint64_t* canonical_scalar, unsigned windows, unsigned c, F&& f) {
+  const std::int32_t half = std::int32_t{1} << (c - 1), full = std::int32_t{1} << c;
+  std::int32_t carry = 0;
+  for (unsigned w = 0; w < windows; ++w) {
+    std::int32_t d = static_cast<std::int32_t>(window_digit<N>(canonical_scalar, w * c, c)) + carry;
+    carry = 0;
+    if (d > half && w + 1 < windows) {
+      d -= full;
+      carry = 1;
+    }
+    if (d != 0) f(w, d);
+  }
 }
 
-/// Bits a key can use: c for the digit and enough for the window (the sort looks at no others).
+/// The key of a pair: (w << (c - 1)) | (|d| - 1), the bucket's index among all windows' buckets;
+/// the point's entry carries the sign in its top bit (points per pass < 2^31).
+ZK_HD std::uint32_t bucket_key(unsigned w, std::int32_t d, unsigned c) {
+  const std::uint32_t magnitude = static_cast<std::uint32_t>(d < 0 ? -d : d);
+  return (w << (c - 1)) | (magnitude - 1);
+}
+constexpr std::uint32_t kNegated = 0x80000000u;
+ZK_HD std::uint32_t point_entry(std::uint32_t point, std::int32_t d) { return d < 0 ? point | kNegated : point; }
+
+/// Buckets per window (digits 1 .. 2^(c-1)).
+ZK_HD std::uint32_t window_buckets(unsigned c) { return std::uint32_t{1} << (c - 1); }
+
+/// Bits a key can use: c - 1 for the bucket and enough for the window (the sort looks at no others).
 ZK_HD unsigned key_bits(unsigned windows, unsigned c) {
   unsigned b = 0;
   while ((1u << b) < windows) ++b;
-  return c + b;
+  return c - 1 + b;
 }
 
 /// How many pairs point i emits (windows with a non-zero digit; none for an identity base).
@@ -56,7 +79,7 @@ template <std::size_t N>
 ZK_HD std::uint32_t pair_count(const std::uint64_t* canonical_scalar, bool base_is_identity, unsigned windows,
                                unsigned c) {
   std::uint32_t count = 0;
-  for (unsigned w = 0; w < windows; ++w) count += bucket_key<N>(canonical_scalar, base_is_identity, w, c) != kNone;
+  if (!base_is_identity) signed_digits<N>(canonical_scalar, windows, c, [&](unsigned, std::int32_t) { ++count; });
   return count;
 }
 
@@ -64,13 +87,12 @@ ZK_HD std::uint32_t pair_count(const std::uint64_t* canonical_scalar, bool base_
 template <std::size_t N>
 ZK_HD void emit_pairs(const std::uint64_t* canonical_scalar, bool base_is_identity, unsigned windows, unsigned c,
                       std::uint32_t point, std::uint32_t at, std::uint32_t* keys, std::uint32_t* points) {
-  for (unsigned w = 0; w < windows; ++w) {
-    const std::uint32_t key = bucket_key<N>(canonical_scalar, base_is_identity, w, c);
-    if (key == kNone) continue;
-    keys[at] = key;
-    points[at] = point;
+  if (base_is_identity) return;
+  signed_digits<N>(canonical_scalar, windows, c, [&](unsigned w, std::int32_t d) {
+    keys[at] = bucket_key(w, d, c);
+    points[at] = point_entry(point, d);
     ++at;
-  }
+  });
 }
 
 /// A witness column as msm::CompactColumn keeps it, 64 rows a group: which rows are 1, which hold
@@ -140,12 +162,17 @@ ZK_HD std::uint32_t subrun_bucket(const std::uint32_t* offsets, std::size_t buck
   return static_cast<std::uint32_t>(lo - 1);
 }
 
-/// Bucket sum over sorted positions [begin, end).
+/// Bucket sum over sorted positions [begin, end) (entries with kNegated add the negated base).
 template <class FP>
 ZK_HD DevXyzz<FP> bucket_sum(const DevAffine<FP>* bases, const std::uint32_t* sorted_points, std::uint32_t begin,
                              std::uint32_t end) {
   DevXyzz<FP> acc = DevXyzz<FP>::identity();
-  for (std::uint32_t p = begin; p < end; ++p) acc = acc.add_mixed(bases[sorted_points[p]]);
+  for (std::uint32_t p = begin; p < end; ++p) {
+    const std::uint32_t e = sorted_points[p];
+    DevAffine<FP> base = bases[e & ~kNegated];
+    if ((e & kNegated) != 0) base.y = -base.y;
+    acc = acc.add_mixed(base);
+  }
   return acc;
 }
 
@@ -186,12 +213,12 @@ ZK_HD DevXyzz<FP> bucket_result(const DevXyzz<FP>* partials, const std::uint32_t
   return counts[b] == 0 ? DevXyzz<FP>::identity() : partials[offsets[b]];
 }
 
-/// Bucket range [lo, hi) of chunk k of `chunks` over one window's digits 1 .. 2^c - 1.
+/// Digit range [lo, hi) of chunk k of `chunks` over one window's digits 1 .. 2^(c-1).
 struct ChunkRange {
   std::uint32_t lo, hi;
 };
 ZK_HD ChunkRange chunk_range(unsigned c, std::uint32_t k, std::uint32_t chunks) {
-  const std::uint64_t count = (std::uint64_t{1} << c) - 1;
+  const std::uint64_t count = window_buckets(c);
   return {1 + static_cast<std::uint32_t>(count * k / chunks), 1 + static_cast<std::uint32_t>(count * (k + 1) / chunks)};
 }
 
@@ -209,12 +236,12 @@ ZK_HD DevXyzz<FP> fold_split(const DevXyzz<FP>* sub) {
   return acc;
 }
 
-/// Chunk [lo, hi) of one window's buckets (bucket b at buckets[b], b >= 1).
+/// sum_{d in [lo, hi)} d B_d over one window's buckets (digit d's at buckets[d - 1], d >= 1).
 template <class FP>
 ZK_HD DevXyzz<FP> window_chunk(const DevXyzz<FP>* buckets, std::uint32_t lo, std::uint32_t hi) {
   DevXyzz<FP> running = DevXyzz<FP>::identity(), acc = DevXyzz<FP>::identity();
   for (std::uint32_t b = hi; b-- > lo;) {
-    running = running + buckets[b];
+    running = running + buckets[b - 1];
     acc = acc + running;
   }
   return lo > 1 ? acc + running.mul_small(lo - 1) : acc;

@@ -1,5 +1,5 @@
 // The GPU MSM (msm/gpu_msm.hpp; the steps are msm_body.hpp's). Per pass over a slice of the
-// points: scalars to canonical form, the (key, point) pairs of non-zero digits (count, CUB scan,
+// points: scalars to canonical form, the (key, point) pairs of non-zero signed digits (count, CUB scan,
 // fill), a CUB radix sort over the key's bits, bucket bounds, sub-run sums, group sums level after
 // level until one partial per bucket, one thread per window chunk adding into the partials that go
 // back to the host. Passes are as large as free device memory allows (or Plan::points_per_pass).
@@ -120,7 +120,7 @@ __global__ void window_kernel(const DevXyzz<FqP>* buckets, unsigned windows, uns
   if (t >= static_cast<std::size_t>(windows) * subchunks) return;
   const unsigned w = static_cast<unsigned>(t / subchunks), k = static_cast<unsigned>(t % subchunks);
   const body::ChunkRange r = body::chunk_range(c, k, subchunks);
-  out[t] = body::window_chunk(buckets + (static_cast<std::size_t>(w) << c), r.lo, r.hi);
+  out[t] = body::window_chunk(buckets + static_cast<std::size_t>(w) * body::window_buckets(c), r.lo, r.hi);
 }
 
 /// partials[t] += the sum of sub-chunks [t kSplit, (t + 1) kSplit).
@@ -152,7 +152,7 @@ Status run_pass(cudaStream_t st, const DevAffine<FqP>* bases_host, const DevFiel
                 const Plan& plan, DevXyzz<FqP>* partials, Stats& stats, const DevAffine<FqP>* resident,
                 DevField<FrP>* on_device) {
   const unsigned c = plan.window_bits, W = plan.windows;
-  const std::size_t buckets = static_cast<std::size_t>(W) << c;
+  const std::size_t buckets = static_cast<std::size_t>(W) * body::window_buckets(c);
   DeviceBuffer<DevAffine<FqP>> uploaded;
   DeviceBuffer<DevField<FrP>> uploaded_scalars;
   DeviceBuffer<std::uint32_t> pair_counts, pair_at;
@@ -266,6 +266,12 @@ template <class FqP, class FrP>
 Status msm_g1(const void* bases_host, const std::uint64_t* scalars_host, std::size_t n, const Plan& plan,
               void* partials_host, Stats* stats, const void* device_bases, void* device_scalars) {
   if (Status s = zk::gpu::require_device(); !s.ok()) return s;
+  // Signed digits need windows covering one bit more than the scalar (msm_body::signed_digits).
+  if (plan.window_bits < 2 || plan.window_bits > 24 || plan.windows * plan.window_bits < FrP::kModulusBits + 1 ||
+      plan.chunks == 0) {
+    return Status::invalid_argument("gpu msm: a plan of " + std::to_string(plan.windows) + " windows of " +
+                                    std::to_string(plan.window_bits) + " bits does not fit these scalars");
+  }
   Stats local;
   Stats& out = stats != nullptr ? *stats : local;
   out = {};
@@ -280,6 +286,7 @@ Status msm_g1(const void* bases_host, const std::uint64_t* scalars_host, std::si
                                         " MiB of free device memory is not enough for one pass");
     }
   }
+  per_pass = std::min<std::size_t>(per_pass, body::kNegated - 1);  // a pair's point index keeps its top bit for the sign
   zk::gpu::Stream stream;
   if (Status s = stream.create(); !s.ok()) return s;
   auto st = stream.get();

@@ -12,8 +12,8 @@ namespace zk::msm::gpu::raw {
 
 /// How the device splits the work.
 struct Plan {
-  unsigned window_bits = 0;  // c
-  unsigned windows = 0;      // ceil(scalar bits / c)
+  unsigned window_bits = 0;  // c (signed digits: 2^(c-1) buckets a window)
+  unsigned windows = 0;      // ceil((scalar bits + 1) / c)
   unsigned chunks = 0;       // per window, for the bucket reduction
   /// Points per pass: the bases and scalars go to the device a slice at a time when the whole MSM
   /// does not fit; the passes' window sums add up. 0: as many as fit in free device memory.
