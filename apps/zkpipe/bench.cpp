@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/cpu.hpp"
 #include "engine/engine.hpp"
 #include "engine/synthetic_workload.hpp"
 #include "circuits/filecoin/proof_kind.hpp"
@@ -271,6 +272,7 @@ int report(const BenchArgs& a, Target& target, double setup_ms) {
            {"synthesis_workers", a.synthesis_workers},
            {"prover_workers", a.prover_workers},
            {"cores", std::thread::hardware_concurrency()},
+           {"cpu_paths", cpu::kernel_paths()},
            {"budget_bytes", r.status.budget_total},
            {"setup_ms", setup_ms},
            {"wall_s", r.wall_s},
@@ -302,8 +304,8 @@ int report(const BenchArgs& a, Target& target, double setup_ms) {
     std::printf("%zu jobs x %s in %.2f s: %.3f s/partition (bound %.3f, %.0f %%)\n", a.jobs, target.what.c_str(),
                 r.wall_s, r.s_per_partition, r.bound,
                 r.s_per_partition > 0 ? 100.0 * r.bound / r.s_per_partition : 0.0);
-    std::printf("workers: %u synthesis, %u prover; prover busy %.0f %%\n", a.synthesis_workers, a.prover_workers,
-                100 * r.busy);
+    std::printf("workers: %u synthesis, %u prover; prover busy %.0f %%; CPU arithmetic %s\n", a.synthesis_workers,
+                a.prover_workers, 100 * r.busy, cpu::kernel_paths().c_str());
     std::printf("%-14s %10s %10s %10s\n", "stage (ms)", "mean", "p50", "p95");
     for (auto [name, s] : {std::pair{"queue", r.q},
                            {"synthesis", r.syn},

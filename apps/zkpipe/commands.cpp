@@ -14,6 +14,7 @@
 
 #include "output.hpp"
 
+#include "base/cpu.hpp"
 #include "base/mapped_file.hpp"
 #include "circuits/synthetic.hpp"
 #include "engine/groth16_workload.hpp"
@@ -222,6 +223,7 @@ int prove(const ProveArgs& a) {
   if (a.json) {
     std::printf("%s\n", Json{{"ok", true},
                              {"curve", a.curve},
+                             {"cpu_paths", cpu::kernel_paths()},
                              {"partitions", partitions},
                              {"proof", a.out},
                              {"public", a.public_out},
@@ -457,6 +459,7 @@ int prove_zkey(const ProveArgs& a, const std::string& proof_path, const std::str
                              {"curve", groth16::snarkjs::curve_name<E>()},
                              {"proof", proof_path},
                              {"public", public_path},
+                             {"cpu_paths", cpu::kernel_paths()},
                              {"ms",
                               {{"load", load_ms},
                                {"witness", witness_ms},

@@ -13,6 +13,7 @@
 #include <iterator>
 
 #include "base/build_info.hpp"
+#include "base/cpu.hpp"
 #include "base/decimal.hpp"
 #include "base/file.hpp"
 #include "bench.hpp"
@@ -81,7 +82,8 @@ int main(int argc, char** argv) {
 
   auto* selftest = app.add_subcommand("selftest", "check the arithmetic core (pairings, encodings, MSM, NTT quotient)");
   selftest->add_flag("--json", json, "machine-readable output");
-  auto* version = app.add_subcommand("version", "print the version, the commit, the build type and the CUDA architectures");
+  auto* version = app.add_subcommand(
+      "version", "print the version, the commit, the build type, the CUDA architectures and the CPU arithmetic paths");
 
   zk::app::SetupArgs setup_args;
   auto* setup = app.add_subcommand(
@@ -421,8 +423,9 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;  // usage errors are bad input
   }
   if (*version) {
-    std::printf("zkpipe %s\ncommit %s\nbuild type %s\nCUDA architectures %s\n", zk::base::kVersion,
-                zk::base::kGitCommit, zk::base::kBuildType, zk::base::kCudaArchitectures);
+    std::printf("zkpipe %s\ncommit %s\nbuild type %s\nCUDA architectures %s\nCPU arithmetic %s\n", zk::base::kVersion,
+                zk::base::kGitCommit, zk::base::kBuildType, zk::base::kCudaArchitectures,
+                zk::cpu::kernel_paths().c_str());
     return 0;
   }
   if (*selftest) return zk::app::run_selftest(json);

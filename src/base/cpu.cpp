@@ -22,16 +22,15 @@ unsigned leaf7_ebx() {
 #endif
 }
 
-bool detect_mulx_adx() {
-  if (base::env_flag("ZKPIPE_NO_ASM")) return false;
+/// What the CPU has, whatever the environment says.
+bool cpu_has_mulx_adx() {
   constexpr unsigned kBmi2 = 1u << 8;  // leaf 7 EBX bit 8
   constexpr unsigned kAdx = 1u << 19;  // leaf 7 EBX bit 19
   const unsigned ebx = leaf7_ebx();
   return (ebx & kBmi2) != 0 && (ebx & kAdx) != 0;
 }
 
-bool detect_avx512_ifma() {
-  if (base::env_flag("ZKPIPE_NO_ASM") || base::env_flag("ZKPIPE_NO_IFMA")) return false;
+bool cpu_has_avx512_ifma() {
 #if defined(__x86_64__)
   constexpr unsigned kAvx512f = 1u << 16;     // leaf 7 EBX bit 16
   constexpr unsigned kAvx512Ifma = 1u << 21;  // leaf 7 EBX bit 21
@@ -50,6 +49,12 @@ bool detect_avx512_ifma() {
 #endif
 }
 
+bool detect_mulx_adx() { return !base::env_flag("ZKPIPE_NO_ASM") && cpu_has_mulx_adx(); }
+
+bool detect_avx512_ifma() {
+  return !base::env_flag("ZKPIPE_NO_ASM") && !base::env_flag("ZKPIPE_NO_IFMA") && cpu_has_avx512_ifma();
+}
+
 }  // namespace
 
 bool has_avx512_ifma() {
@@ -65,5 +70,19 @@ bool has_mulx_adx() {
 }
 
 const bool kHasMulxAdx = has_mulx_adx();
+
+std::string kernel_paths() {
+  std::string paths;
+  if (has_avx512_ifma()) paths += "avx512-ifma ";
+  paths += has_mulx_adx() ? "mulx-adx" : "portable";
+  std::string off;
+  if (cpu_has_avx512_ifma() && !has_avx512_ifma()) off += "avx512-ifma ";
+  if (cpu_has_mulx_adx() && !has_mulx_adx()) off += "mulx-adx ";
+  if (!off.empty()) {
+    off.pop_back();
+    paths += " (" + off + " off: " + (base::env_flag("ZKPIPE_NO_ASM") ? "ZKPIPE_NO_ASM=1" : "ZKPIPE_NO_IFMA=1") + ")";
+  }
+  return paths;
+}
 
 }  // namespace zk::cpu

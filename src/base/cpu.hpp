@@ -1,5 +1,7 @@
 #pragma once
 
+#include <string>
+
 namespace zk::cpu {
 
 /// True when this CPU has BMI2 (MULX) and ADX (ADCX/ADOX), the instructions of the fast x86-64
@@ -18,5 +20,11 @@ extern const bool kHasMulxAdx;
 bool has_avx512_ifma();
 /// has_avx512_ifma(), cached at start-up as kHasMulxAdx.
 extern const bool kHasAvx512Ifma;
+
+/// The arithmetic paths this process runs, for reports that must say which ran (benchmarks,
+/// `zkpipe version`, `bench` and `prove --json`): "avx512-ifma mulx-adx", "mulx-adx" or
+/// "portable", followed by what the CPU has but an environment override turned off, e.g.
+/// "mulx-adx (avx512-ifma off: ZKPIPE_NO_IFMA=1)".
+std::string kernel_paths();
 
 }  // namespace zk::cpu

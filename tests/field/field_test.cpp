@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "base/cpu.hpp"
@@ -171,6 +173,20 @@ TYPED_TEST(PrimeFieldTest, RandomSamplingIsSeededAndDeterministic) {
   const F x = F::random(a);
   EXPECT_EQ(x, F::random(b));
   EXPECT_NE(x, F::random(c));
+}
+
+// The paths the reports name are the ones that run; an override names itself (this suite also runs
+// as portable_path_field_suite, with ZKPIPE_NO_ASM=1).
+TEST(CpuPaths, NameTheArithmeticThatRuns) {
+  const std::string p = cpu::kernel_paths();
+  const std::string running = cpu::has_avx512_ifma() ? "avx512-ifma mulx-adx" : cpu::has_mulx_adx() ? "mulx-adx" : "portable";
+  EXPECT_EQ(p.rfind(running, 0), 0u) << p;
+  const char* no_asm = std::getenv("ZKPIPE_NO_ASM");
+  if (no_asm != nullptr && std::string(no_asm) == "1") {
+    EXPECT_EQ(p.rfind("portable", 0), 0u) << p;
+    EXPECT_TRUE(p == "portable" || p.find(" off: ZKPIPE_NO_ASM=1)") != std::string::npos) << p;
+  }
+  EXPECT_EQ(p.find("off:") == std::string::npos, p.find('(') == std::string::npos) << p;
 }
 
 TYPED_TEST(PrimeFieldTest, MulxPathMatchesPortablePath) {
