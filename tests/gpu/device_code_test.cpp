@@ -643,7 +643,7 @@ TEST(GpuPlan, WindowsCoverTheScalar) {
     EXPECT_LE(p.window_bits, 20u);
     EXPECT_GE(p.chunks, 1u);
   }
-  // The cost model: 16-bit windows for the mid sizes, 20 (13 windows instead of 16) from 2^24.
+  // The cost model: 16-bit windows for the mid sizes, 20 (13 windows instead of 16) from 2^25.
   EXPECT_EQ(msm::gpu::raw::make_plan(std::size_t{1} << 20, 255).window_bits, 16u);
   EXPECT_EQ(msm::gpu::raw::make_plan(std::size_t{1} << 27, 255).window_bits, 20u);
   EXPECT_EQ(msm::gpu::raw::make_plan(std::size_t{1} << 27, 255).windows, 13u);

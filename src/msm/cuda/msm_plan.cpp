@@ -12,8 +12,8 @@ Plan make_plan(std::size_t n, unsigned scalar_bits) {
   // (sub-run and group sums, the window's running sums: measured on an H200 at c = 16, 2^22 points,
   // the reduction took ~6 ms against ~68 ms of bucket additions, ~6 additions a bucket). c stays in
   // [8, 20]: at 2^20 buckets per window the bucket arrays alone would take ~8 GB at 2^27 points.
-  // The choice for 255-bit scalars: c = 13 at 2^18 points, 16 from 2^20 to 2^23, 20 from 2^24
-  // (13 windows instead of 16: 19 % fewer pairs and bucket additions).
+  // The choice for 255-bit scalars: c = 13 at 2^18 points, 16 from 2^20 to 2^23, 19 at 2^24 (14
+  // windows), 20 from 2^25 (13 windows instead of 16: 19 % fewer pairs and bucket additions).
   constexpr double kBucketCost = 6;
   Plan p;
   double best = 0;
