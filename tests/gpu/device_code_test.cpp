@@ -632,6 +632,12 @@ TEST(GpuPlan, PassesFitTheFreeMemory) {
   EXPECT_LT(small, n);
   EXPECT_LE(b.fixed + small * b.per_point, (std::size_t{4} << 30) / 4 * 3);
   EXPECT_EQ(msm::gpu::raw::fitting_points(plan, n, b.fixed, base, scalar, xyzz), 0u);  // nothing fits
+  // Resident bases and device scalars take no pass memory: more points a pass.
+  const std::size_t resident = msm::gpu::raw::fitting_points(plan, n, std::size_t{4} << 30, 0, 0, xyzz);
+  EXPECT_GT(resident, small);
+  const auto rb = msm::gpu::raw::pass_bytes(plan, 0, 0, xyzz);
+  EXPECT_EQ(rb.per_point + base + scalar, b.per_point);
+  EXPECT_LE(rb.fixed + resident * rb.per_point, (std::size_t{4} << 30) / 4 * 3);
 }
 
 TEST(GpuPlan, WindowsCoverTheScalar) {

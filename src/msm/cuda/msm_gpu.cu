@@ -280,7 +280,11 @@ Status msm_g1(const void* bases_host, const std::uint64_t* scalars_host, std::si
   if (per_pass == 0) {
     std::size_t free_b = 0, total_b = 0;
     ZK_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
-    per_pass = fitting_points(plan, n, free_b, sizeof(DevAffine<FqP>), sizeof(DevField<FrP>), sizeof(DevXyzz<FqP>));
+    // Resident bases and scalars already on the device are not allocated again by a pass (their
+    // bytes are outside the free memory already): counting them made a 2^27 MSM on an 80 GB card
+    // take more passes than it needs, each repeating the bucket reduction.
+    per_pass = fitting_points(plan, n, free_b, device_bases != nullptr ? 0 : sizeof(DevAffine<FqP>),
+                              device_scalars != nullptr ? 0 : sizeof(DevField<FrP>), sizeof(DevXyzz<FqP>));
     if (per_pass == 0) {
       return Status::resource_exhausted("gpu msm: " + std::to_string(free_b >> 20) +
                                         " MiB of free device memory is not enough for one pass");

@@ -28,7 +28,8 @@ struct PassBytes {
 };
 PassBytes pass_bytes(const Plan& plan, std::size_t base_bytes, std::size_t scalar_bytes, std::size_t xyzz_bytes);
 /// Points per pass that fit in `free_bytes` (keeping a quarter free for the sort's scratch and
-/// other users); 0 when not even one small pass fits.
+/// other users); 0 when not even one small pass fits. `base_bytes` / `scalar_bytes`: 0 for bases
+/// resident on the device and scalars already there (a pass allocates no copy of them).
 std::size_t fitting_points(const Plan& plan, std::size_t n, std::size_t free_bytes, std::size_t base_bytes,
                            std::size_t scalar_bytes, std::size_t xyzz_bytes);
 
