@@ -125,6 +125,9 @@ void BM_MsmG1(benchmark::State& state) {
     state.counters["passes"] = stats.passes;
     state.counters["pairs"] = static_cast<double>(stats.pairs);
     state.counters["levels"] = stats.levels;
+    const auto plan = msm::gpu::raw::make_plan(n, C::Scalar::kBits);  // the window the MSM ran with
+    state.counters["c"] = plan.window_bits;
+    state.counters["windows"] = plan.windows;
   }
 }
 
