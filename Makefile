@@ -50,10 +50,10 @@ test: deps node-tools
 	cmake --preset ci
 	cmake --build --preset ci -j $(JOBS)
 	ctest --preset ci
-	$(MAKE) fuzz FUZZ_SECONDS=8
+	$(MAKE) fuzz FUZZ_SECONDS=5
 
 # libFuzzer targets for every parser under ASan + UBSan (clang; docs/fuzzing.md): FUZZ_SECONDS per
-# target (`make test` runs 8 s each; e.g. `make fuzz FUZZ_SECONDS=3600` for a long run).
+# target (`make test` runs 5 s each; e.g. `make fuzz FUZZ_SECONDS=3600` for a long run).
 FUZZ_SECONDS ?= 300
 fuzz: deps
 	cmake --preset fuzz -DZK_FUZZ_SECONDS=$(FUZZ_SECONDS)
