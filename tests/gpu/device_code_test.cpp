@@ -244,42 +244,8 @@ ntt_body::PowerTable<typename F::Params> view(const ntt::gpu::PowerTables<F>& t)
           t.lo_bits};
 }
 
-/// ntt_gpu.cu's run_transform on the CPU: the permutation (with a forward coset's scaling), the
-/// passes of at most `max_tile_log` stages, each tile copied to a local array (shared memory), its
-/// twiddles made, and its butterflies run stage by stage, then the inverse's fix-up (with 1/n or the inverse coset's
-/// scaling). `shift`: g^i (forward) or g^-i / n (inverse).
-template <class F>
-void emulate_transform(std::vector<F>& a, const ntt::Domain<F>& d, bool inverse,
-                       const ntt::gpu::PowerTables<F>* shift, unsigned max_tile_log = ntt_body::kMaxTileLog) {
-  using FP = typename F::Params;
-  auto* data = reinterpret_cast<DevField<FP>*>(a.data());
-  const unsigned log_n = d.log_size();
-  const std::size_t n = a.size();
-  const auto tw_tables = ntt::gpu::detail::twiddle_tables(d);
-  const auto tw = view(tw_tables);
-  const auto sh = shift != nullptr ? view(*shift) : tw;
-  for (std::uint32_t i = 0; i < n; ++i) ntt_body::permute(data, i, log_n, shift != nullptr && !inverse ? &sh : nullptr);
-  for (unsigned p = 0; p < ntt_body::pass_count(log_n, max_tile_log); ++p) {
-    unsigned s0 = 0, k = 0;
-    ntt_body::pass_range(log_n, max_tile_log, p, &s0, &k);
-    std::vector<DevField<FP>> tile(std::size_t{1} << k), twiddles(tile.size());  // shared memory
-    for (std::size_t t = 0; t < (n >> k); ++t) {  // one thread block per tile
-      for (std::size_t e = 0; e < tile.size(); ++e) tile[e] = data[ntt_body::tile_element(t, e, s0, k)];
-      const std::size_t low = t & ((std::size_t{1} << s0) - 1);
-      for (std::uint32_t e = 1; e < tile.size(); ++e) twiddles[e] = ntt_body::tile_twiddle(e, low, s0, log_n, tw);
-      for (unsigned j = 0; j < k; ++j) {
-        for (std::uint32_t b = 0; b < tile.size() / 2; ++b) ntt_body::tile_butterfly(tile.data(), twiddles.data(), b, j);
-      }
-      for (std::size_t e = 0; e < tile.size(); ++e) data[ntt_body::tile_element(t, e, s0, k)] = tile[e];
-    }
-  }
-  if (inverse) {
-    for (std::size_t i = 0; i <= n / 2; ++i)
-      ntt_body::inverse_fixup(data, i, n, dev(d.size_inv()), shift != nullptr ? &sh : nullptr);
-  }
-}
-
-/// ntt_gpu.cu's run_passes on the CPU: the butterfly passes alone, by decimation in time (with
+/// ntt_gpu.cu's run_passes on the CPU: the butterfly passes, each tile copied to a local array
+/// (shared memory), its twiddles made and its stages run, by decimation in time (with
 /// `load_scale`: element i first times load_scale(rev(i)), in the first pass) or in frequency
 /// (`dif`: passes and stages from the top down), with the twiddle table `tw`.
 template <class F>
@@ -318,6 +284,26 @@ void emulate_passes(std::vector<F>& a, unsigned log_n, const ntt::gpu::PowerTabl
       }
       for (std::size_t e = 0; e < tile.size(); ++e) data[ntt_body::tile_element(t, e, s0, k)] = tile[e];
     }
+  }
+}
+
+/// ntt_gpu.cu's run_transform on the CPU: the permutation (with a forward coset's scaling), the
+/// passes by decimation in time (emulate_passes), then the inverse's fix-up (with 1/n or the inverse
+/// coset's scaling). `shift`: g^i (forward) or g^-i / n (inverse).
+template <class F>
+void emulate_transform(std::vector<F>& a, const ntt::Domain<F>& d, bool inverse,
+                       const ntt::gpu::PowerTables<F>* shift, unsigned max_tile_log = ntt_body::kMaxTileLog) {
+  using FP = typename F::Params;
+  auto* data = reinterpret_cast<DevField<FP>*>(a.data());
+  const unsigned log_n = d.log_size();
+  const std::size_t n = a.size();
+  const auto tw_tables = ntt::gpu::detail::twiddle_tables(d);
+  const auto sh = shift != nullptr ? view(*shift) : view(tw_tables);
+  for (std::uint32_t i = 0; i < n; ++i) ntt_body::permute(data, i, log_n, shift != nullptr && !inverse ? &sh : nullptr);
+  emulate_passes<F>(a, log_n, tw_tables, false, nullptr, max_tile_log);
+  if (inverse) {
+    for (std::size_t i = 0; i <= n / 2; ++i)
+      ntt_body::inverse_fixup(data, i, n, dev(d.size_inv()), shift != nullptr ? &sh : nullptr);
   }
 }
 

@@ -115,15 +115,23 @@ ZK_HD DevField<FP> tile_twiddle(std::uint32_t index, std::size_t low, unsigned s
   return unit_table_power(tw, stage_exponent(index - (1u << j), j, low, s0, log_n));
 }
 
+/// Butterfly t of local stage j pairs elements e0 and e0 + 2^j, with the twiddle at w[tw].
+struct ButterflyIndex {
+  std::uint32_t e0, e1, tw;
+};
+ZK_HD ButterflyIndex butterfly_index(std::uint32_t t, unsigned j) {
+  const std::uint32_t m = 1u << j, jj = t & (m - 1);
+  const std::uint32_t e0 = ((t >> j) << (j + 1)) | jj;
+  return {e0, e0 + m, m + jj};
+}
+
 /// Butterfly t (t < 2^(k-1)) of local stage j on a tile in shared memory `x`, with the tile's
 /// twiddles `w` (tile_twiddle).
 template <class FP>
 ZK_HD void tile_butterfly(DevField<FP>* x, const DevField<FP>* w, std::uint32_t t, unsigned j) {
-  const std::uint32_t m = 1u << j;
-  const std::uint32_t jj = t & (m - 1);
-  const std::uint32_t e0 = ((t >> j) << (j + 1)) | jj, e1 = e0 + m;
+  const auto [e0, e1, k] = butterfly_index(t, j);
   const DevField<FP> u = x[e0];
-  const DevField<FP> v = x[e1] * w[m + jj];
+  const DevField<FP> v = x[e1] * w[k];
   x[e0] = u + v;
   x[e1] = u - v;
 }
@@ -133,12 +141,10 @@ ZK_HD void tile_butterfly(DevField<FP>* x, const DevField<FP>* w, std::uint32_t 
 /// the same as the decimation in time's.
 template <class FP>
 ZK_HD void tile_butterfly_dif(DevField<FP>* x, const DevField<FP>* w, std::uint32_t t, unsigned j) {
-  const std::uint32_t m = 1u << j;
-  const std::uint32_t jj = t & (m - 1);
-  const std::uint32_t e0 = ((t >> j) << (j + 1)) | jj, e1 = e0 + m;
+  const auto [e0, e1, k] = butterfly_index(t, j);
   const DevField<FP> u = x[e0], v = x[e1];
   x[e0] = u + v;
-  x[e1] = (u - v) * w[m + jj];
+  x[e1] = (u - v) * w[k];
 }
 
 /// The inverse transform from the forward one: a[i] <-> a[n - i] for 0 < i < n/2, each times
