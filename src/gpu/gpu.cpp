@@ -5,8 +5,10 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
+#include <string>
 #endif
 
 namespace zk::gpu {
@@ -127,6 +129,133 @@ Status synchronize() {
   return {};
 }
 
+namespace {
+
+/// A device's memory pool, configured on first use: its release threshold at the maximum, so memory
+/// freed into it stays there for the next buffers (the default threshold, 0, hands it back to the
+/// driver at every synchronisation).
+struct Pool {
+  static constexpr int kMaxDevices = 64;
+  std::once_flag once;
+  cudaMemPool_t pool = nullptr;  // null: the device has no memory pools (cudaMalloc then)
+};
+
+Pool* pool_of(int ordinal) {
+  static auto* const pools = new Pool[Pool::kMaxDevices];  // leaked on purpose, as the staging buffers
+  if (ordinal < 0 || ordinal >= Pool::kMaxDevices) return nullptr;
+  Pool& p = pools[ordinal];
+  std::call_once(p.once, [&] {
+    int supported = 0;
+    cudaMemPool_t pool = nullptr;
+    std::uint64_t keep = UINT64_MAX;
+    if (cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, ordinal) == cudaSuccess && supported != 0 &&
+        cudaDeviceGetDefaultMemPool(&pool, ordinal) == cudaSuccess &&
+        cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) == cudaSuccess) {
+      p.pool = pool;
+    }
+    cudaGetLastError();
+  });
+  return &p;
+}
+
+Result<Pool*> current_pool() {
+  int ordinal = 0;
+  if (cudaError_t e = cudaGetDevice(&ordinal); e != cudaSuccess) return cuda_error(e, "cudaGetDevice");
+  Pool* p = pool_of(ordinal);
+  if (p == nullptr) {
+    return Status::unavailable("device " + std::to_string(ordinal) + ": memory pools serve devices 0-" +
+                               std::to_string(Pool::kMaxDevices - 1));
+  }
+  return p;
+}
+
+std::uint64_t pool_attribute(cudaMemPool_t pool, cudaMemPoolAttr a) {
+  std::uint64_t v = 0;
+  if (pool == nullptr || cudaMemPoolGetAttribute(pool, a, &v) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return v;
+}
+
+}  // namespace
+
+Result<void*> device_alloc(std::size_t bytes) {
+  if (Status s = require_device(); !s.ok()) return s;
+  if (bytes == 0) return static_cast<void*>(nullptr);
+  auto pool = current_pool();
+  if (!pool.ok()) return pool.status();
+  const auto exhausted = [&](cudaError_t e) {
+    cudaGetLastError();
+    return Status::resource_exhausted("device memory for " + std::to_string(bytes) +
+                                      " bytes: " + cudaGetErrorString(e));
+  };
+  if ((*pool)->pool == nullptr) {
+    void* p = nullptr;
+    if (cudaError_t e = cudaMalloc(&p, bytes); e != cudaSuccess) return exhausted(e);
+    return p;
+  }
+  for (int attempt = 0;; ++attempt) {
+    void* p = nullptr;
+    cudaError_t e = cudaMallocAsync(&p, bytes, cudaStreamPerThread);
+    if (e == cudaSuccess) {
+      // Complete before it returns, so any stream may use it (callers treat it as cudaMalloc's).
+      if (cudaError_t w = cudaStreamSynchronize(cudaStreamPerThread); w != cudaSuccess) {
+        return cuda_error(w, "cudaStreamSynchronize after cudaMallocAsync");
+      }
+      return p;
+    }
+    if (e != cudaErrorMemoryAllocation || attempt == 1) return exhausted(e);
+    // The driver could not grow the pool: give back what the pool holds idle, then once more.
+    cudaGetLastError();
+    cudaDeviceSynchronize();
+    cudaMemPoolTrimTo((*pool)->pool, 0);
+    cudaGetLastError();
+  }
+}
+
+void device_free(void* device_pointer) {
+  if (device_pointer == nullptr) return;
+  cudaPointerAttributes a{};
+  int current = 0;
+  if (cudaPointerGetAttributes(&a, device_pointer) != cudaSuccess || cudaGetDevice(&current) != cudaSuccess) {
+    cudaGetLastError();
+    cudaFree(device_pointer);  // not ours to reason about: the driver frees or refuses it
+    cudaGetLastError();
+    return;
+  }
+  // The owner may free it on another thread, whose current device is another one.
+  const bool other = a.device != current && cudaSetDevice(a.device) == cudaSuccess;
+  Pool* pool = pool_of(a.device);
+  if (pool != nullptr && pool->pool != nullptr) {
+    // cudaFree waits for the device; so does this, then the memory goes back to the pool.
+    cudaDeviceSynchronize();
+    cudaFreeAsync(device_pointer, cudaStreamPerThread);
+  } else {
+    cudaFree(device_pointer);
+  }
+  cudaGetLastError();
+  if (other) cudaSetDevice(current);
+}
+
+Result<std::size_t> device_available_bytes() {
+  if (Status s = require_device(); !s.ok()) return s;
+  std::size_t free_b = 0, total_b = 0;
+  if (cudaError_t e = cudaMemGetInfo(&free_b, &total_b); e != cudaSuccess) return cuda_error(e, "cudaMemGetInfo");
+  auto pool = current_pool();
+  if (!pool.ok() || (*pool)->pool == nullptr) return free_b;
+  const std::uint64_t reserved = pool_attribute((*pool)->pool, cudaMemPoolAttrReservedMemCurrent);
+  const std::uint64_t used = pool_attribute((*pool)->pool, cudaMemPoolAttrUsedMemCurrent);
+  return free_b + static_cast<std::size_t>(reserved > used ? reserved - used : 0);
+}
+
+std::size_t device_pool_bytes() {
+  if (!require_device().ok()) return 0;
+  auto pool = current_pool();
+  if (!pool.ok() || (*pool)->pool == nullptr) return 0;
+  return static_cast<std::size_t>(pool_attribute((*pool)->pool, cudaMemPoolAttrReservedMemCurrent));
+}
+
 Status copy_to_device(void* device, const void* host, std::size_t bytes, void* stream, bool allow_staging) {
   if (Status s = require_device(); !s.ok()) return s;
   auto st = static_cast<cudaStream_t>(stream);
@@ -185,6 +314,10 @@ HostPin::~HostPin() = default;
 Status copy_to_device(void*, const void*, std::size_t, void*, bool) { return require_device(); }
 Status select_device(int) { return require_device(); }
 Status synchronize() { return require_device(); }
+Result<void*> device_alloc(std::size_t) { return require_device(); }
+void device_free(void*) {}
+Result<std::size_t> device_available_bytes() { return require_device(); }
+std::size_t device_pool_bytes() { return 0; }
 
 #endif
 

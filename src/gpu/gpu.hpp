@@ -45,6 +45,23 @@ Status copy_to_device(void* device, const void* host, std::size_t bytes, void* s
 /// Waits for all of the device's work (cudaDeviceSynchronize).
 Status synchronize();
 
+/// Device memory for the kernels' buffers, from the current device's memory pool (CUDA's
+/// stream-ordered allocator, docs/gpu.md "Device memory"): what is freed stays in the pool, so the
+/// next partition's buffers are cut from memory the device already holds instead of being mapped
+/// and unmapped by the driver inside every device turn. Valid on every stream when it returns (as
+/// cudaMalloc's). A request the pool and the driver cannot meet is retried once after the pool's
+/// idle memory is given back. RESOURCE_EXHAUSTED when the device is full, UNAVAILABLE without one;
+/// zero bytes give null. Devices without memory pools get cudaMalloc.
+Result<void*> device_alloc(std::size_t bytes);
+/// Gives memory from device_alloc back to its device's pool (or the driver) once the device's work
+/// has finished: it waits for the device, as cudaFree does. Null is ignored.
+void device_free(void* device_pointer);
+/// What a buffer can still get on the current device: its free memory plus what the pool holds
+/// idle (the sizing of the MSM's passes). UNAVAILABLE without a device.
+Result<std::size_t> device_available_bytes();
+/// Bytes the current device's pool holds (in use and idle); 0 without a pool or a device.
+std::size_t device_pool_bytes();
+
 /// An existing host range page-locked for the device (cudaHostRegister) until destroyed, so
 /// copies from it run at the bus's full speed and asynchronously, as from cudaHostAlloc memory
 /// (the reference daemon keeps its SRS in pinned memory for this). The range must outlive the pin.

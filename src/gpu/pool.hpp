@@ -40,7 +40,7 @@ class DevicePool {
     std::vector<int> ordinals = {0};
     /// Bytes of key bases each device keeps resident (0: none kept).
     std::size_t resident_bytes = 0;
-    /// Per ordinal: how resident copies are made (default: cudaMalloc + copy on the current device).
+    /// Per ordinal: how resident copies are made (default: gpu::device_alloc + copy on the current device).
     std::function<ResidentCache::Upload(int ordinal)> upload = {};
     /// How a lease makes its device current (default: select_device). Tests emulate devices here.
     std::function<Status(int ordinal)> select = {};

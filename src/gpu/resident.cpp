@@ -11,14 +11,10 @@ namespace zk::gpu {
 Result<DeviceCopy> upload_copy(const void* host, std::size_t bytes) {
   if (Status s = require_device(); !s.ok()) return s;
 #if ZK_WITH_CUDA
-  void* p = nullptr;
-  if (cudaError_t e = cudaMalloc(&p, bytes); e != cudaSuccess) {
-    cudaGetLastError();
-    return Status::resource_exhausted("device memory for " + std::to_string(bytes) +
-                                      " resident bytes: " + cudaGetErrorString(e));
-  }
-  DeviceCopy copy(p, [](const void* q) { cudaFree(const_cast<void*>(q)); });
-  if (Status s = copy_to_device(p, host, bytes); !s.ok()) return s;
+  auto p = device_alloc(bytes);
+  if (!p.ok()) return Status(p.status().code(), "resident bytes: " + p.status().message());
+  DeviceCopy copy(*p, [](const void* q) { device_free(const_cast<void*>(q)); });
+  if (Status s = copy_to_device(*p, host, bytes); !s.ok()) return s;
   if (cudaError_t e = cudaStreamSynchronize(nullptr); e != cudaSuccess) {
     cudaGetLastError();
     return Status::internal(std::string("copy of resident bases: ") + cudaGetErrorString(e));
@@ -33,7 +29,7 @@ Result<DeviceCopy> upload_copy(const void* host, std::size_t bytes) {
 
 DeviceCopy adopt_device_memory(void* device_pointer) {
 #if ZK_WITH_CUDA
-  return DeviceCopy(device_pointer, [](const void* q) { cudaFree(const_cast<void*>(q)); });
+  return DeviceCopy(device_pointer, [](const void* q) { device_free(const_cast<void*>(q)); });
 #else
   return DeviceCopy(device_pointer, [](const void*) {});  // nothing can have allocated it
 #endif

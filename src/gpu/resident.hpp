@@ -22,10 +22,10 @@ namespace zk::gpu {
 /// Device memory holding a copy of a host range (freed with the last reference).
 using DeviceCopy = std::shared_ptr<const void>;
 
-/// cudaMalloc + one synchronous copy; UNAVAILABLE without CUDA or a device, RESOURCE_EXHAUSTED when
+/// device_alloc + one synchronous copy; UNAVAILABLE without CUDA or a device, RESOURCE_EXHAUSTED when
 /// the device is full.
 Result<DeviceCopy> upload_copy(const void* host, std::size_t bytes);
-/// Takes ownership of memory from cudaMalloc (freed with the last reference).
+/// Takes ownership of memory from gpu::device_alloc (freed with the last reference).
 DeviceCopy adopt_device_memory(void* device_pointer);
 
 class ResidentCache {

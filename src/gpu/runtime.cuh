@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "base/status.hpp"
+#include "gpu/gpu.hpp"
 
 namespace zk::gpu {
 
@@ -59,7 +60,7 @@ class Event {
   cudaEvent_t e_ = nullptr;
 };
 
-/// Device memory for `count` T (uninitialised).
+/// Device memory for `count` T (uninitialised), from the device's pool (gpu::device_alloc).
 template <class T>
 class DeviceBuffer {
  public:
@@ -79,29 +80,27 @@ class DeviceBuffer {
   Status allocate(std::size_t count) {
     reset();
     if (count == 0) return {};
-    void* p = nullptr;
-    if (Status s = cuda_status(cudaMalloc(&p, count * sizeof(T)), "cudaMalloc", __FILE__, __LINE__); !s.ok()) {
-      return Status::resource_exhausted("device memory for " + std::to_string(count * sizeof(T)) +
-                                        " bytes: " + s.message());
-    }
-    p_ = static_cast<T*>(p);
+    auto p = device_alloc(count * sizeof(T));
+    if (!p.ok()) return p.status();
+    p_ = static_cast<T*>(*p);
     n_ = count;
     return {};
   }
+  /// Waits for the device's work, then gives the memory back to the pool (gpu::device_free).
   void reset() {
-    if (p_ != nullptr) cudaFree(p_);
+    device_free(p_);
     p_ = nullptr;
     n_ = 0;
   }
   T* get() const { return p_; }
   std::size_t size() const { return n_; }
-  /// Takes ownership of `count` elements from cudaMalloc (freed with the buffer).
+  /// Takes ownership of `count` elements from gpu::device_alloc (freed with the buffer).
   void adopt(T* p, std::size_t count) {
     reset();
     p_ = p;
     n_ = count;
   }
-  /// Gives up ownership (the caller frees the memory with cudaFree).
+  /// Gives up ownership (the caller frees the memory with gpu::device_free).
   T* release() {
     n_ = 0;
     return std::exchange(p_, nullptr);

@@ -129,7 +129,7 @@ Result<curve::Jacobian<C>> msm_g1_compact(std::span<const curve::Affine<C>> base
 }
 
 /// A compact column's values, zero-padded to n >= column.size(), formed in device memory: n field
-/// elements from cudaMalloc, the caller's (raw::expand_compact). For the quotient's a and b
+/// elements from gpu::device_alloc, the caller's (raw::expand_compact). For the quotient's a and b
 /// (ntt::gpu::quotient_on_device takes them over), uploaded compact instead of dense.
 template <class F>
 Result<void*> expand_on_device(const CompactColumn<F>& column, std::size_t n) {

@@ -156,7 +156,7 @@ Result<zk::gpu::DeviceCopy> quotient_on_device(const Domain<F>& d, std::span<con
   return zk::gpu::adopt_device_memory(out);
 }
 
-/// The same with a and b already in device memory (n elements each, from cudaMalloc: a compact
+/// The same with a and b already in device memory (n elements each, from gpu::device_alloc: a compact
 /// column expanded there, msm::gpu::expand_on_device), taken over here: nothing is uploaded.
 template <class F>
 Result<zk::gpu::DeviceCopy> quotient_on_device(const Domain<F>& d, void* a_on_device, void* b_on_device,

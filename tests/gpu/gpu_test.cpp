@@ -350,6 +350,43 @@ TEST(Gpu, PartitionsSpreadAcrossEveryDeviceProveWhatTheCpuProves) {
   }
 }
 
+// The kernels' buffers come from the device's memory pool and stay there (gpu::device_alloc): a
+// second MSM of the same size is cut from memory the first left idle instead of growing the pool,
+// the idle memory counts as available for the next pass's sizing, and the result is unchanged.
+TEST(Gpu, BuffersAreReusedFromThePool) {
+  ZK_REQUIRE_GPU();
+  using C = curve::Bls12_381G1;
+  using Fr = C::Scalar;
+  auto rng = test::rng(409);
+  const std::size_t n = std::size_t{1} << 16;
+  std::vector<curve::Affine<C>> bases(n);
+  std::vector<Fr> k(n);
+  auto p = curve::Jacobian<C>::generator() * Fr::random(rng);
+  for (std::size_t i = 0; i < n; ++i) {
+    bases[i] = p.to_affine();
+    p = p + curve::Jacobian<C>::generator();
+    k[i] = Fr::random(rng);
+  }
+  auto first = msm::gpu::msm_g1<C>(bases, k);
+  ASSERT_TRUE(first.ok()) << first.status().to_string();
+  const std::size_t pooled = device_pool_bytes();
+  if (pooled == 0) GTEST_SKIP() << "this device has no memory pools (cudaMalloc serves the buffers)";
+  std::size_t free_b = 0;
+  for (const auto& d : devices()) free_b = d.ordinal == 0 ? d.free_bytes : free_b;
+  auto available = device_available_bytes();
+  ASSERT_TRUE(available.ok());
+  EXPECT_GE(*available, free_b + n * sizeof(curve::Affine<C>)) << "the first MSM's buffers are idle in the pool";
+  auto second = msm::gpu::msm_g1<C>(bases, k);
+  ASSERT_TRUE(second.ok()) << second.status().to_string();
+  EXPECT_EQ(*second, *first);
+  EXPECT_EQ(device_pool_bytes(), pooled) << "the second MSM must reuse the first one's memory";
+  auto bad = device_alloc(std::size_t{1} << 62);
+  EXPECT_EQ(bad.status().code(), StatusCode::kResourceExhausted) << bad.status().to_string();
+  auto some = device_alloc(4096);
+  ASSERT_TRUE(some.ok()) << some.status().to_string();
+  device_free(*some);
+}
+
 TEST(Gpu, DevicesAreListed) {
   ZK_REQUIRE_GPU();
   const auto d = devices();

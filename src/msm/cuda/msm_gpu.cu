@@ -278,8 +278,10 @@ Status msm_g1(const void* bases_host, const std::uint64_t* scalars_host, std::si
   const std::size_t np = static_cast<std::size_t>(plan.windows) * plan.chunks;
   std::size_t per_pass = plan.points_per_pass;
   if (per_pass == 0) {
-    std::size_t free_b = 0, total_b = 0;
-    ZK_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+    // Free device memory and what the device's pool holds idle (gpu::device_alloc).
+    auto available = zk::gpu::device_available_bytes();
+    if (!available.ok()) return available.status();
+    const std::size_t free_b = *available;
     // Resident bases and scalars already on the device are not allocated again by a pass (their
     // bytes are outside the free memory already): counting them made a 2^27 MSM on an 80 GB card
     // take more passes than it needs, each repeating the bucket reduction.

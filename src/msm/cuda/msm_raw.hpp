@@ -63,7 +63,7 @@ struct CompactScalars {
 };
 
 /// The dense values of `scalars` formed in device memory: n elements (the rows the density selects,
-/// or every row padded with zeros to n) from cudaMalloc, now the caller's (`*out`).
+/// or every row padded with zeros to n) from gpu::device_alloc, now the caller's (`*out`).
 template <class FrP>
 Status expand_compact(const CompactScalars& scalars, std::size_t n, void** out);
 

@@ -38,10 +38,10 @@ Status transform(std::uint64_t* data, unsigned log_n, const Powers& twiddles, co
 /// 1, `g_inv_n` null: `a` gets the values on the coset. b and c are unchanged on the host. `c` null:
 /// c = a o b is formed on the device from the uploaded a and b (a satisfied R1CS's C evaluations;
 /// the provers keep no c on the host).
-/// `result_on_device` (optional): the result stays in device memory (n elements, from cudaMalloc,
+/// `result_on_device` (optional): the result stays in device memory (n elements, from gpu::device_alloc,
 /// now the caller's) and `a` is not written — for an MSM that reads it there.
 /// `a_on_device`, `b_on_device` (optional, with `result_on_device` and a null `c`): a and b are
-/// already in device memory (n elements each, from cudaMalloc), taken over and freed here whatever
+/// already in device memory (n elements each, from gpu::device_alloc), taken over and freed here whatever
 /// happens; the host pointers `a` and `b` are then not read.
 template <class FP>
 Status compute_h(std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c, unsigned log_n,
