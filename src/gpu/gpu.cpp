@@ -180,7 +180,10 @@ std::uint64_t pool_attribute(cudaMemPool_t pool, cudaMemPoolAttr a) {
 
 }  // namespace
 
-Result<void*> device_alloc(std::size_t bytes) {
+namespace {
+
+/// device_alloc's and device_alloc_on's allocation: ordered on `st`, synchronised when `complete`.
+Result<void*> pool_alloc(std::size_t bytes, cudaStream_t st, bool complete) {
   if (Status s = require_device(); !s.ok()) return s;
   if (bytes == 0) return static_cast<void*>(nullptr);
   auto pool = current_pool();
@@ -197,11 +200,12 @@ Result<void*> device_alloc(std::size_t bytes) {
   }
   for (int attempt = 0;; ++attempt) {
     void* p = nullptr;
-    cudaError_t e = cudaMallocAsync(&p, bytes, cudaStreamPerThread);
+    cudaError_t e = cudaMallocAsync(&p, bytes, st);
     if (e == cudaSuccess) {
-      // Complete before it returns, so any stream may use it (callers treat it as cudaMalloc's).
-      if (cudaError_t w = cudaStreamSynchronize(cudaStreamPerThread); w != cudaSuccess) {
-        return cuda_error(w, "cudaStreamSynchronize after cudaMallocAsync");
+      if (complete) {
+        if (cudaError_t w = cudaStreamSynchronize(st); w != cudaSuccess) {
+          return cuda_error(w, "cudaStreamSynchronize after cudaMallocAsync");
+        }
       }
       return p;
     }
@@ -212,6 +216,17 @@ Result<void*> device_alloc(std::size_t bytes) {
     cudaMemPoolTrimTo((*pool)->pool, 0);
     cudaGetLastError();
   }
+}
+
+}  // namespace
+
+Result<void*> device_alloc(std::size_t bytes) {
+  // Complete before it returns, so any stream may use it (callers treat it as cudaMalloc's).
+  return pool_alloc(bytes, cudaStreamPerThread, true);
+}
+
+Result<void*> device_alloc_on(std::size_t bytes, void* stream) {
+  return pool_alloc(bytes, static_cast<cudaStream_t>(stream), false);
 }
 
 void device_free(void* device_pointer) {
@@ -236,6 +251,22 @@ void device_free(void* device_pointer) {
   }
   cudaGetLastError();
   if (other) cudaSetDevice(current);
+}
+
+void device_free_on(void* device_pointer, void* stream) {
+  if (device_pointer == nullptr) return;
+  int ordinal = 0;
+  if (cudaGetDevice(&ordinal) != cudaSuccess) {
+    cudaGetLastError();
+    return;
+  }
+  Pool* pool = pool_of(ordinal);
+  if (pool != nullptr && pool->pool != nullptr) {
+    cudaFreeAsync(device_pointer, static_cast<cudaStream_t>(stream));
+  } else {
+    cudaFree(device_pointer);
+  }
+  cudaGetLastError();
 }
 
 Result<std::size_t> device_available_bytes() {
@@ -316,6 +347,8 @@ Status select_device(int) { return require_device(); }
 Status synchronize() { return require_device(); }
 Result<void*> device_alloc(std::size_t) { return require_device(); }
 void device_free(void*) {}
+Result<void*> device_alloc_on(std::size_t, void*) { return require_device(); }
+void device_free_on(void*, void*) {}
 Result<std::size_t> device_available_bytes() { return require_device(); }
 std::size_t device_pool_bytes() { return 0; }
 

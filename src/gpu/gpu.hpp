@@ -56,6 +56,13 @@ Result<void*> device_alloc(std::size_t bytes);
 /// Gives memory from device_alloc back to its device's pool (or the driver) once the device's work
 /// has finished: it waits for the device, as cudaFree does. Null is ignored.
 void device_free(void* device_pointer);
+/// Stream-ordered forms (`stream`: a cudaStream_t): the memory may be used by work ordered after
+/// the allocation on `stream` (or once it is synchronised), and device_free_on gives it back when
+/// `stream` reaches that point, without waiting for the device — for buffers that only `stream`'s
+/// work uses, so one stream's frees do not wait for another stream's copies. Devices without
+/// memory pools get cudaMalloc / cudaFree (which waits).
+Result<void*> device_alloc_on(std::size_t bytes, void* stream);
+void device_free_on(void* device_pointer, void* stream);
 /// What a buffer can still get on the current device: its free memory plus what the pool holds
 /// idle (the sizing of the MSM's passes). UNAVAILABLE without a device.
 Result<std::size_t> device_available_bytes();

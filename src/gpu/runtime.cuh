@@ -60,7 +60,10 @@ class Event {
   cudaEvent_t e_ = nullptr;
 };
 
-/// Device memory for `count` T (uninitialised), from the device's pool (gpu::device_alloc).
+/// Device memory for `count` T (uninitialised), from the device's pool (gpu::device_alloc). With a
+/// stream, ordered on it (gpu::device_alloc_on): only work on that stream (or after synchronising
+/// it) may use the buffer, and it is given back in that stream's order without waiting for the
+/// device; the stream must outlive the buffer.
 template <class T>
 class DeviceBuffer {
  public:
@@ -68,12 +71,14 @@ class DeviceBuffer {
   ~DeviceBuffer() { reset(); }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  DeviceBuffer(DeviceBuffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
+  DeviceBuffer(DeviceBuffer&& o) noexcept
+      : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)), st_(std::exchange(o.st_, nullptr)) {}
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
     if (this != &o) {
       reset();
       p_ = std::exchange(o.p_, nullptr);
       n_ = std::exchange(o.n_, 0);
+      st_ = std::exchange(o.st_, nullptr);
     }
     return *this;
   }
@@ -86,11 +91,27 @@ class DeviceBuffer {
     n_ = count;
     return {};
   }
-  /// Waits for the device's work, then gives the memory back to the pool (gpu::device_free).
+  Status allocate(std::size_t count, cudaStream_t st) {
+    reset();
+    if (count == 0) return {};
+    auto p = device_alloc_on(count * sizeof(T), st);
+    if (!p.ok()) return p.status();
+    p_ = static_cast<T*>(*p);
+    n_ = count;
+    st_ = st;
+    return {};
+  }
+  /// Gives the memory back to the pool: after the device's work (gpu::device_free), or in the
+  /// buffer's stream's order.
   void reset() {
-    device_free(p_);
+    if (st_ != nullptr) {
+      device_free_on(p_, st_);
+    } else {
+      device_free(p_);
+    }
     p_ = nullptr;
     n_ = 0;
+    st_ = nullptr;
   }
   T* get() const { return p_; }
   std::size_t size() const { return n_; }
@@ -103,12 +124,14 @@ class DeviceBuffer {
   /// Gives up ownership (the caller frees the memory with gpu::device_free).
   T* release() {
     n_ = 0;
+    st_ = nullptr;
     return std::exchange(p_, nullptr);
   }
 
  private:
   T* p_ = nullptr;
   std::size_t n_ = 0;
+  cudaStream_t st_ = nullptr;  // null: device_alloc's buffer
 };
 
 /// Page-locked host memory (fast, asynchronous copies).

@@ -1,10 +1,13 @@
 // The GPU MSM (msm/gpu_msm.hpp; the steps are msm_body.hpp's). Per pass over a slice of the
-// points: scalars to canonical form, the (key, point) pairs of non-zero signed digits (count, CUB scan,
-// fill), a CUB radix sort over the key's bits, bucket bounds, sub-run sums, group sums level after
-// level until one partial per bucket, one thread per window chunk adding into the partials that go
-// back to the host. Passes are as large as free device memory allows (or Plan::points_per_pass).
+// points (its bases and scalars uploaded while the previous pass's kernels run, unless they are on
+// the device already): scalars to canonical form, the (key, point) pairs of non-zero signed digits
+// (count, CUB scan, fill), a CUB radix sort over the key's bits, bucket bounds, sub-run sums, group
+// sums level after level until one partial per bucket, one thread per window chunk adding into the
+// partials that go back to the host. Passes are as large as free device memory allows (or
+// Plan::points_per_pass).
 
 #include <algorithm>
+#include <future>
 #include <utility>
 
 #include <cub/device/device_radix_sort.cuh>
@@ -135,7 +138,7 @@ Result<std::uint64_t> scan(cudaStream_t st, const std::uint32_t* counts, std::ui
   std::size_t bytes = 0;
   ZK_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, bytes, counts, offsets, static_cast<int>(count), st));
   DeviceBuffer<unsigned char> temp;
-  if (Status s = temp.allocate(bytes); !s.ok()) return s;
+  if (Status s = temp.allocate(bytes, st); !s.ok()) return s;
   ZK_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, counts, offsets, static_cast<int>(count), st));
   std::uint32_t last[2] = {0, 0};
   ZK_CUDA_TRY(cudaMemcpyAsync(&last[0], offsets + count - 1, sizeof(std::uint32_t), cudaMemcpyDeviceToHost, st));
@@ -144,36 +147,18 @@ Result<std::uint64_t> scan(cudaStream_t st, const std::uint32_t* counts, std::ui
   return std::uint64_t{last[0]} + last[1];
 }
 
-/// One pass over points [0, n) of `bases` / `scalars` (host), adding into `partials` (device).
-/// `resident`: the pass's bases already on the device (no upload); `on_device`: its scalars already
-/// there (consumed; no upload).
+/// One pass over n points whose bases and scalars are in device memory (the scalars are consumed:
+/// made canonical in place), adding into `partials`. Its buffers are ordered on `st` (allocated and
+/// given back there), so the next pass's upload on another stream goes on meanwhile.
 template <class FqP, class FrP>
-Status run_pass(cudaStream_t st, const DevAffine<FqP>* bases_host, const DevField<FrP>* scalars_host, std::size_t n,
-                const Plan& plan, DevXyzz<FqP>* partials, Stats& stats, const DevAffine<FqP>* resident,
-                DevField<FrP>* on_device) {
+Status run_pass(cudaStream_t st, const DevAffine<FqP>* bases, DevField<FrP>* scalars, std::size_t n, const Plan& plan,
+                DevXyzz<FqP>* partials, Stats& stats) {
   const unsigned c = plan.window_bits, W = plan.windows;
   const std::size_t buckets = static_cast<std::size_t>(W) * body::window_buckets(c);
-  DeviceBuffer<DevAffine<FqP>> uploaded;
-  DeviceBuffer<DevField<FrP>> uploaded_scalars;
   DeviceBuffer<std::uint32_t> pair_counts, pair_at;
-  for (Status s : {resident != nullptr ? Status{} : uploaded.allocate(n),
-                   on_device != nullptr ? Status{} : uploaded_scalars.allocate(n), pair_counts.allocate(n),
-                   pair_at.allocate(n)}) {
+  for (Status s : {pair_counts.allocate(n, st), pair_at.allocate(n, st)}) {
     if (!s.ok()) return s;
   }
-  if (resident == nullptr) {
-    if (Status s = zk::gpu::copy_to_device(uploaded.get(), bases_host, n * sizeof(DevAffine<FqP>), st); !s.ok()) {
-      return s;
-    }
-  }
-  if (on_device == nullptr) {
-    if (Status s = zk::gpu::copy_to_device(uploaded_scalars.get(), scalars_host, n * sizeof(DevField<FrP>), st);
-        !s.ok()) {
-      return s;
-    }
-  }
-  const DevAffine<FqP>* bases = resident != nullptr ? resident : uploaded.get();
-  DevField<FrP>* scalars = on_device != nullptr ? on_device : uploaded_scalars.get();
   canonical_kernel<FrP><<<blocks(n), kThreads, 0, st>>>(scalars, n);
   pair_count_kernel<FqP, FrP><<<blocks(n), kThreads, 0, st>>>(bases, scalars, n, W, c, pair_counts.get());
   auto m = scan(st, pair_counts.get(), pair_at.get(), n);
@@ -183,12 +168,12 @@ Status run_pass(cudaStream_t st, const DevAffine<FqP>* bases_host, const DevFiel
   if (*m > 0x7fffffffu) return Status::invalid_argument("gpu msm: too many (point, window) pairs for one sort");
   const int pairs = static_cast<int>(*m);
   DeviceBuffer<std::uint32_t> keys, keys_sorted, points, points_sorted;
-  for (Status s : {keys.allocate(*m), keys_sorted.allocate(*m), points.allocate(*m), points_sorted.allocate(*m)}) {
+  for (Status s : {keys.allocate(*m, st), keys_sorted.allocate(*m, st), points.allocate(*m, st),
+                   points_sorted.allocate(*m, st)}) {
     if (!s.ok()) return s;
   }
   pairs_kernel<FqP, FrP><<<blocks(n), kThreads, 0, st>>>(bases, scalars, n, W, c, pair_at.get(),
                                                          keys.get(), points.get());
-  uploaded_scalars.reset();
   pair_counts.reset();
   pair_at.reset();
   {
@@ -197,15 +182,16 @@ Status run_pass(cudaStream_t st, const DevAffine<FqP>* bases_host, const DevFiel
     ZK_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys.get(), keys_sorted.get(), points.get(),
                                                  points_sorted.get(), pairs, 0, end_bit, st));
     DeviceBuffer<unsigned char> temp;
-    if (Status s = temp.allocate(bytes); !s.ok()) return s;
+    if (Status s = temp.allocate(bytes, st); !s.ok()) return s;
     ZK_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, keys.get(), keys_sorted.get(), points.get(),
                                                  points_sorted.get(), pairs, 0, end_bit, st));
   }
   keys.reset();
   points.reset();
   DeviceBuffer<std::uint32_t> start, end, counts, offsets, next_counts, next_offsets;
-  for (Status s : {start.allocate(buckets), end.allocate(buckets), counts.allocate(buckets), offsets.allocate(buckets),
-                   next_counts.allocate(buckets), next_offsets.allocate(buckets)}) {
+  for (Status s : {start.allocate(buckets, st), end.allocate(buckets, st), counts.allocate(buckets, st),
+                   offsets.allocate(buckets, st), next_counts.allocate(buckets, st),
+                   next_offsets.allocate(buckets, st)}) {
     if (!s.ok()) return s;
   }
   ZK_CUDA_TRY(cudaMemsetAsync(start.get(), 0, buckets * sizeof(std::uint32_t), st));
@@ -216,11 +202,10 @@ Status run_pass(cudaStream_t st, const DevAffine<FqP>* bases_host, const DevFiel
   if (!first_total.ok()) return first_total.status();
   std::uint64_t total = *first_total;
   DeviceBuffer<DevXyzz<FqP>> level, next;
-  if (Status s = level.allocate(std::max<std::uint64_t>(total, 1)); !s.ok()) return s;
+  if (Status s = level.allocate(std::max<std::uint64_t>(total, 1), st); !s.ok()) return s;
   subrun_kernel<FqP><<<point_blocks(total), kPointThreads, 0, st>>>(bases, points_sorted.get(), start.get(), end.get(),
                                                           offsets.get(), buckets, static_cast<std::uint32_t>(total),
                                                           level.get());
-  uploaded.reset();
   keys_sorted.reset();
   points_sorted.reset();
   // Group sums until every bucket has at most one partial (then the group count stops shrinking).
@@ -230,7 +215,7 @@ Status run_pass(cudaStream_t st, const DevAffine<FqP>* bases_host, const DevFiel
     auto next_total = scan(st, next_counts.get(), next_offsets.get(), buckets);
     if (!next_total.ok()) return next_total.status();
     if (*next_total == total) break;
-    if (Status s = next.allocate(std::max<std::uint64_t>(*next_total, 1)); !s.ok()) return s;
+    if (Status s = next.allocate(std::max<std::uint64_t>(*next_total, 1), st); !s.ok()) return s;
     group_kernel<FqP><<<point_blocks(*next_total), kPointThreads, 0, st>>>(level.get(), offsets.get(), counts.get(),
                                                                 next_offsets.get(), buckets,
                                                                 static_cast<std::uint32_t>(*next_total), next.get());
@@ -243,7 +228,7 @@ Status run_pass(cudaStream_t st, const DevAffine<FqP>* bases_host, const DevFiel
   stats.levels = std::max(stats.levels, levels);
   DeviceBuffer<DevXyzz<FqP>> sums, sub;
   const std::size_t np = static_cast<std::size_t>(W) * plan.chunks;
-  for (Status s : {sums.allocate(buckets), sub.allocate(np * body::kSplit)}) {
+  for (Status s : {sums.allocate(buckets, st), sub.allocate(np * body::kSplit, st)}) {
     if (!s.ok()) return s;
   }
   bucket_kernel<FqP><<<blocks(buckets), kThreads, 0, st>>>(level.get(), offsets.get(), counts.get(), buckets, sums.get());
@@ -253,6 +238,16 @@ Status run_pass(cudaStream_t st, const DevAffine<FqP>* bases_host, const DevFiel
   ZK_CUDA_TRY(cudaGetLastError());
   return zk::gpu::cuda_status(cudaStreamSynchronize(st), "cudaStreamSynchronize", __FILE__, __LINE__);
 }
+
+/// Where a pass's bases and scalars are uploaded when they are not on the device already: two
+/// such slots when the MSM takes several passes, so pass p + 1's upload (on its own stream, from
+/// its own host thread: a staged copy keeps its thread busy) runs while pass p's kernels do.
+template <class FqP, class FrP>
+struct UploadSlot {
+  DeviceBuffer<DevAffine<FqP>> bases;
+  DeviceBuffer<DevField<FrP>> scalars;
+  zk::gpu::Event ready;  // recorded on the copy stream after the slot's copies
+};
 
 template <class FqP>
 __global__ void identity_kernel(DevXyzz<FqP>* p, std::size_t n) {
@@ -285,8 +280,13 @@ Status msm_g1(const void* bases_host, const std::uint64_t* scalars_host, std::si
     // Resident bases and scalars already on the device are not allocated again by a pass (their
     // bytes are outside the free memory already): counting them made a 2^27 MSM on an 80 GB card
     // take more passes than it needs, each repeating the bucket reduction.
-    per_pass = fitting_points(plan, n, free_b, device_bases != nullptr ? 0 : sizeof(DevAffine<FqP>),
-                              device_scalars != nullptr ? 0 : sizeof(DevField<FrP>), sizeof(DevXyzz<FqP>));
+    const std::size_t base_b = device_bases != nullptr ? 0 : sizeof(DevAffine<FqP>);
+    const std::size_t scalar_b = device_scalars != nullptr ? 0 : sizeof(DevField<FrP>);
+    per_pass = fitting_points(plan, n, free_b, base_b, scalar_b, sizeof(DevXyzz<FqP>));
+    // Several passes that upload: two slots for the uploads (the next pass's overlaps this one's kernels).
+    if (per_pass != 0 && per_pass < n && base_b + scalar_b != 0) {
+      per_pass = fitting_points(plan, n, free_b, 2 * base_b, 2 * scalar_b, sizeof(DevXyzz<FqP>));
+    }
     if (per_pass == 0) {
       return Status::resource_exhausted("gpu msm: " + std::to_string(free_b >> 20) +
                                         " MiB of free device memory is not enough for one pass");
@@ -303,11 +303,55 @@ Status msm_g1(const void* bases_host, const std::uint64_t* scalars_host, std::si
   const auto* scalars = reinterpret_cast<const DevField<FrP>*>(scalars_host);
   const auto* resident = static_cast<const DevAffine<FqP>*>(device_bases);
   auto* scalars_on_device = static_cast<DevField<FrP>*>(device_scalars);
-  for (std::size_t p0 = 0; p0 < n; p0 += per_pass) {
-    const std::size_t len = std::min(per_pass, n - p0);
-    if (Status s = run_pass<FqP, FrP>(st, bases + p0, scalars + p0, len, plan, partials.get(), out,
-                                       resident != nullptr ? resident + p0 : nullptr,
-                                       scalars_on_device != nullptr ? scalars_on_device + p0 : nullptr);
+  const bool upload_bases = resident == nullptr, upload_scalars = scalars_on_device == nullptr;
+  const std::size_t passes = (n + per_pass - 1) / per_pass;
+  // Slots for what must be uploaded (one for a single pass, two to overlap passes), and the
+  // copy stream; declared before `pending`, whose destructor waits for an upload in flight.
+  UploadSlot<FqP, FrP> slots[2];
+  zk::gpu::Stream copies;
+  if (upload_bases || upload_scalars) {
+    if (Status s = copies.create(); !s.ok()) return s;
+    for (std::size_t k = 0; k < std::min<std::size_t>(passes, 2); ++k) {
+      for (Status s : {upload_bases ? slots[k].bases.allocate(per_pass) : Status{},
+                       upload_scalars ? slots[k].scalars.allocate(per_pass) : Status{}, slots[k].ready.create()}) {
+        if (!s.ok()) return s;
+      }
+    }
+  }
+  int ordinal = 0;
+  ZK_CUDA_TRY(cudaGetDevice(&ordinal));
+  const auto upload = [&, ordinal](std::size_t pass) -> Status {
+    if (!upload_bases && !upload_scalars) return {};
+    ZK_CUDA_TRY(cudaSetDevice(ordinal));  // this may run on another host thread
+    UploadSlot<FqP, FrP>& slot = slots[pass % 2];
+    const std::size_t p0 = pass * per_pass, len = std::min(per_pass, n - p0);
+    for (Status s : {upload_bases ? zk::gpu::copy_to_device(slot.bases.get(), bases + p0, len * sizeof(DevAffine<FqP>),
+                                                            copies.get())
+                                  : Status{},
+                     upload_scalars ? zk::gpu::copy_to_device(slot.scalars.get(), scalars + p0,
+                                                              len * sizeof(DevField<FrP>), copies.get())
+                                    : Status{}}) {
+      if (!s.ok()) return s;
+    }
+    ZK_CUDA_TRY(cudaEventRecord(slot.ready.get(), copies.get()));
+    return {};
+  };
+  std::future<Status> pending;
+  if (Status s = upload(0); !s.ok()) return s;
+  for (std::size_t pass = 0; pass < passes; ++pass) {
+    if (pending.valid()) {
+      if (Status s = pending.get(); !s.ok()) return s;
+    }
+    UploadSlot<FqP, FrP>& slot = slots[pass % 2];
+    if (upload_bases || upload_scalars) ZK_CUDA_TRY(cudaStreamWaitEvent(st, slot.ready.get(), 0));
+    // The other slot was last read by pass - 1, finished (run_pass synchronises its stream).
+    if (pass + 1 < passes && (upload_bases || upload_scalars)) {
+      pending = std::async(std::launch::async, upload, pass + 1);
+    }
+    const std::size_t p0 = pass * per_pass, len = std::min(per_pass, n - p0);
+    if (Status s = run_pass<FqP, FrP>(st, upload_bases ? slot.bases.get() : resident + p0,
+                                       upload_scalars ? slot.scalars.get() : scalars_on_device + p0, len, plan,
+                                       partials.get(), out);
         !s.ok()) {
       return s;
     }
