@@ -124,6 +124,7 @@ void BM_MsmG1(benchmark::State& state) {
   if (kGpu) {
     state.counters["passes"] = stats.passes;
     state.counters["pairs"] = static_cast<double>(stats.pairs);
+    state.counters["units"] = static_cast<double>(stats.units);  // of the pairs, placed without the sort
     state.counters["levels"] = stats.levels;
     const auto plan = msm::gpu::raw::make_plan(n, C::Scalar::kBits);  // the window the MSM ran with
     state.counters["c"] = plan.window_bits;

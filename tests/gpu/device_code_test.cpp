@@ -453,7 +453,8 @@ TYPED_TEST(DevNttTest, OddCosetQuotientScheduleMatchesTheCpu) {
 /// `per_pass` points as msm_gpu.cu runs them; `levels` gets the deepest reduction.
 template <class C>
 curve::Jacobian<C> emulate_msm(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> k,
-                               std::size_t per_pass = 0, unsigned* levels_out = nullptr, unsigned window_bits = 0) {
+                               std::size_t per_pass = 0, unsigned* levels_out = nullptr, unsigned window_bits = 0,
+                               std::size_t* units_total = nullptr) {
   using FqP = typename C::Field::Params;
   using FrP = typename C::Scalar::Params;
   auto plan = msm::gpu::raw::make_plan(bases.size(), C::Scalar::kBits);
@@ -466,31 +467,45 @@ curve::Jacobian<C> emulate_msm(std::span<const curve::Affine<C>> bases, std::spa
   if (per_pass == 0) per_pass = bases.size();
   std::vector<DevXyzz<FqP>> partials(static_cast<std::size_t>(W) * plan.chunks, DevXyzz<FqP>::identity());
   unsigned deepest = 0;
+  std::size_t units_out = 0;
   for (std::size_t p0 = 0; p0 < bases.size(); p0 += per_pass) {
     const std::size_t n = std::min(per_pass, bases.size() - p0);
     std::vector<DevAffine<FqP>> db(n);
     std::memcpy(static_cast<void*>(db.data()), bases.data() + p0, n * sizeof(db[0]));
     std::vector<DevField<FrP>> ds(n);
     for (std::size_t i = 0; i < n; ++i) ds[i] = dev(k[p0 + i]).to_canonical();
-    // Pairs of non-zero digits: counts, exclusive scan, fill.
-    std::vector<std::uint32_t> pair_counts(n), at(n);
-    for (std::size_t i = 0; i < n; ++i) pair_counts[i] = msm_body::pair_count<FrP::kLimbs>(ds[i].v, db[i].infinity, W, c);
-    std::exclusive_scan(pair_counts.begin(), pair_counts.end(), at.begin(), std::uint32_t{0});
-    const std::size_t m = n == 0 ? 0 : at.back() + pair_counts.back();
-    if (m == 0) continue;
-    std::vector<std::uint32_t> keys(m), points(m);
+    // Pairs of non-zero digits: counts (units apart), exclusive scans, fill; the units' go to the
+    // front of the sorted arrays, the others are sorted after them.
+    std::vector<std::uint32_t> pair_counts(n), at(n), unit_flags(n), unit_at(n);
     for (std::size_t i = 0; i < n; ++i) {
-      msm_body::emit_pairs<FrP::kLimbs>(ds[i].v, db[i].infinity, W, c, static_cast<std::uint32_t>(i), at[i],
-                                        keys.data(), points.data());
+      msm_body::pair_and_unit_count<FrP::kLimbs>(ds[i].v, db[i].infinity, W, c, &pair_counts[i], &unit_flags[i]);
     }
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs(m);
-    for (std::size_t q = 0; q < m; ++q) {
-      EXPECT_LT(keys[q], 1u << msm_body::key_bits(W, c));  // the sort looks at these bits only
-      pairs[q] = {keys[q], points[q]};
+    std::exclusive_scan(pair_counts.begin(), pair_counts.end(), at.begin(), std::uint32_t{0});
+    std::exclusive_scan(unit_flags.begin(), unit_flags.end(), unit_at.begin(), std::uint32_t{0});
+    const std::size_t to_sort = n == 0 ? 0 : at.back() + pair_counts.back();
+    const std::size_t units = n == 0 ? 0 : unit_at.back() + unit_flags.back();
+    units_out += units;
+    const std::size_t m = units + to_sort;
+    if (m == 0) continue;
+    std::vector<std::uint32_t> keys(m), points(m), unsorted_keys(to_sort), unsorted_points(to_sort);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (msm_body::is_unit<FrP::kLimbs>(ds[i].v, db[i].infinity)) {
+        msm_body::emit_unit(static_cast<std::uint32_t>(i), unit_at[i], keys.data(), points.data());
+      } else {
+        msm_body::emit_pairs<FrP::kLimbs>(ds[i].v, db[i].infinity, W, c, static_cast<std::uint32_t>(i), at[i],
+                                          unsorted_keys.data(), unsorted_points.data());
+      }
+    }
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs(to_sort);
+    for (std::size_t q = 0; q < to_sort; ++q) {
+      EXPECT_LT(unsorted_keys[q], 1u << msm_body::key_bits(W, c));  // the sort looks at these bits only
+      pairs[q] = {unsorted_keys[q], unsorted_points[q]};
     }
     std::stable_sort(pairs.begin(), pairs.end(), [](auto a, auto b) { return a.first < b.first; });
+    for (std::size_t q = 0; q < to_sort; ++q) keys[units + q] = pairs[q].first, points[units + q] = pairs[q].second;
+    // Sorted as a whole: the units' key 0 is the smallest.
+    EXPECT_TRUE(std::is_sorted(keys.begin(), keys.end()));
     std::vector<std::uint32_t> start(buckets, 0), end(buckets, 0);
-    for (std::size_t q = 0; q < m; ++q) keys[q] = pairs[q].first, points[q] = pairs[q].second;
     for (std::size_t q = 0; q < m; ++q) {
       if (q == 0 || keys[q - 1] != keys[q]) start[keys[q]] = static_cast<std::uint32_t>(q);
       if (q + 1 == m || keys[q + 1] != keys[q]) end[keys[q]] = static_cast<std::uint32_t>(q + 1);
@@ -538,6 +553,7 @@ curve::Jacobian<C> emulate_msm(std::span<const curve::Affine<C>> bases, std::spa
     }
   }
   if (levels_out != nullptr) *levels_out = deepest;
+  if (units_total != nullptr) *units_total = units_out;
   curve::Jacobian<C> acc = curve::Jacobian<C>::identity();
   for (unsigned w = W; w-- > 0;) {
     for (unsigned i = 0; i < c; ++i) acc = acc.dbl();
@@ -598,12 +614,20 @@ TYPED_TEST(DevPointTest, MsmPipelineReducesABitsHeavyBucketInLevels) {
   using Fr = typename C::Scalar;
   auto rng = test::rng(305);
   const std::size_t n = 40 * msm_body::kSubRun + 17;
-  const auto bases = curve::consecutive_points<C>(n, rng);
+  auto bases = curve::consecutive_points<C>(n, rng);
   std::vector<Fr> k(n);
   for (std::size_t i = 0; i < n; ++i) k[i] = i % 97 == 0 ? Fr::random(rng) : Fr::from_u64(i % 61 == 0 ? 0 : 1);
+  bases[5] = curve::Affine<C>::identity();  // a scalar of 1 on the identity: no unit, no pair
   unsigned levels = 0;
-  EXPECT_EQ(emulate_msm<C>(bases, k, 0, &levels), *msm::msm<C>(bases, k));
+  std::size_t units = 0;
+  EXPECT_EQ(emulate_msm<C>(bases, k, 0, &levels, 0, &units), *msm::msm<C>(bases, k));
   EXPECT_EQ(levels, 2u);
+  // The units (placed in front of the sorted pairs, not sorted) are the points with scalar 1.
+  EXPECT_EQ(units, static_cast<std::size_t>(std::count(k.begin(), k.end(), Fr::one())) - 1);
+  // In passes, and with a unit at a pass's first and last point.
+  for (std::size_t per_pass : {std::size_t{1000}, std::size_t{4097}}) {
+    EXPECT_EQ(emulate_msm<C>(bases, k, per_pass, nullptr, 0, &units), *msm::msm<C>(bases, k)) << per_pass;
+  }
 }
 
 TEST(GpuPlan, PassesFitTheFreeMemory) {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <thread>
 
@@ -152,7 +153,11 @@ TYPED_TEST(GpuMsm, PassesBitsAndZerosEqualTheCpu) {
   EXPECT_EQ(many.passes, 6u);
   EXPECT_GE(one.levels, 2u);  // ~2^18 points in bucket 1: 410 sub-runs, then 13 groups, then 1
   EXPECT_LT(one.pairs, 2 * n);  // zeros emit nothing, ones one pair
-  std::printf("bits witness: %llu pairs, %u levels\n", static_cast<unsigned long long>(one.pairs), one.levels);
+  const auto ones = static_cast<std::uint64_t>(std::count(k.begin(), k.end(), Fr::one()));
+  EXPECT_EQ(one.units, ones);  // placed in front of the sorted pairs, not sorted
+  EXPECT_EQ(many.units, ones);
+  std::printf("bits witness: %llu pairs (%llu units), %u levels\n", static_cast<unsigned long long>(one.pairs),
+              static_cast<unsigned long long>(one.units), one.levels);
 
   std::vector<Fr> zeros(1000, Fr::zero());
   auto z = msm::gpu::msm_g1<C>(std::span(bases).first(1000), zeros);

@@ -7,7 +7,7 @@
 //      the sign in i's top bit; a zero scalar or an identity base emits nothing and a scalar of 1
 //      one pair (a Groth16 witness is mostly 0s and 1s). Counts per point, an exclusive scan, a fill;
 //   2. the pairs are sorted by key (CUB radix sort over the key's bits on the device, std::sort in
-//      the tests);
+//      the tests) — except the units' (scalar 1: key 0), which go first in point order unsorted;
 //   3. every bucket's run of points is cut into sub-runs of at most kSubRun points, one thread per
 //      sub-run sums it; then the partial sums of each bucket are added in groups of kGroup, level
 //      after level, until every bucket has one (a witness of bits puts millions of points into
@@ -81,6 +81,34 @@ ZK_HD std::uint32_t pair_count(const std::uint64_t* canonical_scalar, bool base_
   std::uint32_t count = 0;
   if (!base_is_identity) signed_digits<N>(canonical_scalar, windows, c, [&](unsigned, std::int32_t) { ++count; });
   return count;
+}
+
+/// Whether point i is a unit: scalar 1 (canonical) on a base that is not the identity. Its one
+/// pair (window 0, digit 1) has key 0, the smallest, so the units need no sort: they are written,
+/// in point order, at the front of the sorted pairs (emit_unit), and only the other points' pairs
+/// are sorted, after them. A Groth16 witness is mostly bits: about half of L's, A's and B_G1's pairs.
+template <std::size_t N>
+ZK_HD bool is_unit(const std::uint64_t* canonical_scalar, bool base_is_identity) {
+  if (base_is_identity || canonical_scalar[0] != 1) return false;
+  for (std::size_t i = 1; i < N; ++i) {
+    if (canonical_scalar[i] != 0) return false;
+  }
+  return true;
+}
+
+/// Pairs to sort for point i (0 for a unit) and whether it is a unit (1 or 0: the units' scan).
+template <std::size_t N>
+ZK_HD void pair_and_unit_count(const std::uint64_t* canonical_scalar, bool base_is_identity, unsigned windows,
+                               unsigned c, std::uint32_t* pairs, std::uint32_t* units) {
+  const bool unit = is_unit<N>(canonical_scalar, base_is_identity);
+  *units = unit ? 1 : 0;
+  *pairs = unit ? 0 : pair_count<N>(canonical_scalar, base_is_identity, windows, c);
+}
+
+/// A unit's place among the sorted pairs: position `at` of the units' scan (key 0, the point as is).
+ZK_HD void emit_unit(std::uint32_t point, std::uint32_t at, std::uint32_t* sorted_keys, std::uint32_t* sorted_points) {
+  sorted_keys[at] = 0;
+  sorted_points[at] = point;
 }
 
 /// Point i's pairs, written from position `at` (the exclusive scan of the counts).

@@ -56,17 +56,24 @@ __global__ void expand_compact_kernel(const body::CompactGroup* groups, const De
 
 template <class FqP, class FrP>
 __global__ void pair_count_kernel(const DevAffine<FqP>* bases, const DevField<FrP>* k, std::size_t n, unsigned windows,
-                                  unsigned c, std::uint32_t* counts) {
+                                  unsigned c, std::uint32_t* counts, std::uint32_t* units) {
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  if (i < n) counts[i] = body::pair_count<FrP::kLimbs>(k[i].v, bases[i].infinity, windows, c);
+  if (i < n) body::pair_and_unit_count<FrP::kLimbs>(k[i].v, bases[i].infinity, windows, c, counts + i, units + i);
 }
 
+/// Point i's pairs to sort from pair_at[i], or, for a unit, its place unit_at[i] at the front of
+/// the sorted pairs.
 template <class FqP, class FrP>
 __global__ void pairs_kernel(const DevAffine<FqP>* bases, const DevField<FrP>* k, std::size_t n, unsigned windows,
-                             unsigned c, const std::uint32_t* at, std::uint32_t* keys, std::uint32_t* points) {
+                             unsigned c, const std::uint32_t* pair_at, const std::uint32_t* unit_at,
+                             std::uint32_t* keys, std::uint32_t* points, std::uint32_t* sorted_keys,
+                             std::uint32_t* sorted_points) {
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  if (i < n) {
-    body::emit_pairs<FrP::kLimbs>(k[i].v, bases[i].infinity, windows, c, static_cast<std::uint32_t>(i), at[i], keys,
+  if (i >= n) return;
+  if (body::is_unit<FrP::kLimbs>(k[i].v, bases[i].infinity)) {
+    body::emit_unit(static_cast<std::uint32_t>(i), unit_at[i], sorted_keys, sorted_points);
+  } else {
+    body::emit_pairs<FrP::kLimbs>(k[i].v, bases[i].infinity, windows, c, static_cast<std::uint32_t>(i), pair_at[i], keys,
                                   points);
   }
 }
@@ -155,36 +162,46 @@ Status run_pass(cudaStream_t st, const DevAffine<FqP>* bases, DevField<FrP>* sca
                 DevXyzz<FqP>* partials, Stats& stats) {
   const unsigned c = plan.window_bits, W = plan.windows;
   const std::size_t buckets = static_cast<std::size_t>(W) * body::window_buckets(c);
-  DeviceBuffer<std::uint32_t> pair_counts, pair_at;
-  for (Status s : {pair_counts.allocate(n, st), pair_at.allocate(n, st)}) {
+  DeviceBuffer<std::uint32_t> pair_counts, pair_at, unit_flags, unit_at;
+  for (Status s : {pair_counts.allocate(n, st), pair_at.allocate(n, st), unit_flags.allocate(n, st),
+                   unit_at.allocate(n, st)}) {
     if (!s.ok()) return s;
   }
   canonical_kernel<FrP><<<blocks(n), kThreads, 0, st>>>(scalars, n);
-  pair_count_kernel<FqP, FrP><<<blocks(n), kThreads, 0, st>>>(bases, scalars, n, W, c, pair_counts.get());
-  auto m = scan(st, pair_counts.get(), pair_at.get(), n);
-  if (!m.ok()) return m.status();
-  stats.pairs += *m;
-  if (*m == 0) return {};  // all zero scalars / identity bases: this pass adds nothing
-  if (*m > 0x7fffffffu) return Status::invalid_argument("gpu msm: too many (point, window) pairs for one sort");
-  const int pairs = static_cast<int>(*m);
+  pair_count_kernel<FqP, FrP><<<blocks(n), kThreads, 0, st>>>(bases, scalars, n, W, c, pair_counts.get(),
+                                                              unit_flags.get());
+  auto sorted_pairs = scan(st, pair_counts.get(), pair_at.get(), n);
+  if (!sorted_pairs.ok()) return sorted_pairs.status();
+  auto units = scan(st, unit_flags.get(), unit_at.get(), n);
+  if (!units.ok()) return units.status();
+  const std::uint64_t m = *units + *sorted_pairs;
+  stats.pairs += m;
+  stats.units += *units;
+  if (m == 0) return {};  // all zero scalars / identity bases: this pass adds nothing
+  if (m > 0x7fffffffu) return Status::invalid_argument("gpu msm: too many (point, window) pairs for one sort");
+  // The units' pairs go straight to the front of the sorted arrays; the others are sorted after them.
   DeviceBuffer<std::uint32_t> keys, keys_sorted, points, points_sorted;
-  for (Status s : {keys.allocate(*m, st), keys_sorted.allocate(*m, st), points.allocate(*m, st),
-                   points_sorted.allocate(*m, st)}) {
+  for (Status s : {keys.allocate(*sorted_pairs, st), keys_sorted.allocate(m, st), points.allocate(*sorted_pairs, st),
+                   points_sorted.allocate(m, st)}) {
     if (!s.ok()) return s;
   }
-  pairs_kernel<FqP, FrP><<<blocks(n), kThreads, 0, st>>>(bases, scalars, n, W, c, pair_at.get(),
-                                                         keys.get(), points.get());
+  pairs_kernel<FqP, FrP><<<blocks(n), kThreads, 0, st>>>(bases, scalars, n, W, c, pair_at.get(), unit_at.get(),
+                                                         keys.get(), points.get(), keys_sorted.get(),
+                                                         points_sorted.get());
   pair_counts.reset();
   pair_at.reset();
-  {
+  unit_flags.reset();
+  unit_at.reset();
+  if (*sorted_pairs != 0) {
+    const int pairs = static_cast<int>(*sorted_pairs);
     const int end_bit = static_cast<int>(body::key_bits(W, c));
     std::size_t bytes = 0;
-    ZK_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys.get(), keys_sorted.get(), points.get(),
-                                                 points_sorted.get(), pairs, 0, end_bit, st));
+    ZK_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys.get(), keys_sorted.get() + *units, points.get(),
+                                                 points_sorted.get() + *units, pairs, 0, end_bit, st));
     DeviceBuffer<unsigned char> temp;
     if (Status s = temp.allocate(bytes, st); !s.ok()) return s;
-    ZK_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, keys.get(), keys_sorted.get(), points.get(),
-                                                 points_sorted.get(), pairs, 0, end_bit, st));
+    ZK_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, keys.get(), keys_sorted.get() + *units,
+                                                 points.get(), points_sorted.get() + *units, pairs, 0, end_bit, st));
   }
   keys.reset();
   points.reset();
@@ -196,7 +213,7 @@ Status run_pass(cudaStream_t st, const DevAffine<FqP>* bases, DevField<FrP>* sca
   }
   ZK_CUDA_TRY(cudaMemsetAsync(start.get(), 0, buckets * sizeof(std::uint32_t), st));
   ZK_CUDA_TRY(cudaMemsetAsync(end.get(), 0, buckets * sizeof(std::uint32_t), st));
-  bounds_kernel<<<blocks(*m), kThreads, 0, st>>>(keys_sorted.get(), *m, start.get(), end.get());
+  bounds_kernel<<<blocks(m), kThreads, 0, st>>>(keys_sorted.get(), m, start.get(), end.get());
   subrun_count_kernel<<<blocks(buckets), kThreads, 0, st>>>(start.get(), end.get(), buckets, counts.get());
   auto first_total = scan(st, counts.get(), offsets.get(), buckets);
   if (!first_total.ok()) return first_total.status();

@@ -36,7 +36,8 @@ std::size_t fitting_points(const Plan& plan, std::size_t n, std::size_t free_byt
 /// What a call did (for benchmarks and tests).
 struct Stats {
   unsigned passes = 0;
-  std::uint64_t pairs = 0;  // (point, window) pairs sorted, over all passes
+  std::uint64_t pairs = 0;  // (point, window) pairs, over all passes (units included)
+  std::uint64_t units = 0;  // of which units' (scalar 1), placed without the sort
   unsigned levels = 0;      // reduction levels above the sub-runs, deepest pass
 };
 
