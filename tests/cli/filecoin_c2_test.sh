@@ -1,17 +1,17 @@
 #!/bin/sh
 # Filecoin's PoRep C2 end to end at 2 KiB, as a storage provider runs it: `gen-c1` seals a sector
-# and writes its C1 (filecoin-proofs-api's JSON, and cuzk's wrapper); `setup --kind porep` writes
-# development keys under Filecoin's parameter-file names; `prove --kind porep --c1` proves it
-# (checked, synthesized, self-verified); `verify --kind porep` accepts the proof from the C1 and from
-# the public values alone and refuses another sector's; a tampered C1 exits 2 naming the field;
-# then the same C1 (wrapped) through `zkpipe serve`'s pipeline, which maps the key from the cache
-# the first prove built (docs/groth16.md, "Key cache"); at the end a non-interactive PoRep through
-# the daemon, answered with its SnarkPack aggregate and verified from its public values. Slow parts:
-# the development setup of the 2.7M-constraint circuit (about a minute on 2 cores) and the NI
-# sector's 13 partitions (about 3 minutes).
-# Usage: filecoin_c2_test.sh path/to/zkpipe
+# and writes its C1 (filecoin-proofs-api's JSON, and cuzk's wrapper); the development keys under
+# Filecoin's parameter-file names (`setup --kind porep`, made once by the cli_filecoin_2kib_keys
+# fixture: about a minute on 2 cores); `prove --kind porep --c1` proves it (checked, synthesized,
+# self-verified); `verify --kind porep` accepts the proof from the C1 and from the public values
+# alone and refuses another sector's; a tampered C1 exits 2 naming the field; then the same C1
+# (wrapped) through `zkpipe serve`'s pipeline, which maps the key from the cache the first prove
+# built (docs/groth16.md, "Key cache"), and Curio's cuzk.v1 with synthetic-PoRep and Go-encoded C1s.
+# The non-interactive PoRep through the daemon is filecoin_c2_ni_test.sh (same keys).
+# Usage: filecoin_c2_test.sh path/to/zkpipe KEYS_DIR
 set -u
 Z="$1"
+KEYS="$2"
 . "$(dirname "$0")/lib.sh"  # daemon_test_scratch (D, fail), start_daemon, serving_address, stop_daemon; SERVE_PID
 daemon_test_scratch
 field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
@@ -45,7 +45,8 @@ grep -q "NOT a setup" "$D/bk.err" || fail "the benchmark key must be announced: 
 "$Z" bench --circuit porep --shape 2KiB --input "$D/c1.json" --params benchmark-key --verify > /dev/null 2> "$D/err"
 [ $? -eq 2 ] && grep -q "do not verify" "$D/err" || fail "--verify with a benchmark key must exit 2"
 
-"$Z" setup --kind porep --sector-size 2KiB --out "$D/params" --json > "$D/setup.json" || fail "setup --kind porep"
+# The fixture's keys, linked into this test's own parameter directory.
+mkdir "$D/params" && ln -s "$KEYS"/* "$D/params/" || fail "the development keys of the fixture: $KEYS"
 STEM="$D/params/v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f"
 [ -f "$STEM.params" ] && [ -f "$STEM.vk" ] || fail "keys under Filecoin's names: $(ls "$D/params")"
 
@@ -171,51 +172,5 @@ for order in sorted reversed; do
   "$Z" verify --kind porep --c1 "$D/syn.json" --vk "$STEM.vk" --proof "$D/go-$order.bin" > /dev/null \
       || fail "the proof of the Go-encoded C1 (keys $order) must verify with the original's public inputs"
 done
-# zkpipe.v1 without a partition count: a non-interactive C1 (StackedDrg2KiBV1_2_Feat_NonInteractivePoRep
-# = 15) gets its own 13 partitions, not the interactive default; cancelled before it is proved.
-"$Z" gen-c1 --registered-proof 15 --miner-id 1234 --sector-number 11 --data-seed 8 --out "$D/ni.json" --json \
-    > "$D/ni.gen" || fail "gen-c1 --registered-proof 15"
-python_stubs "$D/stubs" zkpipe || fail "protoc"
-# Its answer is the SnarkPack aggregate of its partitions: without the SRS it is refused at submit.
-"$Z" prove --addr "unix://$SOCK" --kind porep --c1 "$D/ni.json" --out "$D/x.bin" > /dev/null 2> "$D/err"
-[ $? -eq 2 ] && grep -q "v28-fil-inner-product-v1.srs" "$D/err" || fail "an NI job without the SRS must be refused: $(cat "$D/err")"
-# The daemon answers as it is configured: a client's local options are refused, not ignored.
-"$Z" prove --addr "unix://$SOCK" --kind porep --c1 "$D/ni.json" --partition-proofs --out "$D/x.bin" > /dev/null 2> "$D/err"
-[ $? -eq 2 ] && grep -q "ni-partition-proofs" "$D/err" || fail "prove --addr --partition-proofs must exit 2: $(cat "$D/err")"
-# An SRS too short for 13 partitions padded to 16: refused at submit, saying so (its lengths are read).
-"$Z" setup --srs --srs-proofs 8 --out "$D/params" > /dev/null || fail "setup --srs --srs-proofs 8"
-"$Z" prove --addr "unix://$SOCK" --kind porep --c1 "$D/ni.json" --out "$D/x.bin" > /dev/null 2> "$D/err"
-[ $? -eq 2 ] && grep -q "aggregates 8 proofs at most; this job needs 16" "$D/err" \
-    || fail "an NI job with a short SRS must be refused: $(cat "$D/err")"
-"$Z" setup --srs --srs-proofs 16 --out "$D/params" > /dev/null || fail "setup --srs"
-/usr/bin/python3 - "$D/stubs" "unix://$SOCK" "$D/ni.json" > "$D/out" 2>&1 << 'PY' || fail "NI submit through zkpipe.v1: $(cat "$D/out")"
-import sys
-sys.path.insert(0, sys.argv[1])
-import grpc
-from zkpipe.v1 import proving_pb2, proving_pb2_grpc
-stub = proving_pb2_grpc.ProvingEngineStub(grpc.insecure_channel(sys.argv[2]))
-r = stub.SubmitProof(proving_pb2.SubmitProofRequest(circuit="porep", shape="2KiB", input=open(sys.argv[3], "rb").read()),
-                     timeout=120)
-assert r.partitions == 13, r
-assert stub.CancelProof(proving_pb2.CancelProofRequest(job_id=r.job_id), timeout=30).was_active
-PY
-# The NI flow end to end (issue 44): proved through the daemon (13 partitions, ~3 min on 2 cores),
-# answered with the V2 aggregate padded to 16 (14164 bytes), which verifies from the public values
-# alone and not for another sector. tests/cli/filecoin_ni_test.sh (slow) covers the CLI, cuzk.v1
-# and the partition-proofs options.
-"$Z" prove --addr "unix://$SOCK" --kind porep --c1 "$D/ni.json" --out "$D/ni.bin" > "$D/out" 2>&1 \
-    || fail "an NI PoRep through the daemon: $(cat "$D/out")"
-[ "$(stat -c %s "$D/ni.bin")" = "14164" ] || fail "the aggregate of 13 partitions padded to 16 has 14164 bytes"
-field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
-"$Z" verify --kind porep --sector-size 2KiB --vk "$STEM.vk" --proof "$D/ni.bin" --registered-proof 15 \
-    --prover-id "$(field "$D/ni.gen" prover_id)" --sector-number 11 --ticket "$(field "$D/ni.gen" ticket)" \
-    --seed "$(field "$D/ni.gen" seed)" --comm-d "$(field "$D/ni.gen" comm_d)" \
-    --comm-r "$(field "$D/ni.gen" comm_r)" > "$D/out" || fail "the NI aggregate from the public values: $(cat "$D/out")"
-grep -q "SnarkPack aggregate of 13 partitions, padded to 16" "$D/out" || fail "$(cat "$D/out")"
-"$Z" verify --kind porep --sector-size 2KiB --vk "$STEM.vk" --proof "$D/ni.bin" --registered-proof 15 \
-    --prover-id "$(field "$D/ni.gen" prover_id)" --sector-number 12 --ticket "$(field "$D/ni.gen" ticket)" \
-    --seed "$(field "$D/ni.gen" seed)" --comm-d "$(field "$D/ni.gen" comm_d)" \
-    --comm-r "$(field "$D/ni.gen" comm_r)" > /dev/null
-[ $? -eq 1 ] || fail "the NI aggregate must not verify for another sector number"
 stop_daemon
 echo "ok"
