@@ -280,11 +280,16 @@ Result<std::size_t> device_available_bytes() {
   return free_b + static_cast<std::size_t>(reserved > used ? reserved - used : 0);
 }
 
-std::size_t device_pool_bytes() {
+std::size_t device_pool_bytes(int ordinal) {
   if (!require_device().ok()) return 0;
-  auto pool = current_pool();
-  if (!pool.ok() || (*pool)->pool == nullptr) return 0;
-  return static_cast<std::size_t>(pool_attribute((*pool)->pool, cudaMemPoolAttrReservedMemCurrent));
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || ordinal < 0 || ordinal >= count) {
+    cudaGetLastError();
+    return 0;
+  }
+  Pool* pool = pool_of(ordinal);
+  if (pool == nullptr || pool->pool == nullptr) return 0;
+  return static_cast<std::size_t>(pool_attribute(pool->pool, cudaMemPoolAttrReservedMemCurrent));
 }
 
 Status copy_to_device(void* device, const void* host, std::size_t bytes, void* stream, bool allow_staging) {
@@ -350,7 +355,7 @@ void device_free(void*) {}
 Result<void*> device_alloc_on(std::size_t, void*) { return require_device(); }
 void device_free_on(void*, void*) {}
 Result<std::size_t> device_available_bytes() { return require_device(); }
-std::size_t device_pool_bytes() { return 0; }
+std::size_t device_pool_bytes(int) { return 0; }
 
 #endif
 

@@ -66,8 +66,9 @@ void device_free_on(void* device_pointer, void* stream);
 /// What a buffer can still get on the current device: its free memory plus what the pool holds
 /// idle (the sizing of the MSM's passes). UNAVAILABLE without a device.
 Result<std::size_t> device_available_bytes();
-/// Bytes the current device's pool holds (in use and idle); 0 without a pool or a device.
-std::size_t device_pool_bytes();
+/// Bytes device `ordinal`'s pool holds (in use and idle: the kernels' working memory it keeps
+/// between turns); 0 without a pool or a device.
+std::size_t device_pool_bytes(int ordinal);
 
 /// An existing host range page-locked for the device (cudaHostRegister) until destroyed, so
 /// copies from it run at the bus's full speed and asynchronously, as from cudaHostAlloc memory

@@ -47,7 +47,9 @@ Result<std::vector<int>> parse_device_list(const std::string& text, int count) {
   return out;
 }
 
-DevicePool::DevicePool(Options o) : select_(o.select ? std::move(o.select) : select_device) {
+DevicePool::DevicePool(Options o)
+    : select_(o.select ? std::move(o.select) : select_device),
+      pool_bytes_(o.pool_bytes ? std::move(o.pool_bytes) : device_pool_bytes) {
   if (o.ordinals.empty()) o.ordinals = {0};
   for (int ordinal : o.ordinals) {
     slots_.push_back(std::make_unique<Slot>(ordinal, o.resident_bytes,
@@ -107,10 +109,11 @@ Status DevicePool::device_here() const {
 
 std::vector<DevicePool::DeviceStatus> DevicePool::status() const {
   std::vector<DeviceStatus> out;
-  std::lock_guard lock(m_);
-  for (const auto& s : slots_) {
-    out.push_back({s->ordinal, s->gate.stats(), s->resident.stats(), s->current});
+  {
+    std::lock_guard lock(m_);
+    for (const auto& s : slots_) out.push_back({s->ordinal, s->gate.stats(), s->resident.stats(), s->current});
   }
+  for (auto& d : out) d.pool_bytes = pool_bytes_(d.ordinal);  // asks the driver: outside the lock
   return out;
 }
 

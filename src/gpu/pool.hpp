@@ -44,6 +44,8 @@ class DevicePool {
     std::function<ResidentCache::Upload(int ordinal)> upload = {};
     /// How a lease makes its device current (default: select_device). Tests emulate devices here.
     std::function<Status(int ordinal)> select = {};
+    /// The bytes a device's memory pool holds (default: device_pool_bytes), for status().
+    std::function<std::size_t(int ordinal)> pool_bytes = {};
   };
   explicit DevicePool(Options o);
   /// The devices of `ordinals` on this machine, each keeping up to half its memory of resident
@@ -72,6 +74,7 @@ class DevicePool {
     DeviceGate::Stats gate;
     ResidentCache::Stats resident;
     std::optional<WorkLabel> current;  // the partition in its turn now
+    std::size_t pool_bytes = 0;        // device memory its pool keeps for the kernels (gpu::device_alloc)
   };
   std::vector<DeviceStatus> status() const;
 
@@ -87,6 +90,7 @@ class DevicePool {
   };
 
   std::function<Status(int)> select_;
+  std::function<std::size_t(int)> pool_bytes_;
   std::vector<std::unique_ptr<Slot>> slots_;
   mutable std::mutex m_;
 

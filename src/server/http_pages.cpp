@@ -61,13 +61,13 @@ std::string status_html(const pb::GetStatusResponse& st, const std::string& grpc
 
   if (!st.gpus().empty()) {
     o << "<h2>GPUs</h2>\n<table id=\"gpus\"><tr><th>GPU</th><th>proving</th><th>turns</th><th>busy</th>"
-         "<th>waiting</th><th>resident bases</th></tr>\n";
+         "<th>waiting</th><th>resident bases</th><th>kernel memory</th></tr>\n";
     for (const auto& g : st.gpus()) {
       o << "<tr" << (g.job_id().empty() ? "" : " class=\"busy\"") << "><td>" << g.ordinal() << " " << e(g.name())
         << "</td><td>";
       if (!g.job_id().empty()) o << e(g.kind()) << " job " << e(g.job_id()) << " partition " << g.partition();
       o << "</td><td>" << g.turns() << "</td><td>" << seconds(g.busy_s()) << "</td><td>" << g.waiting() << "</td><td>"
-        << bytes(g.resident_bytes()) << "</td></tr>\n";
+        << bytes(g.resident_bytes()) << "</td><td>" << bytes(g.pool_bytes()) << "</td></tr>\n";
     }
     o << "</table>\n";
   }

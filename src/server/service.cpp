@@ -523,6 +523,7 @@ void ProvingService::status(pb::GetStatusResponse* resp) {
         x->set_partition(d.current->partition);
       }
       x->set_resident_bytes(d.resident.bytes);
+      x->set_pool_bytes(d.pool_bytes);
     }
   }
   for (const auto& p : registry_.params()) {
@@ -582,6 +583,8 @@ std::string gpu_metrics(const gpu::DevicePool& gpus) {
          [](const D& d) { return std::string(d.current ? "1" : "0"); });
   family("zkpipe_gpu_resident_bytes", "gauge", "Key bases kept in device memory.",
          [](const D& d) { return std::to_string(d.resident.bytes); });
+  family("zkpipe_gpu_pool_bytes", "gauge", "Device memory the kernels' pool keeps between turns.",
+         [](const D& d) { return std::to_string(d.pool_bytes); });
   t += "# HELP zkpipe_gpu_resident_lookups_total MSM base lookups, by result.\n";
   t += "# TYPE zkpipe_gpu_resident_lookups_total counter\n";
   for (const auto& d : devices) {

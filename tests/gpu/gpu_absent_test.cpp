@@ -34,7 +34,7 @@ TEST(GpuAbsent, EntryPointsSaySoWithoutADevice) {
   EXPECT_EQ(synchronize().code(), StatusCode::kUnavailable);
   EXPECT_EQ(device_alloc(4096).status().code(), StatusCode::kUnavailable);
   EXPECT_EQ(device_available_bytes().status().code(), StatusCode::kUnavailable);
-  EXPECT_EQ(device_pool_bytes(), 0u);
+  EXPECT_EQ(device_pool_bytes(0), 0u);
   device_free(nullptr);  // nothing to give back
   std::printf("built with CUDA: %s; %s\n", built_with_cuda() ? "yes" : "no", s.message().c_str());
 }

@@ -374,7 +374,7 @@ TEST(Gpu, BuffersAreReusedFromThePool) {
   }
   auto first = msm::gpu::msm_g1<C>(bases, k);
   ASSERT_TRUE(first.ok()) << first.status().to_string();
-  const std::size_t pooled = device_pool_bytes();
+  const std::size_t pooled = device_pool_bytes(0);
   if (pooled == 0) GTEST_SKIP() << "this device has no memory pools (cudaMalloc serves the buffers)";
   std::size_t free_b = 0;
   for (const auto& d : devices()) free_b = d.ordinal == 0 ? d.free_bytes : free_b;
@@ -384,7 +384,7 @@ TEST(Gpu, BuffersAreReusedFromThePool) {
   auto second = msm::gpu::msm_g1<C>(bases, k);
   ASSERT_TRUE(second.ok()) << second.status().to_string();
   EXPECT_EQ(*second, *first);
-  EXPECT_EQ(device_pool_bytes(), pooled) << "the second MSM must reuse the first one's memory";
+  EXPECT_EQ(device_pool_bytes(0), pooled) << "the second MSM must reuse the first one's memory";
   auto bad = device_alloc(std::size_t{1} << 62);
   EXPECT_EQ(bad.status().code(), StatusCode::kResourceExhausted) << bad.status().to_string();
   auto some = device_alloc(4096);

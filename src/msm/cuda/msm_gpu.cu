@@ -1,10 +1,10 @@
 // The GPU MSM (msm/gpu_msm.hpp; the steps are msm_body.hpp's). Per pass over a slice of the
 // points (its bases and scalars uploaded while the previous pass's kernels run, unless they are on
 // the device already): scalars to canonical form, the (key, point) pairs of non-zero signed digits
-// (count, CUB scan, fill), a CUB radix sort over the key's bits, bucket bounds, sub-run sums, group
-// sums level after level until one partial per bucket, one thread per window chunk adding into the
-// partials that go back to the host. Passes are as large as free device memory allows (or
-// Plan::points_per_pass).
+// (count, CUB scan, fill; the units' go to the front unsorted), a CUB radix sort of the others over
+// the key's bits, bucket bounds, sub-run sums, group sums level after level until one partial per
+// bucket, one thread per window chunk adding into the partials that go back to the host. Passes
+// are as large as free device memory allows (or Plan::points_per_pass).
 
 #include <algorithm>
 #include <future>
