@@ -256,11 +256,9 @@ void device_free(void* device_pointer) {
 void device_free_on(void* device_pointer, void* stream) {
   if (device_pointer == nullptr) return;
   int ordinal = 0;
-  if (cudaGetDevice(&ordinal) != cudaSuccess) {
-    cudaGetLastError();
-    return;
-  }
-  Pool* pool = pool_of(ordinal);
+  const bool known = cudaGetDevice(&ordinal) == cudaSuccess;
+  cudaGetLastError();
+  Pool* pool = known ? pool_of(ordinal) : nullptr;
   if (pool != nullptr && pool->pool != nullptr) {
     cudaFreeAsync(device_pointer, static_cast<cudaStream_t>(stream));
   } else {

@@ -82,19 +82,10 @@ class DeviceBuffer {
     }
     return *this;
   }
-  Status allocate(std::size_t count) {
+  Status allocate(std::size_t count, cudaStream_t st = nullptr) {
     reset();
     if (count == 0) return {};
-    auto p = device_alloc(count * sizeof(T));
-    if (!p.ok()) return p.status();
-    p_ = static_cast<T*>(*p);
-    n_ = count;
-    return {};
-  }
-  Status allocate(std::size_t count, cudaStream_t st) {
-    reset();
-    if (count == 0) return {};
-    auto p = device_alloc_on(count * sizeof(T), st);
+    auto p = st != nullptr ? device_alloc_on(count * sizeof(T), st) : device_alloc(count * sizeof(T));
     if (!p.ok()) return p.status();
     p_ = static_cast<T*>(*p);
     n_ = count;

@@ -321,12 +321,13 @@ Status msm_g1(const void* bases_host, const std::uint64_t* scalars_host, std::si
   const auto* resident = static_cast<const DevAffine<FqP>*>(device_bases);
   auto* scalars_on_device = static_cast<DevField<FrP>*>(device_scalars);
   const bool upload_bases = resident == nullptr, upload_scalars = scalars_on_device == nullptr;
+  const bool uploads = upload_bases || upload_scalars;
   const std::size_t passes = (n + per_pass - 1) / per_pass;
   // Slots for what must be uploaded (one for a single pass, two to overlap passes), and the
   // copy stream; declared before `pending`, whose destructor waits for an upload in flight.
   UploadSlot<FqP, FrP> slots[2];
   zk::gpu::Stream copies;
-  if (upload_bases || upload_scalars) {
+  if (uploads) {
     if (Status s = copies.create(); !s.ok()) return s;
     for (std::size_t k = 0; k < std::min<std::size_t>(passes, 2); ++k) {
       for (Status s : {upload_bases ? slots[k].bases.allocate(per_pass) : Status{},
@@ -338,7 +339,7 @@ Status msm_g1(const void* bases_host, const std::uint64_t* scalars_host, std::si
   int ordinal = 0;
   ZK_CUDA_TRY(cudaGetDevice(&ordinal));
   const auto upload = [&, ordinal](std::size_t pass) -> Status {
-    if (!upload_bases && !upload_scalars) return {};
+    if (!uploads) return {};
     ZK_CUDA_TRY(cudaSetDevice(ordinal));  // this may run on another host thread
     UploadSlot<FqP, FrP>& slot = slots[pass % 2];
     const std::size_t p0 = pass * per_pass, len = std::min(per_pass, n - p0);
@@ -360,9 +361,9 @@ Status msm_g1(const void* bases_host, const std::uint64_t* scalars_host, std::si
       if (Status s = pending.get(); !s.ok()) return s;
     }
     UploadSlot<FqP, FrP>& slot = slots[pass % 2];
-    if (upload_bases || upload_scalars) ZK_CUDA_TRY(cudaStreamWaitEvent(st, slot.ready.get(), 0));
+    if (uploads) ZK_CUDA_TRY(cudaStreamWaitEvent(st, slot.ready.get(), 0));
     // The other slot was last read by pass - 1, finished (run_pass synchronises its stream).
-    if (pass + 1 < passes && (upload_bases || upload_scalars)) {
+    if (pass + 1 < passes && uploads) {
       pending = std::async(std::launch::async, upload, pass + 1);
     }
     const std::size_t p0 = pass * per_pass, len = std::min(per_pass, n - p0);
