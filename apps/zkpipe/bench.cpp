@@ -336,7 +336,7 @@ std::shared_ptr<gpu::DevicePool> device_pool(engine::ProverDevice d) {
   if (d != engine::ProverDevice::kGpu) return nullptr;
   std::vector<int> all;
   for (const auto& g : gpu::devices()) all.push_back(g.ordinal);
-  return gpu::DevicePool::for_devices(all);
+  return *gpu::DevicePool::for_devices(all);  // the default capacity: no error
 }
 
 Result<engine::ProverDevice> prover_device(const BenchArgs& a) {

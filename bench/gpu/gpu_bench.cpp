@@ -299,7 +299,7 @@ void BM_ProveStartShape(benchmark::State& state) {
   if (!key) key = std::make_unique<ShapeKey>(log_n);
   Rng rng(8);
   // Device 0 keeping the key's bases resident (half its memory, as the daemon).
-  static const auto gpus = gpu::DevicePool::for_devices({0});
+  static const auto gpus = *gpu::DevicePool::for_devices({0});  // the default capacity: no error
   auto backend = [&] {
     if constexpr (kGpu) {
       return Backend(*gpus, {}, key->pk);

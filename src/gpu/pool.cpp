@@ -57,15 +57,35 @@ DevicePool::DevicePool(Options o)
   }
 }
 
-std::shared_ptr<DevicePool> DevicePool::for_devices(const std::vector<int>& ordinals) {
+Result<std::size_t> resident_capacity(const std::vector<DeviceInfo>& devices, const std::vector<int>& ordinals,
+                                      std::optional<std::uint64_t> wanted) {
+  const DeviceInfo* smallest = nullptr;
+  for (const auto& d : devices) {
+    if (std::find(ordinals.begin(), ordinals.end(), d.ordinal) == ordinals.end()) continue;
+    if (smallest == nullptr || d.total_bytes < smallest->total_bytes) smallest = &d;
+  }
+  if (!wanted) return smallest != nullptr ? smallest->total_bytes / 2 : 0;
+  if (smallest != nullptr && *wanted > smallest->total_bytes) {
+    const auto gib = [](std::uint64_t b) {
+      std::ostringstream o;
+      o.precision(1);
+      o << std::fixed << static_cast<double>(b) / (1ull << 30) << " GiB";
+      return o.str();
+    };
+    return Status::invalid_argument("gpu_resident: " + gib(*wanted) + " is more than device " +
+                                    std::to_string(smallest->ordinal) + "'s memory (" + gib(smallest->total_bytes) +
+                                    "), and the kernels need room besides the resident bases");
+  }
+  return static_cast<std::size_t>(*wanted);
+}
+
+Result<std::shared_ptr<DevicePool>> DevicePool::for_devices(const std::vector<int>& ordinals,
+                                                            std::optional<std::uint64_t> resident_bytes) {
+  auto capacity = resident_capacity(devices(), ordinals, resident_bytes);
+  if (!capacity.ok()) return capacity.status();
   Options o;
   o.ordinals = ordinals;
-  std::size_t smallest = 0;
-  for (const auto& d : devices()) {
-    if (std::find(ordinals.begin(), ordinals.end(), d.ordinal) == ordinals.end()) continue;
-    smallest = smallest == 0 ? d.total_bytes : std::min(smallest, d.total_bytes);
-  }
-  o.resident_bytes = smallest / 2;
+  o.resident_bytes = *capacity;
   return std::make_shared<DevicePool>(std::move(o));
 }
 

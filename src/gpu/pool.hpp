@@ -19,6 +19,7 @@
 
 #include "base/status.hpp"
 #include "gpu/gate.hpp"
+#include "gpu/gpu.hpp"
 #include "gpu/resident.hpp"
 
 namespace zk::gpu {
@@ -29,6 +30,14 @@ struct WorkLabel {
   std::string kind;
   std::uint32_t partition = 0;
 };
+
+/// Bytes of key bases each device of `ordinals` keeps resident: `wanted` (engine.gpu_resident), or
+/// without it half the smallest listed device's memory (PoRep-32G's G1 queries, 38 GiB, fit the
+/// half of an 80 GB H100 or an H200; the rest is for the MSM's and NTT's buffers, which size their
+/// passes from what is free). INVALID_ARGUMENT, naming the device, when `wanted` is more than a
+/// listed device's memory.
+Result<std::size_t> resident_capacity(const std::vector<DeviceInfo>& devices, const std::vector<int>& ordinals,
+                                      std::optional<std::uint64_t> wanted);
 
 /// The ordinals an `engine.gpus` setting names: "all" (or empty) is every device of `count`, else
 /// a comma-separated list of distinct ordinals below `count`. INVALID_ARGUMENT names the problem.
@@ -48,10 +57,10 @@ class DevicePool {
     std::function<std::size_t(int ordinal)> pool_bytes = {};
   };
   explicit DevicePool(Options o);
-  /// The devices of `ordinals` on this machine, each keeping up to half its memory of resident
-  /// bases (PoRep-32G's G1 queries, 38 GiB, fit an H200's half; the rest is for the MSM's and NTT's
-  /// buffers, which size their passes from what is free).
-  static std::shared_ptr<DevicePool> for_devices(const std::vector<int>& ordinals);
+  /// The devices of `ordinals` on this machine, each keeping `resident_bytes` of key bases (without
+  /// it: resident_capacity's default); resident_capacity's error otherwise.
+  static Result<std::shared_ptr<DevicePool>> for_devices(const std::vector<int>& ordinals,
+                                                         std::optional<std::uint64_t> resident_bytes = std::nullopt);
   DevicePool(const DevicePool&) = delete;
   DevicePool& operator=(const DevicePool&) = delete;
 

@@ -44,7 +44,7 @@ bool same_owner(const std::weak_ptr<const void>& a, const std::weak_ptr<const vo
 void ResidentCache::drop_expired_locked() {
   for (auto it = lru_.begin(); it != lru_.end();) {
     if (it->owner.expired()) {
-      stats_.bytes -= it->bytes;
+      stats_.bytes -= it->device_bytes;
       ++stats_.evictions;
       it = lru_.erase(it);
     } else {
@@ -53,7 +53,8 @@ void ResidentCache::drop_expired_locked() {
   }
 }
 
-Result<DeviceCopy> ResidentCache::get(const void* host, std::size_t bytes, const std::weak_ptr<const void>& owner) {
+Result<DeviceCopy> ResidentCache::get(const void* host, std::size_t bytes, const std::weak_ptr<const void>& owner,
+                                      const Conversion* conversion) {
   std::lock_guard lock(m_);
   drop_expired_locked();
   if (owner.expired()) return Status::invalid_argument("resident bases: the owning key is gone");
@@ -65,19 +66,20 @@ Result<DeviceCopy> ResidentCache::get(const void* host, std::size_t bytes, const
     }
   }
   ++stats_.misses;
-  if (bytes > capacity_) {
-    return Status::resource_exhausted("resident bases: " + std::to_string(bytes) + " bytes exceed the capacity of " +
-                                      std::to_string(capacity_));
+  const std::size_t device_bytes = conversion != nullptr ? conversion->device_bytes : bytes;
+  if (device_bytes > capacity_) {
+    return Status::resource_exhausted("resident bases: " + std::to_string(device_bytes) +
+                                      " bytes exceed the capacity of " + std::to_string(capacity_));
   }
-  while (!lru_.empty() && stats_.bytes + bytes > capacity_) {
-    stats_.bytes -= lru_.back().bytes;
+  while (!lru_.empty() && stats_.bytes + device_bytes > capacity_) {
+    stats_.bytes -= lru_.back().device_bytes;
     ++stats_.evictions;
     lru_.pop_back();
   }
-  auto copy = upload_(host, bytes);
+  auto copy = conversion != nullptr ? conversion->make(host, bytes) : upload_(host, bytes);
   if (!copy.ok()) return copy.status();
-  lru_.push_front(Entry{host, bytes, owner, *copy});
-  stats_.bytes += bytes;
+  lru_.push_front(Entry{host, bytes, device_bytes, owner, *copy});
+  stats_.bytes += device_bytes;
   return *copy;
 }
 

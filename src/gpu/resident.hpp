@@ -34,14 +34,23 @@ class ResidentCache {
   explicit ResidentCache(std::size_t capacity_bytes, Upload upload = upload_copy)
       : capacity_(capacity_bytes), upload_(std::move(upload)) {}
 
-  /// The device copy of [host, host + bytes) belonging to `owner`, made now if needed (evicting
-  /// least recently used entries to stay within the capacity). RESOURCE_EXHAUSTED when the range
-  /// is larger than the capacity; the upload's error otherwise (callers then upload as usual).
-  Result<DeviceCopy> get(const void* host, std::size_t bytes, const std::weak_ptr<const void>& owner);
+  /// How a range's device form is made when it is not a byte copy (a .zkey's packed bases,
+  /// unpacked on the device): its size on the device and the function making it from the range.
+  struct Conversion {
+    std::size_t device_bytes = 0;
+    Upload make;
+  };
+  /// The device copy of [host, host + bytes) belonging to `owner` (or its `conversion`), made now if
+  /// needed (evicting least recently used entries to stay within the capacity, counted in device
+  /// bytes). RESOURCE_EXHAUSTED when it is larger than the capacity; the upload's error otherwise
+  /// (callers then upload as usual). A range is looked up by address, size and owner: one range is
+  /// always asked for in one form.
+  Result<DeviceCopy> get(const void* host, std::size_t bytes, const std::weak_ptr<const void>& owner,
+                         const Conversion* conversion = nullptr);
 
   struct Stats {
     std::uint64_t hits = 0, misses = 0, evictions = 0;
-    std::size_t bytes = 0, entries = 0, capacity = 0;
+    std::size_t bytes = 0, entries = 0, capacity = 0;  // bytes: of device memory held
   };
   Stats stats() const;
   /// Drops every entry (copies still held elsewhere live on until released).
@@ -50,7 +59,8 @@ class ResidentCache {
  private:
   struct Entry {
     const void* host;
-    std::size_t bytes;
+    std::size_t bytes;         // of the host range
+    std::size_t device_bytes;  // of the copy
     std::weak_ptr<const void> owner;
     DeviceCopy copy;
   };

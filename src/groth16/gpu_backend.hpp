@@ -80,6 +80,13 @@ struct CudaOps {
     t.msm_h = w.lap();
     return r;
   }
+  /// A .zkey's bases (curve::PackedAffine) unpacked on the device, for the resident cache.
+  template <class C>
+  Result<gpu::DeviceCopy> unpack_bases(std::span<const curve::PackedAffine<C>> bases) const {
+    auto p = msm::gpu::unpack_on_device<C>(bases);
+    if (!p.ok()) return p.status();
+    return gpu::adopt_device_memory(*p);
+  }
   /// The scalars of a compact witness column (the rows `density` selects, or all), formed on the
   /// device.
   template <class C>
@@ -149,9 +156,10 @@ class DeviceBackend {
     const gpu::DeviceCopy resident = resident_bases(bases);
     return ops_.template msm<C>(bases, scalars, resident.get());
   }
-  /// A zkey's bases (curve::PackedAffine): the kernels read Affine<C>, so they are converted on the
-  /// host for every call and upload with it (not kept resident: the cache holds Affine copies by
-  /// host address). PARTIAL: a device-side reader of the packed layout would remove both costs.
+  /// A zkey's bases (curve::PackedAffine): the kernels read Affine<C>. With the key's owner and room
+  /// on the device they are uploaded packed once and unpacked there (`Ops::unpack_bases`), then kept
+  /// resident like a bellman key's; otherwise they are converted on the host for every call and
+  /// upload with it.
   template <class C, class F>
   Result<curve::Jacobian<C>> quotient_and_h(const ntt::Domain<F>& d, base::UninitVector<F>& a, base::UninitVector<F>& b,
                                             bool odd_coset, std::span<const curve::PackedAffine<C>> h_bases,
@@ -159,13 +167,19 @@ class DeviceBackend {
     if (h_bases.size() > a.size()) return Status::invalid_argument("quotient: more H bases than values");
     if (a.size() != b.size()) return Status::invalid_argument("quotient: a and b have different lengths");
     if (Status s = pool_->device_here(); !s.ok()) return s;
-    const auto affine = unpack(h_bases);  // never looked up in the cache: its address is this call's
+    if (const gpu::DeviceCopy resident = resident_bases(h_bases)) {
+      return ops_.template quotient_and_h<C>(d, a, b, odd_coset, counted<C>(resident, h_bases.size()), resident.get(), t);
+    }
+    const auto affine = unpack(h_bases);
     return ops_.template quotient_and_h<C>(d, a, b, odd_coset, std::span<const curve::Affine<C>>(affine), nullptr, t);
   }
   template <class C>
   Result<curve::Jacobian<C>> msm(std::span<const curve::PackedAffine<C>> bases,
                                  std::span<const typename C::Scalar> scalars) const {
     if (Status s = pool_->device_here(); !s.ok()) return s;
+    if (const gpu::DeviceCopy resident = resident_bases(bases)) {
+      return ops_.template msm<C>(counted<C>(resident, bases.size()), scalars, resident.get());
+    }
     const auto affine = unpack(bases);
     return ops_.template msm<C>(std::span<const curve::Affine<C>>(affine), scalars, nullptr);
   }
@@ -253,6 +267,26 @@ class DeviceBackend {
     if (cache == nullptr || bases.empty() || owner_.expired()) return {};
     auto r = cache->get(bases.data(), bases.size_bytes(), owner_);
     return r.ok() ? std::move(*r) : gpu::DeviceCopy{};
+  }
+  /// A zkey's bases in the kernels' layout on the device of this thread's turn, unpacked there on
+  /// the first use (empty without the key's owner or room: they are then converted on the host).
+  template <class C>
+  gpu::DeviceCopy resident_bases(std::span<const curve::PackedAffine<C>> bases) const {
+    gpu::ResidentCache* cache = pool_->resident_here();
+    if (cache == nullptr || bases.empty() || owner_.expired()) return {};
+    const gpu::ResidentCache::Conversion unpacked{
+        bases.size() * sizeof(curve::Affine<C>), [this](const void* host, std::size_t bytes) {
+          return ops_.template unpack_bases<C>(
+              std::span(static_cast<const curve::PackedAffine<C>*>(host), bytes / sizeof(curve::PackedAffine<C>)));
+        }};
+    auto r = cache->get(bases.data(), bases.size_bytes(), owner_, &unpacked);
+    return r.ok() ? std::move(*r) : gpu::DeviceCopy{};
+  }
+  /// The unpacked resident copy as the Ops take bases: a span that gives them its count only (with
+  /// the copy passed as the device bases, they read it on the device, never through the span).
+  template <class C>
+  static std::span<const curve::Affine<C>> counted(const gpu::DeviceCopy& resident, std::size_t n) {
+    return {static_cast<const curve::Affine<C>*>(resident.get()), n};
   }
   gpu::DevicePool* pool_;
   std::weak_ptr<const void> owner_;

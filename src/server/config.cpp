@@ -172,7 +172,7 @@ Result<DaemonConfig> parse_config(std::string_view text) {
                                 "engine.budget",
                                 "engine.budget_fraction", "engine.synthesis_workers", "engine.prover_workers",
                                 "engine.finalizer_workers", "engine.channel_capacity", "engine.urgent_priority", "engine.urgent_synthesis_workers", "engine.self_verify", "engine.max_partitions", "engine.max_kept_jobs", "engine.max_input_bytes",
-                                "engine.result_ttl_s", "engine.device", "engine.gpus", "log.level", "log.format"});
+                                "engine.result_ttl_s", "engine.device", "engine.gpus", "engine.gpu_resident", "log.level", "log.format"});
       !s.ok()) {
     return Status::invalid_argument("config: " + s.message());
   }
@@ -230,6 +230,16 @@ Result<DaemonConfig> parse_config(std::string_view text) {
     }
   }
   c.engine.budget_bytes = budget_bytes;
+  if (const auto* n = r.get("engine", "gpu_resident"); n != nullptr) {
+    std::uint64_t bytes = 0;
+    if (n->is_string() && n->as_string()->get() == "auto") {
+      c.gpu_resident.reset();
+    } else if (Status s = r.size("engine", "gpu_resident", bytes); !s.ok()) {
+      return Status::invalid_argument("config: " + s.message() + " (or \"auto\")");
+    } else {
+      c.gpu_resident = bytes;
+    }
+  }
   c.shutdown_grace = std::chrono::seconds(grace);
   c.engine.result_ttl = std::chrono::seconds(ttl);
   c.queue_lease = std::chrono::seconds(lease);

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -82,6 +83,9 @@ struct DaemonConfig {
   // With the GPU: which devices ("all", or ordinals such as "0,2"); a job's partitions spread
   // across them (docs/gpu.md "Every GPU of the host").
   std::string gpus = "all";
+  // With the GPU: bytes of proving-key bases each device keeps resident across proofs ("auto",
+  // empty: half the smallest listed device's memory; 0: none kept, they upload with every MSM).
+  std::optional<std::uint64_t> gpu_resident;
   // [log]
   std::string log_level = "info";  // trace, debug, info, warn, error, off
   std::string log_format = "text";  // text or json

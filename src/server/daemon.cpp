@@ -262,7 +262,9 @@ Result<std::unique_ptr<Daemon>> Daemon::start(const DaemonConfig& config) {
   if (*device == engine::ProverDevice::kGpu) {
     auto ordinals = gpu::parse_device_list(config.gpus, static_cast<int>(gpu::devices().size()));
     if (!ordinals.ok()) return Status::invalid_argument("config: engine." + ordinals.status().message());
-    gpus = gpu::DevicePool::for_devices(*ordinals);
+    auto pool = gpu::DevicePool::for_devices(*ordinals, config.gpu_resident);
+    if (!pool.ok()) return Status::invalid_argument("config: engine." + pool.status().message());
+    gpus = std::move(*pool);
   }
   engine::EngineConfig engine_config = config.engine;
   if (engine_config.prover_workers == 0) {

@@ -31,7 +31,7 @@ WorkloadRegistry::WorkloadRegistry(engine::Engine& engine, std::string params_di
     if (!gpus) {
       std::vector<int> all;
       for (const auto& d : gpu::devices()) all.push_back(d.ordinal);
-      gpus = gpu::DevicePool::for_devices(all);
+      gpus = *gpu::DevicePool::for_devices(all);  // the default capacity: no error
     }
     pool_ = std::move(gpus);
   }

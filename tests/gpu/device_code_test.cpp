@@ -236,6 +236,30 @@ TYPED_TEST(DevPointTest, MatchesTheCpuCurve) {
   }
 }
 
+// A .zkey's packed bases unpacked by the device's kernel body (msm_body::unpack_base) equal the
+// host's PackedAffine::to_affine: coordinates as stored, the identity (all zero) flagged, a point
+// with x = 0 (only y tells it from the identity) not.
+TYPED_TEST(DevPointTest, PackedBasesUnpackAsTheHostDoes) {
+  using C = TypeParam;
+  using J = curve::Jacobian<C>;
+  using Fq = typename C::Field;
+  auto rng = test::rng(303);
+  std::vector<curve::Affine<C>> pts = {curve::Affine<C>::identity(), J::generator().to_affine(),
+                                       curve::Affine<C>::from_xy(Fq::zero(), Fq::from_u64(2))};
+  for (int i = 0; i < 8; ++i) pts.push_back((J::generator() * C::Scalar::random(rng)).to_affine());
+  for (const auto& p : pts) {
+    const auto packed = curve::PackedAffine<C>::from_affine(p);
+    std::uint64_t words[2 * Fq::kLimbs];  // as the device reads them: aligned words
+    static_assert(sizeof(words) == sizeof(packed.bytes));
+    std::memcpy(words, packed.bytes, sizeof(words));
+    const auto d = gpu::msm_body::unpack_base<typename Fq::Params>(words);
+    const auto host = packed.to_affine();
+    EXPECT_EQ(d.infinity, host.infinity);
+    EXPECT_EQ(std::memcmp(&d.x, &host.x, sizeof(Fq)), 0);
+    EXPECT_EQ(std::memcmp(&d.y, &host.y, sizeof(Fq)), 0);
+  }
+}
+
 /// A host power table's device view.
 template <class F>
 ntt_body::PowerTable<typename F::Params> view(const ntt::gpu::PowerTables<F>& t) {

@@ -106,7 +106,7 @@ struct DeviceLog {
   std::atomic<int> inside[kMaxEmulated] = {}, max_inside[kMaxEmulated] = {}, calls[kMaxEmulated] = {};
   std::atomic<int> any_inside{0}, max_any_inside{0}, outside_a_turn{0};
   std::atomic<bool> first{true}, first_released{false};
-  std::atomic<int> resident_calls{0}, resident_mismatches{0}, compact_calls{0};
+  std::atomic<int> resident_calls{0}, resident_mismatches{0}, compact_calls{0}, unpacked{0};
   // The very first device call holds its turn until this holds (default: another worker waits at
   // some device's gate, i.e. it got through its CPU preparation while the device was taken).
   std::function<bool(const DeviceLog&)> release_first = [](const DeviceLog& l) {
@@ -200,6 +200,21 @@ struct EmulatedOps {
     }
     if (!counted) return msm::msm<C>(bases, scalars);  // the second half of a device call
     return on_device([&] { return msm::msm<C>(bases, scalars); });
+  }
+  /// A zkey's packed bases in the kernels' layout, made as the device makes them (one emulated
+  /// thread per base through msm_body::unpack_base, from aligned words), into "device" memory.
+  template <class C>
+  Result<gpu::DeviceCopy> unpack_bases(std::span<const curve::PackedAffine<C>> bases) const {
+    using FqP = typename C::Field::Params;
+    static_assert(sizeof(gpu::DevAffine<FqP>) == sizeof(curve::Affine<C>));
+    ++log->unpacked;
+    auto copy = std::shared_ptr<gpu::DevAffine<FqP>[]>(new gpu::DevAffine<FqP>[bases.size()]);
+    std::uint64_t words[2 * C::Field::kLimbs];
+    for (std::size_t i = 0; i < bases.size(); ++i) {
+      std::memcpy(words, bases[i].bytes, sizeof(words));
+      copy[i] = gpu::msm_body::unpack_base<FqP>(words);
+    }
+    return gpu::DeviceCopy(copy, copy.get());
   }
   /// a and b as compact columns: expanded (here on the host), then the quotient and H as above.
   template <class C, class F>
@@ -338,6 +353,58 @@ TYPED_TEST(InterlockTest, ZkeyProverOnADeviceBackendProvesWhatTheCpuProves) {
   EXPECT_EQ(log.max_inside[0].load(), 1);
   EXPECT_EQ(log.outside_a_turn.load(), 0);
   EXPECT_TRUE(snarkjs::prove_finish(*zk, *w, *dev) == snarkjs::prove_finish(*zk, *w, *cpu));
+}
+
+// A zkey's bases kept resident: the first proof unpacks each MSM's packed bases on the device
+// once (no plain upload, no host conversion), the second finds them all; proofs equal the CPU's.
+// Without room for them they are converted on the host as before, with the same proofs.
+TYPED_TEST(InterlockTest, ZkeyBasesAreUnpackedOnTheDeviceOnceAndKeptResident) {
+  using E = TypeParam;
+  using Fr = typename E::Fr;
+  const auto dir = test::data_dir() / "snarkjs" / (std::is_same_v<E, Bn254> ? "bn128" : "bls12381");
+  auto read = snarkjs::read_zkey<E>(test::read_file(dir / "chain.zkey"));
+  auto w = snarkjs::read_wtns<E>(test::read_file(dir / "chain-witness.wtns"));
+  ASSERT_TRUE(read.ok() && w.ok());
+  const auto zk = std::make_shared<const snarkjs::Zkey<E>>(std::move(*read));
+  auto rng = test::rng(80);
+  for (const std::size_t capacity : {std::size_t{1} << 30, std::size_t{64}}) {
+    int plain_uploads = 0;
+    gpu::DevicePool gpus = emulated_pool(1, capacity, [&](const void*, std::size_t) -> Result<gpu::DeviceCopy> {
+      ++plain_uploads;
+      return Status::internal("a zkey's bases must not be copied as they are");
+    });
+    DeviceLog log;
+    log.pool = &gpus;
+    log.first = false;
+    const DeviceBackend<EmulatedOps> backend(gpus, EmulatedOps{&log}, zk);
+    for (int round = 0; round < 2; ++round) {
+      const Fr r = Fr::random(rng), s = Fr::random(rng);
+      auto dev = snarkjs::prove_start<E>(*zk, *w, *snarkjs::evaluate_rows<E>(*zk, *w), r, s, nullptr, backend);
+      auto cpu = snarkjs::prove_start<E>(*zk, *w, *snarkjs::evaluate_rows<E>(*zk, *w), r, s);
+      ASSERT_TRUE(dev.ok()) << dev.status().to_string();
+      ASSERT_TRUE(cpu.ok());
+      EXPECT_TRUE(snarkjs::prove_finish(*zk, *w, *dev) == snarkjs::prove_finish(*zk, *w, *cpu))
+          << "capacity " << capacity << ", round " << round;
+    }
+    EXPECT_EQ(plain_uploads, 0);
+    const auto resident = gpus.status()[0].resident;
+    if (capacity > 64) {
+      // H, C (the L query), A, B1: unpacked once each, found by the second proof.
+      EXPECT_EQ(log.unpacked.load(), 4);
+      EXPECT_EQ(log.resident_calls.load(), 8);
+      EXPECT_EQ(resident.hits, 4u);
+      EXPECT_EQ(resident.entries, 4u);
+      std::size_t device_bytes = 0;
+      for (std::size_t n : {zk->h.size(), zk->c.size(), zk->a.size(), zk->b1.size()}) {
+        device_bytes += n * sizeof(curve::Affine<typename E::G1Config>);
+      }
+      EXPECT_EQ(resident.bytes, device_bytes);  // counted in the unpacked layout's bytes
+    } else {
+      EXPECT_EQ(log.unpacked.load(), 0);
+      EXPECT_EQ(log.resident_calls.load(), 0);
+      EXPECT_EQ(resident.entries, 0u);
+    }
+  }
 }
 
 // Resident bases: the first proof uploads each MSM's bases once, the second finds them all (hits),
@@ -584,6 +651,26 @@ TEST(DevicePool, DeviceListsNameExistingDistinctOrdinals) {
     EXPECT_EQ(gpu::parse_device_list(bad, 3).status().code(), StatusCode::kInvalidArgument) << bad;
   }
   EXPECT_NE(gpu::parse_device_list("4", 2).status().message().find("has 2 GPUs"), std::string::npos);
+}
+
+// engine.gpu_resident: half the smallest listed device's memory by default, else what is asked
+// (0: none) unless a listed device holds less than that.
+TEST(DevicePool, ResidentCapacityIsHalfTheSmallestDeviceOrWhatIsAsked) {
+  constexpr std::uint64_t GiB = 1ull << 30;
+  std::vector<gpu::DeviceInfo> devs(3);
+  for (int i = 0; i < 3; ++i) devs[static_cast<std::size_t>(i)].ordinal = i;
+  devs[0].total_bytes = 80 * GiB;
+  devs[1].total_bytes = 24 * GiB;
+  devs[2].total_bytes = 141 * GiB;
+  EXPECT_EQ(*gpu::resident_capacity(devs, {0, 2}, std::nullopt), 40 * GiB);
+  EXPECT_EQ(*gpu::resident_capacity(devs, {2, 1, 0}, std::nullopt), 12 * GiB);
+  EXPECT_EQ(*gpu::resident_capacity(devs, {2}, 60 * GiB), 60 * GiB);
+  EXPECT_EQ(*gpu::resident_capacity(devs, {0, 1}, 0), 0u);
+  EXPECT_EQ(*gpu::resident_capacity({}, {0}, std::nullopt), 0u);
+  const auto too_much = gpu::resident_capacity(devs, {0, 1}, 30 * GiB);
+  ASSERT_EQ(too_much.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(too_much.status().message().find("device 1's memory (24.0 GiB)"), std::string::npos)
+      << too_much.status().message();
 }
 
 TEST(ResidentCache, EvictsLeastRecentlyUsedWithinItsCapacity) {

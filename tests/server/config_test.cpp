@@ -51,6 +51,8 @@ TEST(Config, TheExampleFileHoldsTheDefaults) {
   EXPECT_EQ(c->engine.self_verify, d.engine.self_verify);
   EXPECT_EQ(c->engine.result_ttl, d.engine.result_ttl);
   EXPECT_EQ(c->device, d.device);
+  EXPECT_EQ(c->gpus, d.gpus);
+  EXPECT_EQ(c->gpu_resident, d.gpu_resident);
   EXPECT_EQ(c->log_level, d.log_level);
   EXPECT_EQ(c->log_format, d.log_format);
 }
@@ -72,6 +74,7 @@ admission_workers = 3
 shutdown_grace_s = 0
 [engine]
 budget = "2GiB"
+gpu_resident = "40GiB"
 synthesis_workers = 3
 self_verify = true
 [log]
@@ -92,6 +95,7 @@ format = "json"
   EXPECT_EQ(c->admission_workers, 3u);
   EXPECT_EQ(c->shutdown_grace.count(), 0);
   EXPECT_EQ(c->engine.budget_bytes, 2ull << 30);
+  EXPECT_EQ(c->gpu_resident, std::optional<std::uint64_t>(40ull << 30));
   EXPECT_EQ(c->engine.synthesis_workers, 3u);
   EXPECT_TRUE(c->engine.self_verify);
   EXPECT_EQ(c->log_format, "json");
@@ -105,6 +109,8 @@ TEST(Config, MistakesAreErrorsThatNameTheKey) {
       {"[engine]\nprover_workers = 65\n", "engine.prover_workers"},
       {"[engine]\nbudget = \"lots\"\n", "engine.budget"},
       {"[engine]\nbudget_fraction = 1.5\n", "engine.budget_fraction"},
+      {"[engine]\ngpu_resident = \"lots\"\n", "engine.gpu_resident"},
+      {"[engine]\ngpu_resident = -1\n", "engine.gpu_resident"},
       {"[log]\nlevel = \"loud\"\n", "log.level"},
       {"[engine]\ndevice = \"tpu\"\n", "engine.device"},
       {"[log]\nformat = \"xml\"\n", "log.format"},

@@ -170,6 +170,20 @@ ZK_HD void expand_compact_row(const CompactGroup* groups, const DevField<FP>* ot
   if (slot != kNoSlot) out[slot] = compact_value(groups, others, rows, i);
 }
 
+/// A base in a .zkey's packed layout (curve::PackedAffine: x then y, Montgomery words, the
+/// identity all zero) in the kernels' layout: what PackedAffine::to_affine gives on the host.
+template <class FP>
+ZK_HD DevAffine<FP> unpack_base(const std::uint64_t* words) {
+  constexpr std::size_t N = DevField<FP>::N;
+  std::uint64_t any = 0;
+  for (std::size_t i = 0; i < 2 * N; ++i) any |= words[i];
+  DevAffine<FP> a;
+  a.x = DevField<FP>::from_raw(words);
+  a.y = DevField<FP>::from_raw(words + N);
+  a.infinity = any == 0;
+  return a;
+}
+
 /// Points per sub-run.
 constexpr std::uint32_t kSubRun = 512;
 

@@ -54,6 +54,12 @@ __global__ void expand_compact_kernel(const body::CompactGroup* groups, const De
   if (i < count) body::expand_compact_row(groups, others, rows, words, before, i, out);
 }
 
+template <class FqP>
+__global__ void unpack_kernel(const std::uint64_t* packed, std::size_t n, DevAffine<FqP>* out) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i < n) out[i] = body::unpack_base<FqP>(packed + i * 2 * FqP::kLimbs);
+}
+
 template <class FqP, class FrP>
 __global__ void pair_count_kernel(const DevAffine<FqP>* bases, const DevField<FrP>* k, std::size_t n, unsigned windows,
                                   unsigned c, std::uint32_t* counts, std::uint32_t* units) {
@@ -429,6 +435,36 @@ Status expand_compact(const CompactScalars& k, std::size_t n, void** out) {
   return {};
 }
 
+template <class FqP>
+Status unpack_bases(const void* packed, std::size_t n, void** out) {
+  if (Status s = zk::gpu::require_device(); !s.ok()) return s;
+  constexpr std::size_t kPacked = 2 * FqP::kLimbs;  // 64-bit words a packed base
+  // A slice at a time through one device buffer (2^22 points: 256-384 MiB, large enough for the
+  // staged copy's speed): the unpacked bases plus one slice, not twice the bases.
+  const std::size_t slice = std::min<std::size_t>(n, std::size_t{1} << 22);
+  zk::gpu::Stream stream;
+  if (Status s = stream.create(); !s.ok()) return s;
+  auto st = stream.get();
+  DeviceBuffer<DevAffine<FqP>> bases;
+  DeviceBuffer<std::uint64_t> staged;
+  for (Status s : {bases.allocate(n), staged.allocate(slice * kPacked, st)}) {
+    if (!s.ok()) return s;
+  }
+  const auto* host = static_cast<const unsigned char*>(packed);
+  for (std::size_t p0 = 0; p0 < n; p0 += slice) {
+    const std::size_t len = std::min(slice, n - p0);
+    // Ordered on the stream after the previous slice's kernel, which read the buffer.
+    if (Status s = zk::gpu::copy_to_device(staged.get(), host + p0 * kPacked * 8, len * kPacked * 8, st); !s.ok()) {
+      return s;
+    }
+    unpack_kernel<FqP><<<blocks(len), kThreads, 0, st>>>(staged.get(), len, bases.get() + p0);
+    ZK_CUDA_TRY(cudaGetLastError());
+  }
+  if (Status s = stream.sync(); !s.ok()) return s;
+  *out = bases.release();
+  return {};
+}
+
 template <class FqP, class FrP>
 Status msm_g1_compact(const void* bases, const CompactScalars& k, std::size_t n, const Plan& plan, void* partials,
                       Stats* stats, const void* device_bases) {
@@ -440,6 +476,8 @@ Status msm_g1_compact(const void* bases, const CompactScalars& k, std::size_t n,
                           device_bases, dense.get());
 }
 
+template Status unpack_bases<field::params::Bls12_381Fq>(const void*, std::size_t, void**);
+template Status unpack_bases<field::params::Bn254Fq>(const void*, std::size_t, void**);
 template Status expand_compact<field::params::Bls12_381Fr>(const CompactScalars&, std::size_t, void**);
 template Status expand_compact<field::params::Bn254Fr>(const CompactScalars&, std::size_t, void**);
 template Status msm_g1_compact<field::params::Bls12_381Fq, field::params::Bls12_381Fr>(

@@ -16,6 +16,12 @@ Status expand_compact(const CompactScalars&, std::size_t, void**) {
 }
 template Status expand_compact<field::params::Bls12_381Fr>(const CompactScalars&, std::size_t, void**);
 template Status expand_compact<field::params::Bn254Fr>(const CompactScalars&, std::size_t, void**);
+template <class FqP>
+Status unpack_bases(const void*, std::size_t, void**) {
+  return zk::gpu::require_device();
+}
+template Status unpack_bases<field::params::Bls12_381Fq>(const void*, std::size_t, void**);
+template Status unpack_bases<field::params::Bn254Fq>(const void*, std::size_t, void**);
 template <class FqP, class FrP>
 Status msm_g1_compact(const void*, const CompactScalars&, std::size_t, const Plan&, void*, Stats*, const void*) {
   return zk::gpu::require_device();

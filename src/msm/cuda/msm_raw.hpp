@@ -68,6 +68,12 @@ struct CompactScalars {
 template <class FrP>
 Status expand_compact(const CompactScalars& scalars, std::size_t n, void** out);
 
+/// `n` bases in a .zkey's packed layout (curve::PackedAffine, `packed` on the host) in the kernels'
+/// layout (curve::Affine) in device memory: uploaded packed, a slice at a time, and unpacked there
+/// (no host pass over the points). The memory is from gpu::device_alloc, now the caller's (`*out`).
+template <class FqP>
+Status unpack_bases(const void* packed, std::size_t n, void** out);
+
 /// msm_g1 over `n` bases with the scalars formed on the device from `scalars` (n: the rows the
 /// density selects, or every row).
 template <class FqP, class FrP>
