@@ -259,15 +259,16 @@ int run_status(const ClientArgs& c) {
     }
   }
   if (!st.gpus().empty()) {
-    std::printf("\n%-4s %-24s %8s %10s %8s %12s %12s %-32s\n", "gpu", "name", "turns", "busy s", "waiting",
-                "resident", "kernel mem", "proving now");
+    std::printf("\n%-4s %-24s %8s %10s %8s %22s %12s %-32s\n", "gpu", "name", "turns", "busy s", "waiting",
+                "resident (of)", "kernel mem", "proving now");
     for (const auto& g : st.gpus()) {
       const std::string now = g.job_id().empty() ? "idle"
                                                  : g.kind() + " job " + g.job_id() + " partition " +
                                                        std::to_string(g.partition());
-      std::printf("%-4u %-24s %8llu %10.1f %8u %12s %12s %-32s\n", g.ordinal(), g.name().c_str(),
-                  static_cast<unsigned long long>(g.turns()), g.busy_s(), g.waiting(),
-                  fmt_bytes(g.resident_bytes()).c_str(), fmt_bytes(g.pool_bytes()).c_str(), now.c_str());
+      const std::string resident = fmt_bytes(g.resident_bytes()) + " (" + fmt_bytes(g.resident_capacity_bytes()) + ")";
+      std::printf("%-4u %-24s %8llu %10.1f %8u %22s %12s %-32s\n", g.ordinal(), g.name().c_str(),
+                  static_cast<unsigned long long>(g.turns()), g.busy_s(), g.waiting(), resident.c_str(),
+                  fmt_bytes(g.pool_bytes()).c_str(), now.c_str());
     }
   }
   std::printf("\n%-48s %12s %6s\n", "params (cached keys)", "bytes", "users");

@@ -67,7 +67,8 @@ std::string status_html(const pb::GetStatusResponse& st, const std::string& grpc
         << "</td><td>";
       if (!g.job_id().empty()) o << e(g.kind()) << " job " << e(g.job_id()) << " partition " << g.partition();
       o << "</td><td>" << g.turns() << "</td><td>" << seconds(g.busy_s()) << "</td><td>" << g.waiting() << "</td><td>"
-        << bytes(g.resident_bytes()) << "</td><td>" << bytes(g.pool_bytes()) << "</td></tr>\n";
+        << bytes(g.resident_bytes()) << " of " << bytes(g.resident_capacity_bytes()) << "</td><td>"
+        << bytes(g.pool_bytes()) << "</td></tr>\n";
     }
     o << "</table>\n";
   }

@@ -523,6 +523,7 @@ void ProvingService::status(pb::GetStatusResponse* resp) {
         x->set_partition(d.current->partition);
       }
       x->set_resident_bytes(d.resident.bytes);
+      x->set_resident_capacity_bytes(d.resident.capacity);
       x->set_pool_bytes(d.pool_bytes);
     }
   }
@@ -583,6 +584,8 @@ std::string gpu_metrics(const gpu::DevicePool& gpus) {
          [](const D& d) { return std::string(d.current ? "1" : "0"); });
   family("zkpipe_gpu_resident_bytes", "gauge", "Key bases kept in device memory.",
          [](const D& d) { return std::to_string(d.resident.bytes); });
+  family("zkpipe_gpu_resident_capacity_bytes", "gauge", "Most key bases the device keeps (engine.gpu_resident).",
+         [](const D& d) { return std::to_string(d.resident.capacity); });
   family("zkpipe_gpu_pool_bytes", "gauge", "Device memory the kernels' pool keeps between turns.",
          [](const D& d) { return std::to_string(d.pool_bytes); });
   t += "# HELP zkpipe_gpu_resident_lookups_total MSM base lookups, by result.\n";

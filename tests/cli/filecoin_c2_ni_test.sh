@@ -13,12 +13,9 @@ set -u
 Z="$1"
 KEYS="$2"
 MODE="${3:-full}"
-. "$(dirname "$0")/lib.sh"  # daemon_test_scratch (D, fail), start_daemon, stop_daemon, python_stubs; SERVE_PID
+. "$(dirname "$0")/lib.sh"  # daemon_test_scratch (D, fail), start_daemon, stop_daemon, python_stubs, field, link_porep_2kib_keys; SERVE_PID
 daemon_test_scratch
-field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
-mkdir "$D/params" && ln -s "$KEYS"/* "$D/params/" || fail "the development keys of the fixture: $KEYS"
-STEM="$D/params/v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f"
-[ -f "$STEM.params" ] && [ -f "$STEM.vk" ] || fail "keys under Filecoin's names: $(ls "$D/params")"
+link_porep_2kib_keys "$KEYS"
 SOCK="$D/zk.sock"
 start_daemon "$D/serve.out" "$D/serve.log" --state-dir "$(mktemp -d "$D/state.XXXXXX")" --listen "unix://$SOCK" \
     --params-dir "$D/params"

@@ -12,9 +12,8 @@
 set -u
 Z="$1"
 KEYS="$2"
-. "$(dirname "$0")/lib.sh"  # daemon_test_scratch (D, fail), start_daemon, serving_address, stop_daemon; SERVE_PID
+. "$(dirname "$0")/lib.sh"  # daemon_test_scratch (D, fail), start_daemon, serving_address, stop_daemon, field, link_porep_2kib_keys; SERVE_PID
 daemon_test_scratch
-field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
 
 "$Z" gen-c1 --sector-size 2KiB --miner-id 1234 --sector-number 7 --data-seed 5 --out "$D/c1.json" --json \
     > "$D/gen.json" || fail "gen-c1"
@@ -46,9 +45,7 @@ grep -q "NOT a setup" "$D/bk.err" || fail "the benchmark key must be announced: 
 [ $? -eq 2 ] && grep -q "do not verify" "$D/err" || fail "--verify with a benchmark key must exit 2"
 
 # The fixture's keys, linked into this test's own parameter directory.
-mkdir "$D/params" && ln -s "$KEYS"/* "$D/params/" || fail "the development keys of the fixture: $KEYS"
-STEM="$D/params/v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f"
-[ -f "$STEM.params" ] && [ -f "$STEM.vk" ] || fail "keys under Filecoin's names: $(ls "$D/params")"
+link_porep_2kib_keys "$KEYS"
 
 # params check: the development keys fit the circuit but are not Filecoin's files.
 "$Z" params check "$D/params" --no-digest > "$D/out" || fail "params check --no-digest: $(cat "$D/out")"

@@ -12,9 +12,8 @@
 # Usage: filecoin_ni_test.sh path/to/zkpipe
 set -u
 Z="$1"
-. "$(dirname "$0")/lib.sh"  # daemon_test_scratch (D, fail), start_daemon, stop_daemon; SERVE_PID
+. "$(dirname "$0")/lib.sh"  # daemon_test_scratch (D, fail), start_daemon, stop_daemon, field; SERVE_PID
 daemon_test_scratch
-field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
 
 "$Z" gen-c1 --registered-proof 15 --miner-id 1234 --sector-number 7 --data-seed 5 --out "$D/c1.json" --json \
     > "$D/gen.json" || fail "gen-c1 --registered-proof 15"

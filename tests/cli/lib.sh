@@ -61,3 +61,15 @@ python_stubs() {
     touch "$stubs_dir/$name/__init__.py" "$stubs_dir/$name/v1/__init__.py"
   done
 }
+
+# field FILE KEY: a top-level value of a JSON file.
+field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
+
+# link_porep_2kib_keys KEYS: the 2 KiB PoRep development keys the cli_filecoin_2kib_keys fixture
+# made in KEYS, linked into this test's own $D/params; STEM: their path under Filecoin's file name
+# (STEM.params, STEM.vk).
+link_porep_2kib_keys() {
+  mkdir "$D/params" && ln -s "$1"/* "$D/params/" || fail "the development keys of the fixture: $1"
+  STEM="$D/params/v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f"
+  [ -f "$STEM.params" ] && [ -f "$STEM.vk" ] || fail "keys under Filecoin's names: $(ls "$D/params")"
+}

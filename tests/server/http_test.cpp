@@ -97,6 +97,7 @@ TEST(StatusPage, NamesThePartitionOnEachGpu) {
   g->set_kind("porep:32GiB");
   g->set_partition(3);
   g->set_resident_bytes(std::uint64_t{38} << 30);
+  g->set_resident_capacity_bytes(std::uint64_t{69} << 30);
   g->set_pool_bytes(std::uint64_t{30} << 30);
   st.add_gpus()->set_ordinal(1);
   const std::string html = status_html(st, "unix:///run/zkpipe/zkpipe.sock", "");
@@ -106,7 +107,8 @@ TEST(StatusPage, NamesThePartitionOnEachGpu) {
             std::string::npos)
       << html;
   EXPECT_NE(html.find("<tr><td>1 </td><td></td><td>0</td>"), std::string::npos);
-  EXPECT_NE(html.find("<td>30.00 GiB</td></tr>"), std::string::npos) << "the kernels' pool: " << html;
+  EXPECT_NE(html.find("<td>38.00 GiB of 69.00 GiB</td><td>30.00 GiB</td></tr>"), std::string::npos)
+      << "resident bases of their capacity, the kernels' pool: " << html;
   // No GPU table when prove_start runs on the CPU.
   EXPECT_EQ(status_html(pb::GetStatusResponse(), "x", "").find("id=\"gpus\""), std::string::npos);
 }

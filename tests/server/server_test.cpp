@@ -770,6 +770,7 @@ TEST(GpuMetrics, RegistryOwnsOnePoolOnlyWithTheGpuAndMetricsHaveASeriesPerDevice
   o.ordinals = {0, 1};
   o.select = [](int) { return Status{}; };  // emulated devices
   o.pool_bytes = [](int ordinal) { return std::size_t{5} << (30 + ordinal); };
+  o.resident_bytes = std::size_t{40} << 30;
   auto pool = std::make_shared<gpu::DevicePool>(std::move(o));
   WorkloadRegistry gpu_reg(e, ".", engine::ProverDevice::kGpu, pool);
   ASSERT_EQ(gpu_reg.gpus(), pool.get());
@@ -787,6 +788,7 @@ TEST(GpuMetrics, RegistryOwnsOnePoolOnlyWithTheGpuAndMetricsHaveASeriesPerDevice
   EXPECT_NE(m.find("zkpipe_gpu_proving{gpu=\"0\"} 1\n"), std::string::npos);
   EXPECT_NE(m.find("zkpipe_gpu_resident_lookups_total{gpu=\"1\",result=\"hit\"} 0\n"), std::string::npos);
   EXPECT_NE(m.find("zkpipe_gpu_pool_bytes{gpu=\"1\"} 10737418240\n"), std::string::npos) << m;
+  EXPECT_NE(m.find("zkpipe_gpu_resident_capacity_bytes{gpu=\"0\"} 42949672960\n"), std::string::npos) << m;
   e.shutdown();
 }
 
