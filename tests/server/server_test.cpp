@@ -17,8 +17,10 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <mutex>
 #include <optional>
+#include <regex>
 #include <set>
 #include <thread>
 
@@ -789,6 +791,16 @@ TEST(GpuMetrics, RegistryOwnsOnePoolOnlyWithTheGpuAndMetricsHaveASeriesPerDevice
   EXPECT_NE(m.find("zkpipe_gpu_resident_lookups_total{gpu=\"1\",result=\"hit\"} 0\n"), std::string::npos);
   EXPECT_NE(m.find("zkpipe_gpu_pool_bytes{gpu=\"1\"} 10737418240\n"), std::string::npos) << m;
   EXPECT_NE(m.find("zkpipe_gpu_resident_capacity_bytes{gpu=\"0\"} 42949672960\n"), std::string::npos) << m;
+  // Every GPU metric the Grafana dashboard queries is exported here (tests/cli/http_test.py checks
+  // the others against a live CPU daemon, which exports no zkpipe_gpu_* family).
+  std::ifstream dash_file(std::string(ZK_SOURCE_DIR) + "/contrib/grafana/zkpipe.json");
+  const std::string dash((std::istreambuf_iterator<char>(dash_file)), std::istreambuf_iterator<char>());
+  const std::regex name(R"(\bzkpipe_gpu_[a-z_]+)");
+  int used = 0;
+  for (auto it = std::sregex_iterator(dash.begin(), dash.end(), name); it != std::sregex_iterator(); ++it, ++used) {
+    EXPECT_NE(m.find("# TYPE " + it->str() + " "), std::string::npos) << "the dashboard queries " << it->str();
+  }
+  EXPECT_GE(used, 5) << "the dashboard's GPU panels";
   e.shutdown();
 }
 
