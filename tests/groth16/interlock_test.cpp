@@ -325,14 +325,20 @@ TYPED_TEST(InterlockTest, TwoWorkersShareTheDeviceOneTurnAtATimeAndProveWhatTheC
   }
 }
 
+/// snarkjs's chain circuit (tests/data) on E's curve: its key and its witness.
+template <class E>
+auto read_chain() {
+  const auto dir = test::data_dir() / "snarkjs" / (std::is_same_v<E, Bn254> ? "bn128" : "bls12381");
+  return std::make_pair(snarkjs::read_zkey<E>(test::read_file(dir / "chain.zkey")),
+                        snarkjs::read_wtns<E>(test::read_file(dir / "chain-witness.wtns")));
+}
+
 // The zkey (snarkjs) prover on a device backend: its quotient with the H MSM and three G1 MSMs in one turn
 // and the proof equals the CPU's for the same r and s (snarkjs's chain circuit, tests/data).
 TYPED_TEST(InterlockTest, ZkeyProverOnADeviceBackendProvesWhatTheCpuProves) {
   using E = TypeParam;
   using Fr = typename E::Fr;
-  const auto dir = test::data_dir() / "snarkjs" / (std::is_same_v<E, Bn254> ? "bn128" : "bls12381");
-  auto zk = snarkjs::read_zkey<E>(test::read_file(dir / "chain.zkey"));
-  auto w = snarkjs::read_wtns<E>(test::read_file(dir / "chain-witness.wtns"));
+  auto [zk, w] = read_chain<E>();
   ASSERT_TRUE(zk.ok() && w.ok());
   auto rng = test::rng(78);
   const Fr r = Fr::random(rng), s = Fr::random(rng);
@@ -361,9 +367,7 @@ TYPED_TEST(InterlockTest, ZkeyProverOnADeviceBackendProvesWhatTheCpuProves) {
 TYPED_TEST(InterlockTest, ZkeyBasesAreUnpackedOnTheDeviceOnceAndKeptResident) {
   using E = TypeParam;
   using Fr = typename E::Fr;
-  const auto dir = test::data_dir() / "snarkjs" / (std::is_same_v<E, Bn254> ? "bn128" : "bls12381");
-  auto read = snarkjs::read_zkey<E>(test::read_file(dir / "chain.zkey"));
-  auto w = snarkjs::read_wtns<E>(test::read_file(dir / "chain-witness.wtns"));
+  auto [read, w] = read_chain<E>();
   ASSERT_TRUE(read.ok() && w.ok());
   const auto zk = std::make_shared<const snarkjs::Zkey<E>>(std::move(*read));
   auto rng = test::rng(80);
