@@ -9,7 +9,8 @@
 #   bash scripts/gpu-check.sh run                    # there (device tool, carry [".gpu-carry"]):
 #        # nvidia-smi, the kernels' differential tests (gpu_test), the device code on the CPU,
 #        # the arithmetic rates (IMAD per SM per clock, Fq and Fr products per second),
-#        # bench_gpu (MSM G1 2^20/2^22/2^24 random, bits-heavy and with resident bases; 1 GiB
+#        # bench_gpu (MSM G1 2^20/2^22/2^24 random, bits-heavy and with resident bases, 2^24 streamed in 4 passes with
+#        # its K/U for cards that cannot hold the key; 1 GiB
 #        # uploads, the driver's against the staged copy; NTT 2^24/2^26 with kernel/copy
 #        # split, quotient 2^20/2^24, prove_start 2^20 on both backends and PoRep-shaped partitions
 #        # of 2^22/2^24), compute-sanitizer memcheck on the whole-proof tests, then prove_start of a

@@ -26,6 +26,7 @@
 #include "gpu/gpu.hpp"
 #include "gpu/pool.hpp"
 #include "groth16/io.hpp"
+#include "server/config.hpp"
 
 namespace zk::app {
 namespace {
@@ -330,20 +331,50 @@ int report(const BenchArgs& a, Target& target, double setup_ms) {
 }
 
 
-/// With the GPU: every device of the host, key bases kept on each across the run's proofs (as in
-/// the daemon).
-std::shared_ptr<gpu::DevicePool> device_pool(engine::ProverDevice d) {
-  if (d != engine::ProverDevice::kGpu) return nullptr;
+std::vector<int> every_device() {
   std::vector<int> all;
   for (const auto& g : gpu::devices()) all.push_back(g.ordinal);
-  return *gpu::DevicePool::for_devices(all);  // the default capacity: no error
+  return all;
 }
 
+/// --gpu-resident: "auto" (nullopt: the daemon's default) or a size.
+Result<std::optional<std::uint64_t>> gpu_resident(const BenchArgs& a) {
+  if (a.gpu_resident == "auto") return std::optional<std::uint64_t>();
+  auto bytes = server::parse_size(a.gpu_resident);
+  if (!bytes.ok()) return Status::invalid_argument("--gpu-resident: " + bytes.status().message() + " (or auto)");
+  return std::optional<std::uint64_t>(*bytes);
+}
+
+/// With the GPU: every device of the host, key bases kept on each across the run's proofs up to
+/// --gpu-resident (as the daemon's engine.gpu_resident; prover_device checked it).
+std::shared_ptr<gpu::DevicePool> device_pool(engine::ProverDevice d, const BenchArgs& a) {
+  if (d != engine::ProverDevice::kGpu) return nullptr;
+  auto pool = gpu::DevicePool::for_devices(every_device(), *gpu_resident(a));
+  return pool.ok() ? *pool : nullptr;
+}
+
+/// Where prove_start runs; with the GPU, --gpu-resident checked against the devices.
 Result<engine::ProverDevice> prover_device(const BenchArgs& a) {
   auto d = engine::parse_prover_device(a.device);
   if (!d.ok()) return d.status();
   auto r = engine::resolve_prover_device(*d);
-  if (r.ok() && !a.json) std::fprintf(stderr, "bench: prove_start on the %s\n", *r == engine::ProverDevice::kGpu ? "GPU" : "CPU");
+  if (!r.ok()) return r;
+  auto resident = gpu_resident(a);
+  if (!resident.ok()) return resident.status();
+  std::size_t capacity = 0;
+  if (*r == engine::ProverDevice::kGpu) {
+    auto c = gpu::resident_capacity(gpu::devices(), every_device(), *resident);
+    if (!c.ok()) return Status::invalid_argument("--gpu-resident: " + c.status().message());
+    capacity = *c;
+  }
+  if (!a.json) {
+    if (*r == engine::ProverDevice::kGpu) {
+      std::fprintf(stderr, "bench: prove_start on the GPU (key bases resident up to %s a device)\n",
+                   engine::format_bytes(capacity).c_str());
+    } else {
+      std::fprintf(stderr, "bench: prove_start on the CPU\n");
+    }
+  }
   return r;
 }
 
@@ -363,7 +394,7 @@ int bench_synthetic(const BenchArgs& a) {
     std::fprintf(stderr, "zkpipe: %s\n", device.status().message().c_str());
     return 2;
   }
-  (*wl)->set_device(*device, device_pool(*device));
+  (*wl)->set_device(*device, device_pool(*device, a));
   Target t;
   t.kind = "synthetic";
   t.workload = *wl;
@@ -410,7 +441,7 @@ int bench_zkey(BenchArgs a, const groth16::snarkjs::ZkeyInfo& info) {
                                                   engine::ZkeyWorkload<E>::load_zkey_file);
     auto w = engine::ZkeyWorkload<E>::open(*cache, a.zkey);
     if (!w.ok()) return w.status();
-    (*w)->set_device(*device, device_pool(*device));
+    (*w)->set_device(*device, device_pool(*device, a));
     wl = *w;
     t.workload = wl;
     return {};
@@ -495,7 +526,7 @@ int bench_filecoin_kind(BenchArgs a) {
     }
     auto w = std::make_shared<W>(**kind, *shape, *cache, a.params);
     if (benchmark_key) w->set_benchmark_key();
-    w->set_device(*device, device_pool(*device));
+    w->set_device(*device, device_pool(*device, a));
     t.workload = w;
     return {};
   };

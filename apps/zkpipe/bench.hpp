@@ -22,6 +22,7 @@ struct BenchArgs {
   unsigned sweep_max = 0;  // > 0: run synthesis workers 1..sweep_max and print the table
   bool verify = false;     // the engine verifies every proof before answering
   std::string device = "auto";  // prove_start: auto, cpu or gpu (synthetic, porep)
+  std::string gpu_resident = "auto";  // key bases kept per GPU: auto, a size, or 0 (engine.gpu_resident)
   bool synthesis_only = false;  // porep with a sector size: one partition synthesized, no keys, no engine
   bool pipeline = false;        // with synthesis_only: jobs through the engine, partitions dropped unproved
   std::size_t partition = 0;    // with synthesis_only

@@ -330,6 +330,10 @@ int main(int argc, char** argv) {
   bench->add_option("--plot", bench_args.plot, "write an SVG timeline (stages per worker, RSS, budget)");
   bench->add_option("--device", bench_args.device, "prove_start on: auto (GPU if present), cpu or gpu")
       ->capture_default_str();
+  bench->add_option("--gpu-resident", bench_args.gpu_resident,
+                    "with the GPU: key bases kept on each device across proofs, auto (half its memory), a size, "
+                    "or 0 (none: bases stream with every MSM, as on a card that cannot hold the key)")
+      ->capture_default_str();
   std::string sweep;
   bench->add_option("--sweep", sweep, "synthesis-workers=1..N: run each worker count and print the table");
   bench->add_flag("--synthesis-only", bench_args.synthesis_only,

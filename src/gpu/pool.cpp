@@ -72,7 +72,7 @@ Result<std::size_t> resident_capacity(const std::vector<DeviceInfo>& devices, co
       o << std::fixed << static_cast<double>(b) / (1ull << 30) << " GiB";
       return o.str();
     };
-    return Status::invalid_argument("gpu_resident: " + gib(*wanted) + " is more than device " +
+    return Status::invalid_argument(gib(*wanted) + " is more than device " +
                                     std::to_string(smallest->ordinal) + "'s memory (" + gib(smallest->total_bytes) +
                                     "), and the kernels need room besides the resident bases");
   }

@@ -35,7 +35,7 @@ struct WorkLabel {
 /// without it half the smallest listed device's memory (PoRep-32G's G1 queries, 38 GiB, fit the
 /// half of an 80 GB H100 or an H200; the rest is for the MSM's and NTT's buffers, which size their
 /// passes from what is free). INVALID_ARGUMENT, naming the device, when `wanted` is more than a
-/// listed device's memory.
+/// listed device's memory (the message names no setting: callers say which).
 Result<std::size_t> resident_capacity(const std::vector<DeviceInfo>& devices, const std::vector<int>& ordinals,
                                       std::optional<std::uint64_t> wanted);
 

@@ -263,7 +263,7 @@ Result<std::unique_ptr<Daemon>> Daemon::start(const DaemonConfig& config) {
     auto ordinals = gpu::parse_device_list(config.gpus, static_cast<int>(gpu::devices().size()));
     if (!ordinals.ok()) return Status::invalid_argument("config: engine." + ordinals.status().message());
     auto pool = gpu::DevicePool::for_devices(*ordinals, config.gpu_resident);
-    if (!pool.ok()) return Status::invalid_argument("config: engine." + pool.status().message());
+    if (!pool.ok()) return Status::invalid_argument("config: engine.gpu_resident: " + pool.status().message());
     gpus = std::move(*pool);
   }
   engine::EngineConfig engine_config = config.engine;
@@ -368,6 +368,18 @@ Result<std::unique_ptr<Daemon>> Daemon::start(const DaemonConfig& config) {
                d->address_, transport, config.params_dir, engine::format_bytes(d->engine_->config().budget_bytes), d->device_,
                d->engine_->config().prover_workers, config.admission_workers,
                engine::format_bytes(receive_bytes(config)), d->store_->describe(), d->dispatcher_->owner());
+  if (gpus) {
+    const auto info = gpu::devices();
+    for (const auto& g : gpus->status()) {
+      std::string name = "?";
+      std::uint64_t total = 0;
+      for (const auto& i : info) {
+        if (i.ordinal == g.ordinal) name = i.name, total = i.total_bytes;
+      }
+      spdlog::info("gpu {}: {}, {} of memory; key bases kept resident up to {} (engine.gpu_resident)", g.ordinal,
+                   name, engine::format_bytes(total), engine::format_bytes(g.resident.capacity));
+    }
+  }
   if (d->http_) {
     spdlog::info("operators' HTTP on {}://{} (/metrics, /healthz, /readyz, status page at /)",
                  d->http_->tls() ? "https" : "http", d->http_->address());

@@ -75,6 +75,8 @@ python3 -c "import sys, xml.dom.minidom as m; m.parse(sys.argv[1])" "$D/plot.svg
 grep -q '"synthesis_workers":2' "$D/sweep.json" || fail "sweep table"
 "$Z" bench --sweep workers=3 2> /dev/null
 [ $? -eq 2 ] || fail "bad --sweep must exit 2"
+"$Z" bench --constraints 300 --device cpu --gpu-resident lots 2> "$D/err"
+[ $? -eq 2 ] && grep -q "gpu-resident" "$D/err" || fail "a bad --gpu-resident must exit 2 naming it: $(cat "$D/err")"
 grep -q '"ok":true' "$D/bench.json" || fail "bench reports failure"
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert any(e.get('name')=='prove_start' for e in d['traceEvents'])" \
   "$D/trace.json" || fail "trace is not valid Chrome trace JSON"
