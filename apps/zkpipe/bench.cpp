@@ -339,10 +339,9 @@ std::vector<int> every_device() {
 
 /// --gpu-resident: "auto" (nullopt: the daemon's default) or a size.
 Result<std::optional<std::uint64_t>> gpu_resident(const BenchArgs& a) {
-  if (a.gpu_resident == "auto") return std::optional<std::uint64_t>();
-  auto bytes = server::parse_size(a.gpu_resident);
-  if (!bytes.ok()) return Status::invalid_argument("--gpu-resident: " + bytes.status().message() + " (or auto)");
-  return std::optional<std::uint64_t>(*bytes);
+  auto r = server::parse_size_or_auto(a.gpu_resident);
+  if (!r.ok()) return Status::invalid_argument("--gpu-resident: " + r.status().message());
+  return r;
 }
 
 /// With the GPU: every device of the host, key bases kept on each across the run's proofs up to

@@ -59,6 +59,13 @@ Result<std::uint64_t> parse_size(std::string_view text) {
   return static_cast<std::uint64_t>(bytes);
 }
 
+Result<std::optional<std::uint64_t>> parse_size_or_auto(std::string_view text) {
+  if (text == "auto") return std::optional<std::uint64_t>();
+  auto v = parse_size(text);
+  if (!v.ok()) return Status::invalid_argument(v.status().message() + " (or auto)");
+  return std::optional<std::uint64_t>(*v);
+}
+
 namespace {
 
 class Reader {
@@ -135,6 +142,19 @@ class Reader {
     out = *v;
     return {};
   }
+  /// A size as `size` reads it, or "auto" (nullopt); absent: `out` unchanged.
+  Status size_or_auto(const std::string& sec, const std::string& key, std::optional<std::uint64_t>& out) const {
+    const auto* n = get(sec, key);
+    if (n == nullptr) return {};
+    if (n->is_string() && n->as_string()->get() == "auto") {
+      out.reset();
+      return {};
+    }
+    std::uint64_t bytes = 0;
+    if (Status s = size(sec, key, bytes); !s.ok()) return Status::invalid_argument(s.message() + " (or \"auto\")");
+    out = bytes;
+    return {};
+  }
   static std::string line(const toml::node& n) {
     const auto& src = n.source();
     return src.begin.line > 0 ? " (line " + std::to_string(src.begin.line) + ")" : "";
@@ -179,8 +199,6 @@ Result<DaemonConfig> parse_config(std::string_view text) {
   DaemonConfig c;
   std::int64_t grace = c.shutdown_grace.count(), ttl = 600, lease = c.queue_lease.count(),
                heartbeat = c.queue_heartbeat.count(), poll = c.queue_poll.count();
-  std::string budget = "auto";
-  std::uint64_t budget_bytes = 0;
   for (Status s : {r.string("daemon", "listen", c.listen), r.string("daemon", "params_dir", c.params_dir),
                    r.boolean("daemon", "ni_partition_proofs", c.ni_partition_proofs),
                    r.string("daemon", "token", c.token), r.string("daemon", "tls_cert", c.tls_cert),
@@ -220,26 +238,14 @@ Result<DaemonConfig> parse_config(std::string_view text) {
                    r.string("log", "level", c.log_level), r.string("log", "format", c.log_format)}) {
     if (!s.ok()) return Status::invalid_argument("config: " + s.message());
   }
-  if (const auto* n = r.get("engine", "budget"); n != nullptr) {
-    if (n->is_string() && n->as_string()->get() == "auto") {
-      budget_bytes = 0;
-    } else if (Status s = r.size("engine", "budget", budget_bytes); !s.ok()) {
-      return Status::invalid_argument("config: " + s.message() + " (or \"auto\")");
-    } else if (budget_bytes == 0) {
-      return Status::invalid_argument("config: 'engine.budget' must be positive, or \"auto\"");
-    }
+  std::optional<std::uint64_t> budget;
+  for (Status s : {r.size_or_auto("engine", "budget", budget), r.size_or_auto("engine", "gpu_resident", c.gpu_resident)}) {
+    if (!s.ok()) return Status::invalid_argument("config: " + s.message());
   }
-  c.engine.budget_bytes = budget_bytes;
-  if (const auto* n = r.get("engine", "gpu_resident"); n != nullptr) {
-    std::uint64_t bytes = 0;
-    if (n->is_string() && n->as_string()->get() == "auto") {
-      c.gpu_resident.reset();
-    } else if (Status s = r.size("engine", "gpu_resident", bytes); !s.ok()) {
-      return Status::invalid_argument("config: " + s.message() + " (or \"auto\")");
-    } else {
-      c.gpu_resident = bytes;
-    }
+  if (budget == std::optional<std::uint64_t>(0)) {
+    return Status::invalid_argument("config: 'engine.budget' must be positive, or \"auto\"");
   }
+  c.engine.budget_bytes = budget.value_or(0);
   c.shutdown_grace = std::chrono::seconds(grace);
   c.engine.result_ttl = std::chrono::seconds(ttl);
   c.queue_lease = std::chrono::seconds(lease);

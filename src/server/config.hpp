@@ -101,5 +101,7 @@ Result<DaemonConfig> load_config(const std::string& path);
 
 /// "8GiB", "512MiB", "1.5GB", "1000000" -> bytes.
 Result<std::uint64_t> parse_size(std::string_view text);
+/// parse_size, or "auto" -> nullopt (engine.budget, engine.gpu_resident, zkpipe bench --gpu-resident).
+Result<std::optional<std::uint64_t>> parse_size_or_auto(std::string_view text);
 
 }  // namespace zk::server

@@ -108,6 +108,7 @@ TEST(Config, MistakesAreErrorsThatNameTheKey) {
       {"[engine]\nprover_workers = \"two\"\n", "engine.prover_workers"},
       {"[engine]\nprover_workers = 65\n", "engine.prover_workers"},
       {"[engine]\nbudget = \"lots\"\n", "engine.budget"},
+      {"[engine]\nbudget = 0\n", "engine.budget"},
       {"[engine]\nbudget_fraction = 1.5\n", "engine.budget_fraction"},
       {"[engine]\ngpu_resident = \"lots\"\n", "engine.gpu_resident"},
       {"[engine]\ngpu_resident = -1\n", "engine.gpu_resident"},
