@@ -379,6 +379,12 @@ Result<engine::ProverDevice> prover_device(const BenchArgs& a) {
 
 template <class E>
 int bench_synthetic(const BenchArgs& a) {
+  // --device and --gpu-resident first: a bad one exits before the setup's minutes.
+  auto device = prover_device(a);
+  if (!device.ok()) {
+    std::fprintf(stderr, "zkpipe: %s\n", device.status().message().c_str());
+    return 2;
+  }
   const auto t_setup = Clock::now();
   if (!a.json)
     std::fprintf(stderr, "bench: development setup for %zu constraints (%s)...\n", a.constraints, a.curve.c_str());
@@ -388,11 +394,6 @@ int bench_synthetic(const BenchArgs& a) {
     return 2;
   }
   const double setup_ms = std::chrono::duration<double, std::milli>(Clock::now() - t_setup).count();
-  auto device = prover_device(a);
-  if (!device.ok()) {
-    std::fprintf(stderr, "zkpipe: %s\n", device.status().message().c_str());
-    return 2;
-  }
   (*wl)->set_device(*device, device_pool(*device, a));
   Target t;
   t.kind = "synthetic";

@@ -77,6 +77,7 @@ grep -q '"synthesis_workers":2' "$D/sweep.json" || fail "sweep table"
 [ $? -eq 2 ] || fail "bad --sweep must exit 2"
 "$Z" bench --constraints 300 --device cpu --gpu-resident lots 2> "$D/err"
 [ $? -eq 2 ] && grep -q "gpu-resident" "$D/err" || fail "a bad --gpu-resident must exit 2 naming it: $(cat "$D/err")"
+grep -q "development setup" "$D/err" && fail "a bad --gpu-resident must be refused before the setup: $(cat "$D/err")"
 grep -q '"ok":true' "$D/bench.json" || fail "bench reports failure"
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert any(e.get('name')=='prove_start' for e in d['traceEvents'])" \
   "$D/trace.json" || fail "trace is not valid Chrome trace JSON"
