@@ -222,7 +222,19 @@ int run_synthesize_filecoin(const SynthesizeArgs& a) {
         {"peak_rss_gib", static_cast<double>(peak) / (1 << 30)}};
     if (a.digest) j["digest"] = digest;
     if (a.census) {
+      // The aux values A's and B's density select: the scalars of the A and B_G1 / B_G2 MSMs (L's
+      // are all of aux).
+      const auto selected = [&](const msm::DensityBitmap& density) {
+        return value_census([&](auto visit) {
+          std::size_t i = 0;
+          partition.aux.for_each([&](const fc::Fr& x) {
+            if (density.test(i++)) visit(x);
+          });
+        });
+      };
       j["census"] = {{"aux", value_census(partition.aux)},
+                     {"a_aux", selected(partition.a_aux)},
+                     {"b_aux", selected(partition.b_aux)},
                      {"a", value_census(partition.a)},
                      {"b", value_census(partition.b)},
                      {"c", value_census([&](auto visit) {

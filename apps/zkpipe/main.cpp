@@ -281,7 +281,7 @@ int main(int argc, char** argv) {
   synthesize->add_flag("--digest", synth_args.digest,
                        "print the partition's SHA-256 (inputs, aux, a, b, c, densities)");
   synthesize->add_flag("--census", synth_args.census,
-                       "with --json: how many aux, a, b and c values are 0, 1, other below 2^64, full");
+                       "with --json: how many aux, a, b and c values (and the aux values A's and B's density select: the A, B_G1 and B_G2 MSMs' scalars) are 0, 1, other below 2^64, full");
   synthesize->add_flag("--json", synth_args.json, "machine-readable output");
 
   zk::app::BenchArgs bench_args;

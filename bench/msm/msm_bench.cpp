@@ -19,6 +19,8 @@
 // distinct points added to 2^(c-1) filled buckets at uniformly random indices (batch-affine with several
 // batch sizes, and XYZZ), the bucket reduction, and one field inversion; min of 3, single thread.
 // `bench_msm --plans` prints the default single-threaded plan of every group at 2^4 ... 2^24 points.
+// `bench_msm --mix=GROUP,N,ONES,ZEROS,THREADS` times three MSMs whose scalars have a witness's shape
+// (ONES ones, ZEROS zeros, the rest uniform; e.g. a 32 GiB PoRep partition's B_G2, docs/msm.md).
 
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
@@ -242,6 +244,52 @@ int first_calls(const char* group, unsigned log_n, int threads, Endomorphism end
   return 0;
 }
 
+/// `--mix=GROUP,N,ONES,ZEROS,THREADS`: an MSM of N points whose scalars are ONES ones, ZEROS zeros
+/// and the rest uniform, at random positions — a witness's shape, e.g. a 32 GiB PoRep partition's
+/// B_G2 query from `zkpipe synthesize --census` (docs/msm.md). The bases repeat 2^16 points from
+/// input() (the work of an MSM does not depend on the bases being distinct). Three calls.
+template <class C>
+int mix(const char* group, std::size_t n, std::size_t ones, std::size_t zeros, int threads) {
+  if (ones + zeros > n || n > (std::size_t{1} << 31)) {
+    std::fprintf(stderr, "--mix: ONES + ZEROS must be at most N, N at most 2^31\n");
+    return 2;
+  }
+  const auto& tile = input<C>(16);
+  std::vector<Affine<C>> bases(n);
+  for (std::size_t i = 0; i < n; ++i) bases[i] = tile.bases[i & 0xffff];
+  std::vector<typename C::Scalar> scalars(n);
+  Rng rng(0x6d6978);
+  for (std::size_t i = 0; i < n; ++i) {
+    scalars[i] = i < ones ? C::Scalar::one() : i < ones + zeros ? C::Scalar::zero() : C::Scalar::random(rng);
+  }
+  for (std::size_t i = n; i > 1; --i) std::swap(scalars[i - 1], scalars[rng.next() % i]);  // Fisher-Yates
+  tbb::task_arena arena(threads);
+  for (int call = 1; call <= 3; ++call) {
+    rusage u0{}, u1{};
+    ::getrusage(RUSAGE_SELF, &u0);
+    const auto t0 = std::chrono::steady_clock::now();
+    Jacobian<C> r;
+    Status status;
+    arena.execute([&] {
+      auto m = msm<C>(bases, scalars);
+      if (m.ok()) r = *m;
+      status = m.status();
+    });
+    if (!status.ok()) {
+      std::fprintf(stderr, "--mix: %s\n", status.message().c_str());
+      return 1;
+    }
+    benchmark::DoNotOptimize(r);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    ::getrusage(RUSAGE_SELF, &u1);
+    const double cpu_s = static_cast<double>(u1.ru_utime.tv_sec - u0.ru_utime.tv_sec) +
+                         static_cast<double>(u1.ru_utime.tv_usec - u0.ru_utime.tv_usec) / 1e6;
+    std::printf("%s n=%zu ones=%zu zeros=%zu other=%zu threads=%d call %d: %.1f ms, user %.2f s\n", group, n, ones,
+                zeros, n - ones - zeros, threads, call, ms, cpu_s);
+  }
+  return 0;
+}
+
 template <class C>
 int sweep(const std::string& tag, unsigned log_n, unsigned cmin, unsigned cmax, int reps, std::size_t batch,
           Endomorphism endo, Accumulation acc) {
@@ -408,6 +456,33 @@ int main(int argc, char** argv) {
       if (group == "bn-g1") return zk::msm::first_calls<zk::curve::Bn254G1>(tag.c_str(), log_n, threads, endo);
       if (group == "bn-g2") return zk::msm::first_calls<zk::curve::Bn254G2>(tag.c_str(), log_n, threads, endo);
       std::cerr << "GROUP must be bls-g1, bls-g2, bn-g1 or bn-g2, optionally with -noglv\n";
+      return 2;
+    }
+    if (a.rfind("--mix=", 0) == 0) {
+      std::vector<std::string> f;
+      for (std::size_t at = 6;;) {
+        const auto comma = a.find(',', at);
+        f.push_back(a.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+        if (comma == std::string::npos) break;
+        at = comma + 1;
+      }
+      std::size_t v[4] = {0, 0, 0, 0};
+      bool ok = f.size() == 5;
+      for (std::size_t i = 0; ok && i < 4; ++i) {
+        const std::string& x = f[i + 1];
+        ok = !x.empty() && x.size() < 12 && x.find_first_not_of("0123456789") == std::string::npos;
+        if (ok) v[i] = std::stoull(x);
+      }
+      if (!ok || v[3] < 1 || v[3] > 1024) {
+        std::cerr << "usage: --mix=GROUP(bls-g1|bls-g2|bn-g1|bn-g2),N,ONES,ZEROS,THREADS\n";
+        return 2;
+      }
+      const int threads = static_cast<int>(v[3]);
+      if (f[0] == "bls-g1") return zk::msm::mix<zk::curve::Bls12_381G1>("bls-g1", v[0], v[1], v[2], threads);
+      if (f[0] == "bls-g2") return zk::msm::mix<zk::curve::Bls12_381G2>("bls-g2", v[0], v[1], v[2], threads);
+      if (f[0] == "bn-g1") return zk::msm::mix<zk::curve::Bn254G1>("bn-g1", v[0], v[1], v[2], threads);
+      if (f[0] == "bn-g2") return zk::msm::mix<zk::curve::Bn254G2>("bn-g2", v[0], v[1], v[2], threads);
+      std::cerr << "GROUP must be bls-g1, bls-g2, bn-g1 or bn-g2\n";
       return 2;
     }
     if (a == "--plans") {

@@ -325,6 +325,15 @@ inline constexpr bool kBatchAffine = false;
 template <curve::CurveConfig C, class Base>
 inline constexpr bool kBatchAffine<AffineBuckets<C, Base>> = true;
 
+/// Unit task u of `tasks`: its share of a chunk's digit positions in half `half` (the chunk's points
+/// [0, len), or with GLV also phi's [len, 2 len)), the same share of each half.
+struct UnitShare {
+  std::size_t begin, end;
+};
+constexpr UnitShare unit_share(std::size_t len, std::size_t half, std::size_t u, std::size_t tasks) {
+  return {half * len + len * u / tasks, half * len + len * (u + 1) / tasks};
+}
+
 /// Base: curve::Affine<C> or curve::PackedAffine<C>.
 template <curve::CurveConfig C, class Buckets, bool kGlv, class Base>
 curve::Jacobian<C> run(std::span<const Base> bases, const ScalarSource<typename C::Scalar>& scalars,
@@ -399,14 +408,21 @@ curve::Jacobian<C> run(std::span<const Base> bases, const ScalarSource<typename 
                         for (std::size_t t = r.begin(); t != r.end(); ++t) {
                           if (t >= tasks.size()) {
                             const std::size_t u = t - tasks.size();
-                            const std::size_t begin = stride * u / unit_tasks, end = stride * (u + 1) / unit_tasks;
-                            for (std::size_t j = begin; j < end; ++j) {
-                              const std::int32_t v = digits[j];
-                              if (v != 1 && v != -1) continue;
-                              const Base& p = !kGlv || j < len ? bases[start + j] : phi[j - len];
-                              if (p.is_identity()) continue;
-                              ones[u].add(static_cast<std::uint32_t>(ones_next[u]++ % spread), p, v < 0);
+                            // The same share of each of the kFan halves: a scalar 1 is a unit digit of
+                            // the first half only (phi's half has a few, from GLV halves of ±1), so
+                            // shares of the whole stride would give every unit to the first tasks.
+                            std::size_t next = ones_next[u];  // a local: the tasks' counters share a cache line
+                            for (std::size_t half = 0; half < kFan; ++half) {
+                              const auto [begin, end] = unit_share(len, half, u, unit_tasks);
+                              for (std::size_t j = begin; j < end; ++j) {
+                                const std::int32_t v = digits[j];
+                                if (v != 1 && v != -1) continue;
+                                const Base& p = !kGlv || j < len ? bases[start + j] : phi[j - len];
+                                if (p.is_identity()) continue;
+                                ones[u].add(static_cast<std::uint32_t>(next++ % spread), p, v < 0);
+                              }
                             }
+                            ones_next[u] = next;
                             if (kGlv && start + chunk < n) ones[u].finish();
                             continue;
                           }

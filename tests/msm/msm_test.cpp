@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <utility>
@@ -285,6 +286,33 @@ TYPED_TEST(MsmTest, MostlyUnitScalarsGetUnitTasksAndTheSameSum) {
         EXPECT_EQ(*k, expect) << threads << " threads, chunk " << chunk << " (compact)";
       }
     });
+  }
+}
+
+// The unit tasks' shares of a chunk: every task gets the same share of the chunk's own points (where
+// every scalar 1 is a digit) and of phi's half with GLV, and together they cover both halves once.
+// Shares of the whole GLV stride gave every unit to the first half of the tasks (one of two threads
+// added them all: a 2-thread MSM of ones took as long as a 1-thread one).
+TEST(MsmUnitShares, EveryTaskGetsItsShareOfEachHalf) {
+  for (std::size_t len : {std::size_t{1}, std::size_t{333}, std::size_t{1} << 16}) {
+    for (std::size_t tasks : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{16}}) {
+      for (std::size_t fan : {std::size_t{1}, std::size_t{2}}) {
+        std::vector<int> covered(fan * len, 0);
+        for (std::size_t u = 0; u < tasks; ++u) {
+          for (std::size_t half = 0; half < fan; ++half) {
+            const auto [begin, end] = detail::unit_share(len, half, u, tasks);
+            ASSERT_LE(begin, end);
+            ASSERT_LE(end, fan * len);
+            EXPECT_GE(begin, half * len) << "the share stays in its half";
+            EXPECT_LE(end, (half + 1) * len) << "the share stays in its half";
+            EXPECT_LE(end - begin, len / tasks + 1) << len << " points, " << tasks << " tasks, task " << u;
+            EXPECT_GE(end - begin, len / tasks) << len << " points, " << tasks << " tasks, task " << u;
+            for (std::size_t j = begin; j < end; ++j) ++covered[j];
+          }
+        }
+        EXPECT_EQ(std::count(covered.begin(), covered.end(), 1), static_cast<long>(fan * len)) << len << " " << tasks;
+      }
+    }
   }
 }
 
