@@ -44,3 +44,12 @@ extern "C" __global__ void probe_fr_butterfly(Fr* x, Fr* y, const Fr* w) {
 extern "C" __global__ void probe_xyzz_madd(Xyzz* acc, const Affine* q) { const unsigned i = lane(); acc[i] = acc[i].add_mixed(q[i]); }
 extern "C" __global__ void probe_xyzz_add(Xyzz* acc, const Xyzz* q) { const unsigned i = lane(); acc[i] = acc[i] + q[i]; }
 extern "C" __global__ void probe_xyzz_dbl(Xyzz* acc) { const unsigned i = lane(); acc[i] = acc[i].dbl(); }
+
+// G2 (issue 42: B_G2's batch on the device): the Fq2 product and the XYZZ mixed addition over Fq2.
+using Fq2 = zk::gpu::DevFq2<zk::field::params::Bls12_381Fq>;
+using Xyzz2 = zk::gpu::DevXyzz<zk::gpu::Fq2Of<zk::field::params::Bls12_381Fq>>;
+using Affine2 = zk::gpu::DevAffine<zk::gpu::Fq2Of<zk::field::params::Bls12_381Fq>>;
+extern "C" __global__ void probe_copy_fq2(Fq2* r, const Fq2* a, const Fq2* b) { const unsigned i = lane(); r[i] = a[i].is_zero() ? b[i] : a[i]; }
+extern "C" __global__ void probe_fq2_mul(Fq2* r, const Fq2* a, const Fq2* b) { const unsigned i = lane(); r[i] = a[i] * b[i]; }
+extern "C" __global__ void probe_fq2_sqr(Fq2* r, const Fq2* a, const Fq2*) { const unsigned i = lane(); r[i] = a[i].square(); }
+extern "C" __global__ void probe_g2_xyzz_madd(Xyzz2* acc, const Affine2* q) { const unsigned i = lane(); acc[i] = acc[i].add_mixed(q[i]); }

@@ -71,9 +71,9 @@ TYPED_TEST(DevFieldTest, MatchesTheCpuField) {
 
 // Operands whose 32-bit limbs make every carry chain of the product and the square run long: Montgomery limbs
 // p - 1, p - 2, all-ones halves just below p, powers of two at each 32-bit boundary, and their
-// neighbours; each against all the others.
-TYPED_TEST(DevFieldTest, MatchesTheCpuFieldAtTheCarryEdges) {
-  using F = TypeParam;
+// neighbours.
+template <class F>
+std::vector<F> edge_operands() {
   using Repr = typename F::Repr;
   const Repr p = F::Params::kModulus;
   std::vector<Repr> raw;
@@ -99,6 +99,13 @@ TYPED_TEST(DevFieldTest, MatchesTheCpuFieldAtTheCarryEdges) {
   for (const Repr& r : raw) {
     if (field::cmp_limbs(r, p) < 0) xs.push_back(F::from_mont(r));
   }
+  return xs;
+}
+
+// Each edge operand against all the others.
+TYPED_TEST(DevFieldTest, MatchesTheCpuFieldAtTheCarryEdges) {
+  using F = TypeParam;
+  const std::vector<F> xs = edge_operands<F>();
   ASSERT_GT(xs.size(), 10u);
   for (const F& a : xs) {
     EXPECT_EQ(host<F>(dev(a).square()), a.square());  // the square's own chains (cross products, SOS)
@@ -190,15 +197,65 @@ TEST(CompactScalars, DeviceExpansionEqualsTheColumn) {
   }
 }
 
-template <class C>
-class DevPointTest : public ::testing::Test {};
-using Curves = ::testing::Types<curve::Bls12_381G1, curve::Bn254G1>;
-TYPED_TEST_SUITE(DevPointTest, Curves);
+// Fq2 on the device (field/cuda/dev_fq2.hpp) against field::Fp2, both curves' extensions: the
+// layout (the device reads host Fp2 arrays as they are) and every operation, on random elements and
+// on the edges of the base field's carry chains in each coordinate.
+template <class F2>
+class DevFq2Test : public ::testing::Test {};
+using Fq2s = ::testing::Types<field::Fp2<field::Bls12_381Fq>, field::Fp2<field::Bn254Fq>>;
+TYPED_TEST_SUITE(DevFq2Test, Fq2s);
+
+template <class F2>
+DevFq2<typename F2::Base::Params> dev2(const F2& x) {
+  return {dev(x.c0), dev(x.c1)};
+}
+template <class F2>
+F2 host2(const DevFq2<typename F2::Base::Params>& d) {
+  return {host<typename F2::Base>(d.c0), host<typename F2::Base>(d.c1)};
+}
+
+TYPED_TEST(DevFq2Test, MatchesTheCpuExtension) {
+  using F2 = TypeParam;
+  using F = typename F2::Base;
+  static_assert(sizeof(DevFq2<typename F::Params>) == sizeof(F2));
+  auto rng = test::rng(305);
+  std::vector<F> base = {F::zero(), F::one(), -F::one(), F::from_u64(2)};
+  for (const auto& e : edge_operands<F>()) base.push_back(e);
+  std::vector<F2> xs = {F2::zero(), F2::one()};
+  for (std::size_t i = 0; i < base.size(); ++i) xs.push_back({base[i], base[(i * 7 + 3) % base.size()]});
+  for (int i = 0; i < 24; ++i) xs.push_back(F2::random(rng));
+  for (const auto& a : xs) {
+    EXPECT_EQ(host2<F2>(dev2(a).square()), a.square());
+    EXPECT_EQ(host2<F2>(-dev2(a)), -a);
+    EXPECT_EQ(host2<F2>(dev2(a).dbl()), a + a);
+    EXPECT_EQ(dev2(a).is_zero(), a.is_zero());
+    const auto c = dev2(a).to_canonical();
+    EXPECT_EQ(std::memcmp(c.c0.v, a.c0.to_canonical().data(), sizeof(c.c0.v)), 0);
+    EXPECT_EQ(std::memcmp(c.c1.v, a.c1.to_canonical().data(), sizeof(c.c1.v)), 0);
+    for (int k = 0; k < 6; ++k) {
+      const F2& b = xs[static_cast<std::size_t>(rng() % xs.size())];
+      EXPECT_EQ(host2<F2>(dev2(a) * dev2(b)), a * b);
+      EXPECT_EQ(host2<F2>(dev2(a) + dev2(b)), a + b);
+      EXPECT_EQ(host2<F2>(dev2(a) - dev2(b)), a - b);
+      EXPECT_EQ(dev2(a) == dev2(b), a == b);
+    }
+  }
+}
+
+/// The device parameter tag of a host field: MontField's parameters, or Fq2Of<P> for Fp2.
+template <class F>
+struct DevTagT {
+  using type = typename F::Params;
+};
+template <class B>
+struct DevTagT<field::Fp2<B>> {
+  using type = Fq2Of<typename B::Params>;
+};
 
 template <class C>
-using DA = DevAffine<typename C::Field::Params>;
+using DA = DevAffine<typename DevTagT<typename C::Field>::type>;
 template <class C>
-using DX = DevXyzz<typename C::Field::Params>;
+using DX = DevXyzz<typename DevTagT<typename C::Field>::type>;
 
 template <class C>
 DA<C> dev_affine(const curve::Affine<C>& p) {
@@ -215,7 +272,13 @@ curve::Jacobian<C> host_point(const DX<C>& d) {
   return x.to_jacobian();
 }
 
-TYPED_TEST(DevPointTest, MatchesTheCpuCurve) {
+// The device's XYZZ formulas on every group, G2 (over DevFq2) included.
+template <class C>
+class DevCurveTest : public ::testing::Test {};
+using AllGroups = ::testing::Types<curve::Bls12_381G1, curve::Bn254G1, curve::Bls12_381G2, curve::Bn254G2>;
+TYPED_TEST_SUITE(DevCurveTest, AllGroups);
+
+TYPED_TEST(DevCurveTest, MatchesTheCpuCurve) {
   using C = TypeParam;
   using J = curve::Jacobian<C>;
   auto rng = test::rng(302);
@@ -235,6 +298,12 @@ TYPED_TEST(DevPointTest, MatchesTheCpuCurve) {
     }
   }
 }
+
+// The G1 kernels' bodies.
+template <class C>
+class DevPointTest : public ::testing::Test {};
+using Curves = ::testing::Types<curve::Bls12_381G1, curve::Bn254G1>;
+TYPED_TEST_SUITE(DevPointTest, Curves);
 
 // A .zkey's packed bases unpacked by the device's kernel body (msm_body::unpack_base) equal the
 // host's PackedAffine::to_affine: coordinates as stored, the identity (all zero) flagged, a point

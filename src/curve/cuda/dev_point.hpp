@@ -1,26 +1,28 @@
 #pragma once
 
-// G1 points for CUDA kernels (and their host-side tests): affine points laid out exactly as
+// Points for CUDA kernels (and their host-side tests): affine points laid out exactly as
 // curve::Affine<C> (x, y, infinity flag), and XYZZ accumulators with the same formulas as
-// curve::Xyzz (madd-2008-s, add-2008-s, dbl-2008-s-1; a = 0), so results match the CPU's.
+// curve::Xyzz (madd-2008-s, add-2008-s, dbl-2008-s-1; a = 0), so results match the CPU's. FP is the
+// coordinates' parameter tag: a prime field's parameters for G1, Fq2Of<P> for G2 (field/cuda/dev_fq2.hpp).
 
 #include <cstdint>
 
 #include "field/cuda/dev_field.hpp"
+#include "field/cuda/dev_fq2.hpp"
 #include "gpu/hd.hpp"
 
 namespace zk::gpu {
 
 template <class FP>
 struct DevAffine {
-  using Field = DevField<FP>;
+  using Field = DevFieldOf<FP>;
   Field x, y;
   bool infinity;
 };
 
 template <class FP>
 struct DevXyzz {
-  using Field = DevField<FP>;
+  using Field = DevFieldOf<FP>;
   Field x, y, zz, zzz;  // zz = 0: the identity
 
   ZK_HD static DevXyzz identity() { return {Field::one(), Field::one(), Field::zero(), Field::zero()}; }
