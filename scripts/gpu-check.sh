@@ -67,7 +67,7 @@ case "$mode" in
     export LD_LIBRARY_PATH="$PWD/$CARRY/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     export ZKPIPE_TEST_DATA_DIR="$PWD/tests/data"  # the binaries were built against another path
     SAN=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2> /dev/null || true)
-    LARGE='BM_MsmG1<Bls1, true, (false|true), true>/(26|27)|BM_Ntt<BlsFr, true>/27'
+    LARGE='BM_Msm<Bls1, true, (false|true), true>/(26|27)|BM_Msm<Bls2, true, true, true>/25|BM_Ntt<BlsFr, true>/27'
     bench() {  # $1: seconds at most, $2: the benchmark filter, $3: the JSON file under $OUT
       timeout "$1" "$CARRY/bin/bench_gpu" --benchmark_filter="$2" --benchmark_out="$OUT/$3" \
         --benchmark_out_format=json 2>&1
@@ -134,7 +134,7 @@ case "$mode" in
     M=$M,gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed,launch__registers_per_thread
     M=$M,launch__occupancy_limit_registers,launch__grid_size,smsp__inst_executed.sum
     i=0
-    for f in 'BM_MsmG1<Bls1, true>/22' 'BM_MsmG1<Bls1, true, true>/20' 'BM_Ntt<BlsFr, true>/24' 'BM_Quotient<BlsFr, true>/24'; do
+    for f in 'BM_Msm<Bls1, true>/22' 'BM_Msm<Bls1, true, true>/20' 'BM_Ntt<BlsFr, true>/24' 'BM_Quotient<BlsFr, true>/24'; do
       i=$((i + 1))
       echo "== ncu summary: $f"
       timeout 150 "$NCU" --clock-control none --metrics "$M" --print-summary per-kernel --csv \
@@ -144,7 +144,7 @@ case "$mode" in
     done
     echo "== ncu full: one sub-run launch of the 2^22 MSM"
     timeout 150 "$NCU" --clock-control none --set full --kernel-name regex:subrun_kernel --launch-skip 1 --launch-count 1 \
-      -o "$OUT/subrun" "$CARRY/bin/bench_gpu" --benchmark_filter='BM_MsmG1<Bls1, true>/22' > /dev/null 2>&1
+      -o "$OUT/subrun" "$CARRY/bin/bench_gpu" --benchmark_filter='BM_Msm<Bls1, true>/22' > /dev/null 2>&1
     echo "ncu exit $?"
     "$NCU" --import "$OUT/subrun.ncu-rep" --page details > "$OUT/subrun-details.txt" 2>&1
     grep -iE 'stall|issued|eligible|occupancy|registers|spill|local|throughput|duration' "$OUT/subrun-details.txt" | head -60

@@ -1,14 +1,14 @@
 #pragma once
 
 // prove_start's work on a device (prover.hpp's Backend): the quotient H and the G1 MSMs run
-// through `Ops` (CudaOps: the quotient kept on the device for the H MSM, msm::gpu::msm_g1), all of
+// through `Ops` (CudaOps: the quotient kept on the device for the H MSM, msm::gpu::msm_points), all of
 // a partition's device calls inside one turn of one of the host's devices (gpu/pool.hpp: a gate
 // per device, the dual-worker interlock). What needs no device happens before the turn and
 // overlaps the other prover worker's kernels: the inputs' few scalars made dense (`gather`; the
 // zkey prover also pads its dense a and b). A Groth16 partition's a, b and witness stay compact
-// columns on the host: the device expands them (msm::gpu::expand_on_device, msm_g1_compact), so no
-// dense copy is held or uploaded. Identity bases allowed. B_G2 stays on the CPU in prove_finish, as in the
-// reference daemon. Without a device every call is UNAVAILABLE; the engine resolves the device
+// columns on the host: the device expands them (msm::gpu::expand_on_device, msm_points_compact), so no
+// dense copy is held or uploaded. Identity bases allowed. B_G2's aux part runs on the device too
+// (kG2; its inputs' few points stay in prove_finish on the CPU). Without a device every call is UNAVAILABLE; the engine resolves the device
 // before choosing this backend.
 
 #include <algorithm>
@@ -47,7 +47,7 @@ struct CudaOps {
   template <class C>
   Result<curve::Jacobian<C>> msm(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
                                  const void* device_bases) const {
-    return msm::gpu::msm_g1<C>(bases, scalars, {.device_bases = device_bases});
+    return msm::gpu::msm_points<C>(bases, scalars, {.device_bases = device_bases});
   }
   /// The quotient from a and b as compact columns: expanded on the device (uploaded compact:
   /// ~1.5 GB instead of 8 GiB at 2^27) and taken over by the quotient; then the H MSM as above.
@@ -75,7 +75,7 @@ struct CudaOps {
   static Result<curve::Jacobian<C>> msm_h(const gpu::DeviceCopy& h, std::span<const curve::Affine<C>> h_bases,
                                           const void* device_bases, ProveTimings& t, detail::Stopwatch& w) {
     const std::span<const F> count(static_cast<const F*>(h.get()), h_bases.size());
-    auto r = msm::gpu::msm_g1<C>(h_bases, count,
+    auto r = msm::gpu::msm_points<C>(h_bases, count,
                                  {.device_bases = device_bases, .device_scalars = const_cast<void*>(h.get())});
     t.msm_h = w.lap();
     return r;
@@ -93,7 +93,7 @@ struct CudaOps {
   Result<curve::Jacobian<C>> msm_compact(std::span<const curve::Affine<C>> bases,
                                          const msm::CompactColumn<typename C::Scalar>& column,
                                          const msm::DensityBitmap* density, const void* device_bases) const {
-    return msm::gpu::msm_g1_compact<C>(bases, column, density, {.device_bases = device_bases});
+    return msm::gpu::msm_points_compact<C>(bases, column, density, {.device_bases = device_bases});
   }
 };
 
@@ -107,6 +107,9 @@ class DeviceBackend {
  public:
   static constexpr const char* kName = "gpu";
   static constexpr bool kHostTwiddles = Ops::kHostTwiddles;
+  /// B_G2's aux part runs on the device in prove_start's turn (prover.hpp; docs/gpu.md "The CPU's
+  /// share of a 32 GiB proof"), its bases resident like the G1 queries'.
+  static constexpr bool kG2 = true;
   explicit DeviceBackend(gpu::DevicePool& pool, Ops ops = {}, std::weak_ptr<const void> key_owner = {},
                          gpu::WorkLabel label = {})
       : pool_(&pool), owner_(std::move(key_owner)), label_(std::move(label)), ops_(std::move(ops)) {}

@@ -4,7 +4,9 @@
 //   prove_start  (the device half): the quotient H (ntt::compute_h, bellman convention), then the
 //                MSMs for H, L, A and B in G1; c = a o b is formed for the quotient only, and
 //                the partition's a and b are released as soon as H no longer needs them.
-//   prove_finish (the CPU half): the B MSM in G2 and the assembly with r and s.
+//   prove_finish (the CPU half): the B MSM in G2 and the assembly with r and s (a device backend,
+//                Backend::kG2, runs B_G2's aux part in prove_start's turn: prove_finish then adds
+//                only the inputs' part).
 // prove() runs both; for the same r and s the result is identical to start + finish.
 //
 //   A = alpha + sum_i w_i a_i + r delta
@@ -15,6 +17,7 @@
 // error before any work starts, never a wrong proof.
 
 #include <chrono>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -33,7 +36,8 @@ struct ProveTimings {
   double quotient = 0;  // c = a o b, then compute_h: 7 NTTs, cosets, pointwise product
   double msm_h = 0, msm_l = 0, msm_a = 0, msm_b_g1 = 0;
   double msm_b_g2 = 0, assembly = 0;
-  double start() const { return quotient + msm_h + msm_l + msm_a + msm_b_g1; }
+  double msm_b_g2_device = 0;  // B_G2's aux part, when prove_start ran it on a device (Backend::kG2)
+  double start() const { return quotient + msm_h + msm_l + msm_a + msm_b_g1 + msm_b_g2_device; }
   double finish() const { return msm_b_g2 + assembly; }
 };
 
@@ -60,6 +64,9 @@ struct PendingProof {
   std::vector<typename E::Fr> inputs;
   msm::CompactColumn<typename E::Fr> aux;
   msm::DensityBitmap b_input, b_aux;
+  /// B_G2's aux part, when prove_start computed it on a device (Backend::kG2); prove_finish then
+  /// adds only the inputs' part.
+  std::optional<typename E::G2> b_g2_aux;
 };
 
 namespace detail {
@@ -104,6 +111,8 @@ Status check_key(const ProvingKey<E>& pk, const r1cs::Partition<typename E::Fr>&
 struct CpuBackend {
   static constexpr const char* kName = "cpu";
   static constexpr bool kHostTwiddles = true;  // the domain's twiddle table (ntt::Domain::create)
+  /// Whether B_G2's aux part runs in prove_start's turn (a device) rather than in prove_finish.
+  static constexpr bool kG2 = false;
   struct NoTurn {};
   NoTurn exclusive() const { return {}; }
   /// An MSM's input over the witness: here the bases, the scalars as they are and the density bitmap
@@ -214,6 +223,16 @@ Result<PendingProof<E>> prove_start(const ProvingKey<E>& pk, r1cs::Partition<typ
   auto a_aux = backend.template gather<G1C>(std::span(pk.a).subspan(ni), p.aux, &p.a_aux);
   auto b_in = backend.template gather<G1C>(std::span(pk.b_g1).first(nbi), p.inputs, p.b_input);
   auto b_aux = backend.template gather<G1C>(std::span(pk.b_g1).subspan(nbi), p.aux, &p.b_aux);
+  using G2C = typename E::G2Config;
+  std::optional<Result<typename Backend::template Gathered<G2C>>> b2_aux;
+  if constexpr (Backend::kG2) {
+    if (nbi + p.b_aux.popcount() != pk.b_g2.size()) {
+      return Status::invalid_argument(
+          detail::count_mismatch("B-query variables", nbi + p.b_aux.popcount(), pk.b_g2.size()));
+    }
+    b2_aux = backend.template gather<G2C>(std::span(pk.b_g2).subspan(nbi), p.aux, &p.b_aux);
+    if (!b2_aux->ok()) return b2_aux->status();
+  }
   if (!l_aux.ok()) return l_aux.status();
   if (!a_aux.ok()) return a_aux.status();
   if (!b_in.ok()) return b_in.status();
@@ -235,6 +254,14 @@ Result<PendingProof<E>> prove_start(const ProvingKey<E>& pk, r1cs::Partition<typ
     t.msm_a = watch.lap();
     out.b_g1 = take(backend.template msm_gathered<G1C>(*b_in)) + take(backend.template msm_gathered<G1C>(*b_aux));
     t.msm_b_g1 = watch.lap();
+    if constexpr (Backend::kG2) {
+      // B_G2 over the witness on the device too: on the CPU it is ~2x a 32 GiB partition's
+      // synthesis (docs/gpu.md "The CPU's share of a 32 GiB proof").
+      auto b2 = backend.template msm_gathered<G2C>(**b2_aux);
+      if (!b2.ok() && failed.ok()) failed = b2.status();
+      if (b2.ok()) out.b_g2_aux = *b2;
+      t.msm_b_g2_device = watch.lap();
+    }
   }
   if (!failed.ok()) return failed;
   out.inputs = std::move(p.inputs);
@@ -254,7 +281,8 @@ Result<Proof<E>> prove_finish(const ProvingKey<E>& pk, PendingProof<E>&& pending
         detail::count_mismatch("B-query variables", nbi + pending.b_aux.popcount(), pk.b_g2.size()));
   }
   auto b_in = msm::msm_filtered<G2C>(std::span(pk.b_g2).first(nbi), pending.inputs, pending.b_input);
-  auto b_aux = msm::msm_filtered<G2C>(std::span(pk.b_g2).subspan(nbi), pending.aux, pending.b_aux);
+  auto b_aux = pending.b_g2_aux ? Result<typename E::G2>(*pending.b_g2_aux)
+                                : msm::msm_filtered<G2C>(std::span(pk.b_g2).subspan(nbi), pending.aux, pending.b_aux);
   if (!b_in.ok()) return b_in.status();
   if (!b_aux.ok()) return b_aux.status();
   const auto b_g2 = *b_in + *b_aux;

@@ -1,6 +1,7 @@
 #pragma once
 
-// G1 multi-scalar multiplication on the GPU (msm/cuda/msm_gpu.cu), equal to msm::msm's result for
+// Multi-scalar multiplication on the GPU (msm/cuda/msm_gpu.cu) over G1 or G2 (BLS12-381's G2: its
+// coordinates are DevFq2 on the device, field/cuda/dev_fq2.hpp), equal to msm::msm's result for
 // the same bases and scalars (identity bases and zero scalars allowed). The device sorts the
 // (point, window) pairs of non-zero digits by bucket (zeros cost nothing, ones one pair), sums
 // every bucket's run in bounded pieces, and reduces each window in chunks; the host adds the chunks
@@ -14,6 +15,7 @@
 
 #include "base/status.hpp"
 #include "curve/point.hpp"
+#include "field/cuda/dev_fq2.hpp"
 #include "msm/compact_column.hpp"
 #include "msm/cuda/msm_raw.hpp"
 #include "msm/density.hpp"
@@ -76,9 +78,9 @@ void check_layouts() {
 }  // namespace detail
 
 template <curve::CurveConfig C>
-Result<curve::Jacobian<C>> msm_g1(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
+Result<curve::Jacobian<C>> msm_points(std::span<const curve::Affine<C>> bases, std::span<const typename C::Scalar> scalars,
                                   const Options& options = {}, raw::Stats* stats = nullptr) {
-  using FqP = typename C::Field::Params;
+  using FqP = zk::gpu::DeviceTag<typename C::Field>;
   using FrP = typename C::Scalar::Params;
   detail::check_layouts<C>();
   if (bases.size() != scalars.size()) {
@@ -89,7 +91,7 @@ Result<curve::Jacobian<C>> msm_g1(std::span<const curve::Affine<C>> bases, std::
   raw::Plan plan = raw::make_plan(bases.size(), C::Scalar::kBits);
   plan.points_per_pass = options.points_per_pass;
   std::vector<curve::Xyzz<C>> partials(static_cast<std::size_t>(plan.windows) * plan.chunks);
-  if (Status s = raw::msm_g1<FqP, FrP>(bases.data(), reinterpret_cast<const std::uint64_t*>(scalars.data()),
+  if (Status s = raw::msm_points<FqP, FrP>(bases.data(), reinterpret_cast<const std::uint64_t*>(scalars.data()),
                                         bases.size(), plan, partials.data(), stats,
                                         options.device_bases, options.device_scalars);
       !s.ok()) {
@@ -98,15 +100,15 @@ Result<curve::Jacobian<C>> msm_g1(std::span<const curve::Affine<C>> bases, std::
   return detail::combine<C>(plan, partials);
 }
 
-/// msm_g1 with the scalars a compact witness column holds — every row, or the rows `density`
+/// msm_points with the scalars a compact witness column holds — every row, or the rows `density`
 /// selects (bases.size() of them) — formed on the device (raw::CompactScalars): the host neither
 /// gathers nor uploads dense scalars. `options.device_scalars` is not used.
 template <curve::CurveConfig C>
-Result<curve::Jacobian<C>> msm_g1_compact(std::span<const curve::Affine<C>> bases,
+Result<curve::Jacobian<C>> msm_points_compact(std::span<const curve::Affine<C>> bases,
                                           const CompactColumn<typename C::Scalar>& column,
                                           const DensityBitmap* density, const Options& options = {},
                                           raw::Stats* stats = nullptr) {
-  using FqP = typename C::Field::Params;
+  using FqP = zk::gpu::DeviceTag<typename C::Field>;
   using FrP = typename C::Scalar::Params;
   detail::check_layouts<C>();
   const std::size_t selected = density != nullptr ? density->popcount() : column.size();
@@ -120,7 +122,7 @@ Result<curve::Jacobian<C>> msm_g1_compact(std::span<const curve::Affine<C>> base
   raw::Plan plan = raw::make_plan(bases.size(), C::Scalar::kBits);
   plan.points_per_pass = options.points_per_pass;
   std::vector<curve::Xyzz<C>> partials(static_cast<std::size_t>(plan.windows) * plan.chunks);
-  if (Status s = raw::msm_g1_compact<FqP, FrP>(bases.data(), k, bases.size(), plan, partials.data(), stats,
+  if (Status s = raw::msm_points_compact<FqP, FrP>(bases.data(), k, bases.size(), plan, partials.data(), stats,
                                                 options.device_bases);
       !s.ok()) {
     return s;

@@ -23,7 +23,7 @@ TEST(GpuAbsent, EntryPointsSaySoWithoutADevice) {
   EXPECT_EQ(ntt::gpu::forward(*d, std::span(a)).code(), StatusCode::kUnavailable);
   std::vector<curve::Affine<curve::Bn254G1>> bases(3, curve::Affine<curve::Bn254G1>::generator());
   std::vector<field::Bn254Fr> k(3, field::Bn254Fr::one());
-  auto r = msm::gpu::msm_g1<curve::Bn254G1>(bases, k);
+  auto r = msm::gpu::msm_points<curve::Bn254G1>(bases, k);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kUnavailable);
   EXPECT_EQ(ntt::gpu::compute_h(*d, std::span(a), std::span<const field::Bn254Fr>(a), std::span<const field::Bn254Fr>(a))

@@ -71,7 +71,8 @@ TYPED_TEST(GpuNtt, ForwardInverseAndCosetsEqualTheCpu) {
 
 template <class C>
 class GpuMsm : public ::testing::Test {};
-using Curves = ::testing::Types<curve::Bls12_381G1, curve::Bn254G1>;
+// BLS12-381's G2: B_G2 of Filecoin's proofs (the same kernels over Fq2 coordinates).
+using Curves = ::testing::Types<curve::Bls12_381G1, curve::Bn254G1, curve::Bls12_381G2>;
 TYPED_TEST_SUITE(GpuMsm, Curves);
 
 TYPED_TEST(GpuMsm, EqualsTheCpuMsm) {
@@ -91,7 +92,7 @@ TYPED_TEST(GpuMsm, EqualsTheCpuMsm) {
     }
     if (n > 1) bases[n / 2] = curve::Affine<C>::identity();
     auto cpu = msm::msm<C>(bases, k);
-    auto gpu_r = msm::gpu::msm_g1<C>(bases, k);
+    auto gpu_r = msm::gpu::msm_points<C>(bases, k);
     ASSERT_TRUE(gpu_r.ok()) << gpu_r.status().to_string();
     EXPECT_EQ(*gpu_r, *cpu) << n;
   }
@@ -120,15 +121,15 @@ TYPED_TEST(GpuMsm, CompactScalarsEqualTheCpu) {
   const auto cpu_all = msm::msm<C>(bases, all);
   const auto cpu_selected = msm::msm<C>(std::span(bases).first(selected.size()), selected);
   for (std::size_t per_pass : {std::size_t{0}, rows / 3 + 1}) {
-    auto whole = msm::gpu::msm_g1_compact<C>(bases, column, nullptr, {.points_per_pass = per_pass});
+    auto whole = msm::gpu::msm_points_compact<C>(bases, column, nullptr, {.points_per_pass = per_pass});
     ASSERT_TRUE(whole.ok()) << whole.status().to_string();
     EXPECT_EQ(*whole, *cpu_all) << per_pass;
-    auto filtered = msm::gpu::msm_g1_compact<C>(std::span(bases).first(selected.size()), column, &density,
+    auto filtered = msm::gpu::msm_points_compact<C>(std::span(bases).first(selected.size()), column, &density,
                                                  {.points_per_pass = per_pass});
     ASSERT_TRUE(filtered.ok()) << filtered.status().to_string();
     EXPECT_EQ(*filtered, *cpu_selected) << per_pass;
   }
-  EXPECT_EQ(msm::gpu::msm_g1_compact<C>(std::span(bases).first(5), column, &density).status().code(),
+  EXPECT_EQ(msm::gpu::msm_points_compact<C>(std::span(bases).first(5), column, &density).status().code(),
             StatusCode::kInvalidArgument);
 }
 
@@ -146,8 +147,8 @@ TYPED_TEST(GpuMsm, PassesBitsAndZerosEqualTheCpu) {
   for (std::size_t i = 0; i < n; ++i) k[i] = i % 101 == 0 ? Fr::random(rng) : Fr::from_u64(i % 5 == 0 ? 0 : 1);
   const auto cpu = msm::msm<C>(bases, k);
   msm::gpu::raw::Stats one{}, many{};
-  auto whole = msm::gpu::msm_g1<C>(bases, k, {}, &one);
-  auto passes = msm::gpu::msm_g1<C>(bases, k, {.points_per_pass = 50'000}, &many);
+  auto whole = msm::gpu::msm_points<C>(bases, k, {}, &one);
+  auto passes = msm::gpu::msm_points<C>(bases, k, {.points_per_pass = 50'000}, &many);
   ASSERT_TRUE(whole.ok()) << whole.status().to_string();
   ASSERT_TRUE(passes.ok()) << passes.status().to_string();
   EXPECT_EQ(*whole, *cpu);
@@ -163,11 +164,11 @@ TYPED_TEST(GpuMsm, PassesBitsAndZerosEqualTheCpu) {
               static_cast<unsigned long long>(one.units), one.levels);
 
   std::vector<Fr> zeros(1000, Fr::zero());
-  auto z = msm::gpu::msm_g1<C>(std::span(bases).first(1000), zeros);
+  auto z = msm::gpu::msm_points<C>(std::span(bases).first(1000), zeros);
   ASSERT_TRUE(z.ok());
   EXPECT_TRUE(z->is_identity());
   std::vector<curve::Affine<C>> ids(1000, curve::Affine<C>::identity());
-  auto zi = msm::gpu::msm_g1<C>(ids, std::span<const Fr>(k).first(1000));
+  auto zi = msm::gpu::msm_points<C>(ids, std::span<const Fr>(k).first(1000));
   ASSERT_TRUE(zi.ok());
   EXPECT_TRUE(zi->is_identity());
 }
@@ -384,7 +385,7 @@ TEST(Gpu, BuffersAreReusedFromThePool) {
     p = p + curve::Jacobian<C>::generator();
     k[i] = Fr::random(rng);
   }
-  auto first = msm::gpu::msm_g1<C>(bases, k);
+  auto first = msm::gpu::msm_points<C>(bases, k);
   ASSERT_TRUE(first.ok()) << first.status().to_string();
   const std::size_t pooled = device_pool_bytes(0);
   if (pooled == 0) GTEST_SKIP() << "this device has no memory pools (cudaMalloc serves the buffers)";
@@ -393,7 +394,7 @@ TEST(Gpu, BuffersAreReusedFromThePool) {
   auto available = device_available_bytes();
   ASSERT_TRUE(available.ok());
   EXPECT_GE(*available, free_b + n * sizeof(curve::Affine<C>)) << "the first MSM's buffers are idle in the pool";
-  auto second = msm::gpu::msm_g1<C>(bases, k);
+  auto second = msm::gpu::msm_points<C>(bases, k);
   ASSERT_TRUE(second.ok()) << second.status().to_string();
   EXPECT_EQ(*second, *first);
   EXPECT_EQ(device_pool_bytes(0), pooled) << "the second MSM must reuse the first one's memory";

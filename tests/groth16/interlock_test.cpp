@@ -309,9 +309,10 @@ TYPED_TEST(InterlockTest, TwoWorkersShareTheDeviceOneTurnAtATimeAndProveWhatTheC
   EXPECT_EQ(log.max_inside[0].load(), 1) << "two workers were on the device at once";
   EXPECT_TRUE(log.first_released) << "the second worker never reached the gate while the first held it";
   // One turn per partition for its device calls: the quotient with the H MSM, then L, A inputs,
-  // A aux, B_G1 inputs, B_G1 aux.
-  EXPECT_EQ(log.calls[0].load(), 12);
-  EXPECT_EQ(log.compact_calls.load(), 8) << "a, b (the quotient), L, A aux and B_G1 aux from compact columns";
+  // A aux, B_G1 inputs, B_G1 aux, B_G2 aux (G2 on the device: kG2).
+  EXPECT_EQ(log.calls[0].load(), 14);
+  EXPECT_EQ(log.compact_calls.load(), 10)
+      << "a, b (the quotient), L, A aux, B_G1 aux and B_G2 aux from compact columns";
   EXPECT_EQ(log.outside_a_turn.load(), 0);
   EXPECT_EQ(gpus.status()[0].gate.turns, 2u);
   const auto pvk = prepare_verifying_key(pk->vk);
@@ -443,10 +444,12 @@ TYPED_TEST(InterlockTest, ResidentBasesAreUploadedOnceAndDroppedWithTheirKey) {
     ASSERT_TRUE(proof.ok() && cpu.ok());
     EXPECT_EQ(*proof, *cpu) << "round " << round;
   }
-  // Six G1 MSMs per proof (H, L, A inputs/aux, B_G1 inputs/aux); empty ones are not cached.
+  // Seven MSMs per proof (H, L, A inputs/aux, B_G1 inputs/aux in G1; B_G2 aux); empty ones are not
+  // cached.
   const std::size_t ni = pk->vk.ic.size(), nbi = partition().b_input.popcount();
   int msms = 0;
-  for (std::size_t size : {pk->h.size(), pk->l.size(), ni, pk->a.size() - ni, nbi, pk->b_g1.size() - nbi}) {
+  for (std::size_t size :
+       {pk->h.size(), pk->l.size(), ni, pk->a.size() - ni, nbi, pk->b_g1.size() - nbi, pk->b_g2.size() - nbi}) {
     msms += size > 0;
   }
   EXPECT_GE(msms, 4);
@@ -497,7 +500,7 @@ TYPED_TEST(InterlockTest, PartitionsSpreadAcrossDevicesEachOneTurnAtATime) {
   EXPECT_TRUE(log.first_released) << "no partition ever ran on another device while device 0 was held";
   EXPECT_GE(log.max_any_inside.load(), 2);
   EXPECT_EQ(log.outside_a_turn.load(), 0);
-  EXPECT_EQ(log.total_calls(), 6 * kWorkers * kEach);
+  EXPECT_EQ(log.total_calls(), 7 * kWorkers * kEach);
   std::uint64_t turns = 0;
   for (const auto& d : gpus.status()) {
     EXPECT_LE(log.max_inside[d.ordinal].load(), 1) << "two partitions on device " << d.ordinal;

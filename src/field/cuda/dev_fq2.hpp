@@ -30,14 +30,16 @@ struct DevFq2 {
   ZK_HD friend DevFq2 operator-(const DevFq2& a, const DevFq2& b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
   ZK_HD DevFq2 operator-() const { return {-c0, -c1}; }
   ZK_HD DevFq2 dbl() const { return {c0.dbl(), c1.dbl()}; }
-  /// (a0 + a1 u)(b0 + b1 u) = a0 b0 - a1 b1 + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u.
-  ZK_HD friend DevFq2 operator*(const DevFq2& a, const DevFq2& b) {
+  /// (a0 + a1 u)(b0 + b1 u) = a0 b0 - a1 b1 + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u. A call on the
+  /// device (ZK_HD_CALL): a G2 point kernel inlining each of its dozens of Fq2 products took nvcc
+  /// minutes per kernel.
+  ZK_HD_CALL friend DevFq2 operator*(const DevFq2& a, const DevFq2& b) {
     const Base t0 = a.c0 * b.c0, t1 = a.c1 * b.c1;
     const Base t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
     return {t0 - t1, t2 - t0 - t1};
   }
   /// (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u.
-  ZK_HD DevFq2 square() const { return {(c0 + c1) * (c0 - c1), (c0 * c1).dbl()}; }
+  ZK_HD_CALL DevFq2 square() const { return {(c0 + c1) * (c0 - c1), (c0 * c1).dbl()}; }
   /// Both coordinates' canonical limbs (out of Montgomery form).
   ZK_HD DevFq2 to_canonical() const { return {c0.to_canonical(), c1.to_canonical()}; }
 };
@@ -54,5 +56,19 @@ struct DevFieldOfT<Fq2Of<P>> {
 };
 template <class P>
 using DevFieldOf = typename DevFieldOfT<P>::type;
+
+/// The parameter tag of a host field type: a prime field's parameters (field::MontField::Params), or
+/// Fq2Of<P> for an extension whose `Base` is P's field (field::Fp2).
+template <class F>
+struct DeviceTagT {
+  using type = typename F::Params;
+};
+template <class F>
+  requires requires { typename F::Base::Params; }
+struct DeviceTagT<F> {
+  using type = Fq2Of<typename F::Base::Params>;
+};
+template <class F>
+using DeviceTag = typename DeviceTagT<F>::type;
 
 }  // namespace zk::gpu

@@ -14,6 +14,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include "curve/cuda/dev_point.hpp"
+#include "field/cuda/dev_fq2.hpp"
 #include "field/params/bls12_381.hpp"
 #include "field/params/bn254.hpp"
 #include "gpu/gpu.hpp"
@@ -281,7 +282,7 @@ __global__ void identity_kernel(DevXyzz<FqP>* p, std::size_t n) {
 }  // namespace
 
 template <class FqP, class FrP>
-Status msm_g1(const void* bases_host, const std::uint64_t* scalars_host, std::size_t n, const Plan& plan,
+Status msm_points(const void* bases_host, const std::uint64_t* scalars_host, std::size_t n, const Plan& plan,
               void* partials_host, Stats* stats, const void* device_bases, void* device_scalars) {
   if (Status s = zk::gpu::require_device(); !s.ok()) return s;
   // Signed digits need windows covering one bit more than the scalar (msm_body::signed_digits).
@@ -466,13 +467,13 @@ Status unpack_bases(const void* packed, std::size_t n, void** out) {
 }
 
 template <class FqP, class FrP>
-Status msm_g1_compact(const void* bases, const CompactScalars& k, std::size_t n, const Plan& plan, void* partials,
+Status msm_points_compact(const void* bases, const CompactScalars& k, std::size_t n, const Plan& plan, void* partials,
                       Stats* stats, const void* device_bases) {
   void* scalars = nullptr;
   if (Status s = expand_compact<FrP>(k, n, &scalars); !s.ok()) return s;
   DeviceBuffer<DevField<FrP>> dense;  // what the MSM consumes, freed after it
   dense.adopt(static_cast<DevField<FrP>*>(scalars), n);
-  return msm_g1<FqP, FrP>(bases, reinterpret_cast<const std::uint64_t*>(dense.get()), n, plan, partials, stats,
+  return msm_points<FqP, FrP>(bases, reinterpret_cast<const std::uint64_t*>(dense.get()), n, plan, partials, stats,
                           device_bases, dense.get());
 }
 
@@ -480,14 +481,24 @@ template Status unpack_bases<field::params::Bls12_381Fq>(const void*, std::size_
 template Status unpack_bases<field::params::Bn254Fq>(const void*, std::size_t, void**);
 template Status expand_compact<field::params::Bls12_381Fr>(const CompactScalars&, std::size_t, void**);
 template Status expand_compact<field::params::Bn254Fr>(const CompactScalars&, std::size_t, void**);
-template Status msm_g1_compact<field::params::Bls12_381Fq, field::params::Bls12_381Fr>(
+template Status msm_points_compact<field::params::Bls12_381Fq, field::params::Bls12_381Fr>(
     const void*, const CompactScalars&, std::size_t, const Plan&, void*, Stats*, const void*);
-template Status msm_g1_compact<field::params::Bn254Fq, field::params::Bn254Fr>(const void*, const CompactScalars&,
+template Status msm_points_compact<field::params::Bn254Fq, field::params::Bn254Fr>(const void*, const CompactScalars&,
                                                                               std::size_t, const Plan&, void*, Stats*,
                                                                               const void*);
-template Status msm_g1<field::params::Bls12_381Fq, field::params::Bls12_381Fr>(const void*, const std::uint64_t*,
+// G2 (B_G2 of Filecoin's proofs, and of BN254 proofs on a device backend): the same kernels over
+// DevFq2 coordinates.
+template Status msm_points_compact<zk::gpu::Fq2Of<field::params::Bls12_381Fq>, field::params::Bls12_381Fr>(
+    const void*, const CompactScalars&, std::size_t, const Plan&, void*, Stats*, const void*);
+template Status msm_points<zk::gpu::Fq2Of<field::params::Bls12_381Fq>, field::params::Bls12_381Fr>(
+    const void*, const std::uint64_t*, std::size_t, const Plan&, void*, Stats*, const void*, void*);
+template Status msm_points_compact<zk::gpu::Fq2Of<field::params::Bn254Fq>, field::params::Bn254Fr>(
+    const void*, const CompactScalars&, std::size_t, const Plan&, void*, Stats*, const void*);
+template Status msm_points<zk::gpu::Fq2Of<field::params::Bn254Fq>, field::params::Bn254Fr>(
+    const void*, const std::uint64_t*, std::size_t, const Plan&, void*, Stats*, const void*, void*);
+template Status msm_points<field::params::Bls12_381Fq, field::params::Bls12_381Fr>(const void*, const std::uint64_t*,
                                                                                std::size_t, const Plan&, void*, Stats*, const void*, void*);
-template Status msm_g1<field::params::Bn254Fq, field::params::Bn254Fr>(const void*, const std::uint64_t*, std::size_t,
+template Status msm_points<field::params::Bn254Fq, field::params::Bn254Fr>(const void*, const std::uint64_t*, std::size_t,
                                                                        const Plan&, void*, Stats*, const void*, void*);
 
 }  // namespace zk::msm::gpu::raw

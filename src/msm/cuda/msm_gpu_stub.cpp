@@ -1,4 +1,5 @@
 // Built without CUDA: the GPU MSM entry point exists and says so.
+#include "field/cuda/dev_fq2.hpp"
 #include "field/params/bls12_381.hpp"
 #include "field/params/bn254.hpp"
 #include "gpu/gpu.hpp"
@@ -7,7 +8,7 @@
 namespace zk::msm::gpu::raw {
 
 template <class FqP, class FrP>
-Status msm_g1(const void*, const std::uint64_t*, std::size_t, const Plan&, void*, Stats*, const void*, void*) {
+Status msm_points(const void*, const std::uint64_t*, std::size_t, const Plan&, void*, Stats*, const void*, void*) {
   return zk::gpu::require_device();
 }
 template <class FrP>
@@ -23,17 +24,25 @@ Status unpack_bases(const void*, std::size_t, void**) {
 template Status unpack_bases<field::params::Bls12_381Fq>(const void*, std::size_t, void**);
 template Status unpack_bases<field::params::Bn254Fq>(const void*, std::size_t, void**);
 template <class FqP, class FrP>
-Status msm_g1_compact(const void*, const CompactScalars&, std::size_t, const Plan&, void*, Stats*, const void*) {
+Status msm_points_compact(const void*, const CompactScalars&, std::size_t, const Plan&, void*, Stats*, const void*) {
   return zk::gpu::require_device();
 }
-template Status msm_g1_compact<field::params::Bls12_381Fq, field::params::Bls12_381Fr>(
+template Status msm_points_compact<field::params::Bls12_381Fq, field::params::Bls12_381Fr>(
     const void*, const CompactScalars&, std::size_t, const Plan&, void*, Stats*, const void*);
-template Status msm_g1_compact<field::params::Bn254Fq, field::params::Bn254Fr>(const void*, const CompactScalars&,
+template Status msm_points_compact<field::params::Bn254Fq, field::params::Bn254Fr>(const void*, const CompactScalars&,
                                                                               std::size_t, const Plan&, void*, Stats*,
                                                                               const void*);
-template Status msm_g1<field::params::Bls12_381Fq, field::params::Bls12_381Fr>(const void*, const std::uint64_t*,
+template Status msm_points_compact<zk::gpu::Fq2Of<field::params::Bls12_381Fq>, field::params::Bls12_381Fr>(
+    const void*, const CompactScalars&, std::size_t, const Plan&, void*, Stats*, const void*);
+template Status msm_points<zk::gpu::Fq2Of<field::params::Bls12_381Fq>, field::params::Bls12_381Fr>(
+    const void*, const std::uint64_t*, std::size_t, const Plan&, void*, Stats*, const void*, void*);
+template Status msm_points_compact<zk::gpu::Fq2Of<field::params::Bn254Fq>, field::params::Bn254Fr>(
+    const void*, const CompactScalars&, std::size_t, const Plan&, void*, Stats*, const void*);
+template Status msm_points<zk::gpu::Fq2Of<field::params::Bn254Fq>, field::params::Bn254Fr>(
+    const void*, const std::uint64_t*, std::size_t, const Plan&, void*, Stats*, const void*, void*);
+template Status msm_points<field::params::Bls12_381Fq, field::params::Bls12_381Fr>(const void*, const std::uint64_t*,
                                                                                std::size_t, const Plan&, void*, Stats*, const void*, void*);
-template Status msm_g1<field::params::Bn254Fq, field::params::Bn254Fr>(const void*, const std::uint64_t*, std::size_t,
+template Status msm_points<field::params::Bn254Fq, field::params::Bn254Fr>(const void*, const std::uint64_t*, std::size_t,
                                                                        const Plan&, void*, Stats*, const void*, void*);
 
 }  // namespace zk::msm::gpu::raw

@@ -41,14 +41,15 @@ struct Stats {
   unsigned levels = 0;      // reduction levels above the sub-runs, deepest pass
 };
 
-/// G1 MSM over `n` affine bases (curve::Affine layout: x, y limbs then an infinity flag) and
+/// MSM over `n` affine bases (curve::Affine layout: x, y limbs then an infinity flag; FqP the
+/// coordinates' tag: a prime field's parameters for G1, gpu::Fq2Of<P> for G2) and
 /// Montgomery scalars of Fr (FrP): writes windows x chunks XYZZ partial sums (curve::Xyzz layout)
 /// to `partials`; window w's value is the sum of its chunks. `device_bases` (optional): the same
 /// bases already in device memory (gpu/resident.hpp); then only the scalars are uploaded.
 /// `device_scalars` (optional): the scalars already in device memory (the quotient's result), read
 /// instead of `scalars` and CONSUMED (converted to canonical form in place).
 template <class FqP, class FrP>
-Status msm_g1(const void* bases, const std::uint64_t* scalars, std::size_t n, const Plan& plan, void* partials,
+Status msm_points(const void* bases, const std::uint64_t* scalars, std::size_t n, const Plan& plan, void* partials,
               Stats* stats, const void* device_bases = nullptr, void* device_scalars = nullptr);
 
 /// An MSM's scalars as a compact witness column (msm::CompactColumn's raw layout) and, optionally,
@@ -74,10 +75,10 @@ Status expand_compact(const CompactScalars& scalars, std::size_t n, void** out);
 template <class FqP>
 Status unpack_bases(const void* packed, std::size_t n, void** out);
 
-/// msm_g1 over `n` bases with the scalars formed on the device from `scalars` (n: the rows the
+/// msm_points over `n` bases with the scalars formed on the device from `scalars` (n: the rows the
 /// density selects, or every row).
 template <class FqP, class FrP>
-Status msm_g1_compact(const void* bases, const CompactScalars& scalars, std::size_t n, const Plan& plan, void* partials,
+Status msm_points_compact(const void* bases, const CompactScalars& scalars, std::size_t n, const Plan& plan, void* partials,
                       Stats* stats, const void* device_bases = nullptr);
 
 }  // namespace zk::msm::gpu::raw
