@@ -71,10 +71,21 @@ Result<DeviceCopy> ResidentCache::get(const void* host, std::size_t bytes, const
     return Status::resource_exhausted("resident bases: " + std::to_string(device_bytes) +
                                       " bytes exceed the capacity of " + std::to_string(capacity_));
   }
-  while (!lru_.empty() && stats_.bytes + device_bytes > capacity_) {
-    stats_.bytes -= lru_.back().device_bytes;
+  // Room from other keys' entries, least recently used first; never from this key's own: a key
+  // larger than the capacity (PoRep-32G's 44 GiB of G1 and G2 queries beside an H100's default 39
+  // GiB) would otherwise evict, at every lookup, the range its next MSM needs — every lookup a
+  // miss. Its first ranges stay and the rest upload with each MSM.
+  for (auto it = lru_.end(); it != lru_.begin() && stats_.bytes + device_bytes > capacity_;) {
+    --it;
+    if (same_owner(it->owner, owner)) continue;
+    stats_.bytes -= it->device_bytes;
     ++stats_.evictions;
-    lru_.pop_back();
+    it = lru_.erase(it);
+  }
+  if (stats_.bytes + device_bytes > capacity_) {
+    return Status::resource_exhausted("resident bases: no room beside this key's other " +
+                                      std::to_string(stats_.bytes) + " resident bytes (capacity " +
+                                      std::to_string(capacity_) + ")");
   }
   auto copy = conversion != nullptr ? conversion->make(host, bytes) : upload_(host, bytes);
   if (!copy.ok()) return copy.status();

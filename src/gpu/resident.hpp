@@ -3,7 +3,9 @@
 // Bases kept on the device across proofs. A proving key's G1 queries are the bulk of what
 // prove_start uploads (38 GiB for PoRep-32G: most of a proof's bus time); a GPU with room for them
 // keeps one copy per (host range, owning key) and MSMs read it instead of uploading. Entries are
-// made and dropped least recently used first, within a byte capacity; an entry whose key has been
+// made and dropped least recently used first, within a byte capacity — but a key never drops its
+// own entries for another of its ranges (a key larger than the capacity keeps the ranges that fit
+// and uploads the others with each MSM, rather than missing at every lookup); an entry whose key has been
 // freed (its owner expired) is never returned and is dropped on the next lookup, so a new key
 // allocated at the same address cannot see a stale copy. Callers use it inside a device turn
 // (gpu/gate.hpp); a copy handed out stays valid while its holder keeps it, even if evicted meanwhile.
@@ -41,9 +43,9 @@ class ResidentCache {
     Upload make;
   };
   /// The device copy of [host, host + bytes) belonging to `owner` (or its `conversion`), made now if
-  /// needed (evicting least recently used entries to stay within the capacity, counted in device
-  /// bytes). RESOURCE_EXHAUSTED when it is larger than the capacity; the upload's error otherwise
-  /// (callers then upload as usual). A range is looked up by address, size and owner: one range is
+  /// needed (evicting other keys' least recently used entries to stay within the capacity, counted
+  /// in device bytes). RESOURCE_EXHAUSTED when it is larger than the capacity or does not fit beside
+  /// the owner's other entries; the upload's error otherwise (callers then upload as usual). A range is looked up by address, size and owner: one range is
   /// always asked for in one form.
   Result<DeviceCopy> get(const void* host, std::size_t bytes, const std::weak_ptr<const void>& owner,
                          const Conversion* conversion = nullptr);

@@ -680,28 +680,55 @@ TEST(DevicePool, ResidentCapacityIsHalfTheSmallestDeviceOrWhatIsAsked) {
       << too_much.status().message();
 }
 
-TEST(ResidentCache, EvictsLeastRecentlyUsedWithinItsCapacity) {
+TEST(ResidentCache, EvictsOtherKeysLeastRecentlyUsedWithinItsCapacity) {
   int uploads = 0;
   gpu::ResidentCache cache(100, [&](const void* host, std::size_t) -> Result<gpu::DeviceCopy> {
     ++uploads;
     return gpu::DeviceCopy(std::make_shared<int>(0), host);
   });
-  auto owner = std::make_shared<int>(1);
+  auto owner = std::make_shared<int>(1), other = std::make_shared<int>(2);
   const char data[200] = {};
   ASSERT_TRUE(cache.get(data, 40, owner).ok());
-  ASSERT_TRUE(cache.get(data + 40, 40, owner).ok());
-  ASSERT_TRUE(cache.get(data, 40, owner).ok());       // hit: data is now the most recent
-  ASSERT_TRUE(cache.get(data + 80, 40, owner).ok());  // evicts data + 40
+  ASSERT_TRUE(cache.get(data + 40, 40, other).ok());
+  ASSERT_TRUE(cache.get(data, 40, owner).ok());        // hit: data is now the most recent
+  ASSERT_TRUE(cache.get(data + 80, 40, owner).ok());   // evicts the other key's data + 40
   EXPECT_EQ(uploads, 3);
   EXPECT_EQ(cache.stats().evictions, 1u);
   ASSERT_TRUE(cache.get(data, 40, owner).ok());
   EXPECT_EQ(uploads, 3);
   EXPECT_EQ(cache.get(data, 101, owner).status().code(), StatusCode::kResourceExhausted);  // larger than it all
-  auto other = std::make_shared<int>(2);  // same address, another key: a separate entry
-  ASSERT_TRUE(cache.get(data, 40, other).ok());
+  ASSERT_TRUE(cache.get(data, 40, other).ok());  // same address, another key: a separate entry (evicts data + 80)
   EXPECT_EQ(uploads, 4);
   cache.clear();
   EXPECT_EQ(cache.stats().bytes, 0u);
+}
+
+// A key larger than the capacity, its ranges asked for in turn proof after proof (a PoRep-32G key
+// beside an H100's default capacity): the ranges that fit stay and hit every time after the first;
+// the one that does not fit is refused (its MSM uploads it) instead of evicting the range the next
+// MSM needs — with least-recently-used eviction within one key every lookup missed.
+TEST(ResidentCache, AKeyLargerThanTheCapacityKeepsWhatFits) {
+  int uploads = 0;
+  gpu::ResidentCache cache(100, [&](const void* host, std::size_t) -> Result<gpu::DeviceCopy> {
+    ++uploads;
+    return gpu::DeviceCopy(std::make_shared<int>(0), host);
+  });
+  auto key = std::make_shared<int>(1);
+  const char data[200] = {};
+  int refused = 0;
+  for (int proof = 0; proof < 3; ++proof) {
+    for (std::size_t range = 0; range < 3; ++range) {
+      auto copy = cache.get(data + 40 * range, 40, key);
+      if (!copy.ok()) {
+        EXPECT_EQ(copy.status().code(), StatusCode::kResourceExhausted);
+        ++refused;
+      }
+    }
+  }
+  EXPECT_EQ(uploads, 2);   // the first two ranges, once
+  EXPECT_EQ(refused, 3);   // the third, every proof
+  EXPECT_EQ(cache.stats().hits, 4u);
+  EXPECT_EQ(cache.stats().evictions, 0u);
 }
 
 /// An emulated device and a backend over it, for tests that only gather (no first-call hold).
