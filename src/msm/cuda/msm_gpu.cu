@@ -477,28 +477,6 @@ Status msm_points_compact(const void* bases, const CompactScalars& k, std::size_
                           device_bases, dense.get());
 }
 
-template Status unpack_bases<field::params::Bls12_381Fq>(const void*, std::size_t, void**);
-template Status unpack_bases<field::params::Bn254Fq>(const void*, std::size_t, void**);
-template Status expand_compact<field::params::Bls12_381Fr>(const CompactScalars&, std::size_t, void**);
-template Status expand_compact<field::params::Bn254Fr>(const CompactScalars&, std::size_t, void**);
-template Status msm_points_compact<field::params::Bls12_381Fq, field::params::Bls12_381Fr>(
-    const void*, const CompactScalars&, std::size_t, const Plan&, void*, Stats*, const void*);
-template Status msm_points_compact<field::params::Bn254Fq, field::params::Bn254Fr>(const void*, const CompactScalars&,
-                                                                              std::size_t, const Plan&, void*, Stats*,
-                                                                              const void*);
-// G2 (B_G2 of Filecoin's proofs, and of BN254 proofs on a device backend): the same kernels over
-// DevFq2 coordinates.
-template Status msm_points_compact<zk::gpu::Fq2Of<field::params::Bls12_381Fq>, field::params::Bls12_381Fr>(
-    const void*, const CompactScalars&, std::size_t, const Plan&, void*, Stats*, const void*);
-template Status msm_points<zk::gpu::Fq2Of<field::params::Bls12_381Fq>, field::params::Bls12_381Fr>(
-    const void*, const std::uint64_t*, std::size_t, const Plan&, void*, Stats*, const void*, void*);
-template Status msm_points_compact<zk::gpu::Fq2Of<field::params::Bn254Fq>, field::params::Bn254Fr>(
-    const void*, const CompactScalars&, std::size_t, const Plan&, void*, Stats*, const void*);
-template Status msm_points<zk::gpu::Fq2Of<field::params::Bn254Fq>, field::params::Bn254Fr>(
-    const void*, const std::uint64_t*, std::size_t, const Plan&, void*, Stats*, const void*, void*);
-template Status msm_points<field::params::Bls12_381Fq, field::params::Bls12_381Fr>(const void*, const std::uint64_t*,
-                                                                               std::size_t, const Plan&, void*, Stats*, const void*, void*);
-template Status msm_points<field::params::Bn254Fq, field::params::Bn254Fr>(const void*, const std::uint64_t*, std::size_t,
-                                                                       const Plan&, void*, Stats*, const void*, void*);
+ZK_MSM_GPU_INSTANCES
 
 }  // namespace zk::msm::gpu::raw

@@ -81,4 +81,21 @@ template <class FqP, class FrP>
 Status msm_points_compact(const void* bases, const CompactScalars& scalars, std::size_t n, const Plan& plan, void* partials,
                       Stats* stats, const void* device_bases = nullptr);
 
+/// The instantiations msm_gpu.cu (and, without CUDA, msm_gpu_stub.cpp) provide: G1 and G2 (tag
+/// gpu::Fq2Of<P>: DevFq2 coordinates) of both curves.
+#define ZK_MSM_GPU_POINTS(FQ, FR)                                                                          \
+  template Status msm_points<FQ, FR>(const void*, const std::uint64_t*, std::size_t, const Plan&, void*, Stats*, \
+                                     const void*, void*);                                                  \
+  template Status msm_points_compact<FQ, FR>(const void*, const CompactScalars&, std::size_t, const Plan&, void*, \
+                                             Stats*, const void*);
+#define ZK_MSM_GPU_INSTANCES                                                                                \
+  template Status unpack_bases<field::params::Bls12_381Fq>(const void*, std::size_t, void**);               \
+  template Status unpack_bases<field::params::Bn254Fq>(const void*, std::size_t, void**);                   \
+  template Status expand_compact<field::params::Bls12_381Fr>(const CompactScalars&, std::size_t, void**);   \
+  template Status expand_compact<field::params::Bn254Fr>(const CompactScalars&, std::size_t, void**);       \
+  ZK_MSM_GPU_POINTS(field::params::Bls12_381Fq, field::params::Bls12_381Fr)                                 \
+  ZK_MSM_GPU_POINTS(field::params::Bn254Fq, field::params::Bn254Fr)                                         \
+  ZK_MSM_GPU_POINTS(zk::gpu::Fq2Of<field::params::Bls12_381Fq>, field::params::Bls12_381Fr)                 \
+  ZK_MSM_GPU_POINTS(zk::gpu::Fq2Of<field::params::Bn254Fq>, field::params::Bn254Fr)
+
 }  // namespace zk::msm::gpu::raw
