@@ -9,13 +9,13 @@
 #   bash scripts/gpu-check.sh run                    # there (device tool, carry [".gpu-carry"]):
 #        # nvidia-smi, the kernels' differential tests (gpu_test), the device code on the CPU,
 #        # the arithmetic rates (IMAD per SM per clock, Fq and Fr products per second),
-#        # bench_gpu (MSM G1 2^20/2^22/2^24 random, bits-heavy and with resident bases, 2^24 streamed in 4 passes with
+#        # bench_gpu (MSM G1 2^20/2^22/2^24 random, bits-heavy and with resident bases, G2 2^22 bits-heavy, 2^24 streamed in 4 passes with
 #        # its K/U for cards that cannot hold the key; 1 GiB
 #        # uploads, the driver's against the staged copy; NTT 2^24/2^26 with kernel/copy
 #        # split, quotient 2^20/2^24, prove_start 2^20 on both backends and PoRep-shaped partitions
 #        # of 2^22/2^24), compute-sanitizer memcheck on the whole-proof tests, then prove_start of a
 #        # 2^27 partition, then the MSMs of 2^26 and 2^27 points (random and bits-heavy, bases
-#        # resident) and the NTT of 2^27; everything goes to $OUT (default .gpu-carry/out):
+#        # resident; G2 2^25, B_G2's size) and the NTT of 2^27; everything goes to $OUT (default .gpu-carry/out):
 #        # gpu-check.txt, bench_gpu_rates.json, bench_gpu.json, bench_gpu_2p27.json,
 #        # bench_gpu_large.json. Sections are ordered by value: a run cut short still brings back
 #        # what it finished.
